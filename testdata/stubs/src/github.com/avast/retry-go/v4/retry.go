@@ -1,0 +1,125 @@
+// Package retry is a test stub of github.com/avast/retry-go/v4@v4.7.0: signatures only.
+package retry
+
+import (
+	"context"
+	"time"
+)
+
+// ---- options.go
+
+// Function signature of retry if function
+type RetryIfFunc func(error) bool
+
+// Function signature of OnRetry function
+type OnRetryFunc func(attempt uint, err error)
+
+// DelayTypeFunc is called to return the next delay to wait after the retriable function fails on `err` after `n` attempts.
+type DelayTypeFunc func(n uint, err error, config *Config) time.Duration
+
+// Timer represents the timer used to track time for a retry.
+type Timer interface {
+	After(time.Duration) <-chan time.Time
+}
+
+// Config fields are all unexported. Real defaults (newDefaultRetryConfig):
+// attempts 10, delay 100ms, maxJitter 100ms, maxDelay unset,
+// delayType CombineDelay(BackOffDelay, RandomDelay), retryIf IsRecoverable,
+// context Background.
+type Config struct {
+}
+
+// Option represents an option for retry.
+type Option func(*Config)
+
+// return the direct last error that came from the retried function default is false (return wrapped errors with everything)
+func LastErrorOnly(lastErrorOnly bool) Option { panic("stub") }
+
+// Attempts set count of retry.
+// Counts total attempts; default 10; 0 means retry forever.
+func Attempts(attempts uint) Option { panic("stub") }
+
+// UntilSucceeded will retry until the retried function succeeds.
+func UntilSucceeded() Option { panic("stub") }
+
+// AttemptsForError sets count of retry in case execution results in given `err` Retries for the given `err` are also counted against total retries.
+func AttemptsForError(attempts uint, err error) Option { panic("stub") }
+
+// Delay set delay between retry default is 100ms
+func Delay(delay time.Duration) Option { panic("stub") }
+
+// MaxDelay set maximum delay between retry does not apply by default
+func MaxDelay(maxDelay time.Duration) Option { panic("stub") }
+
+// MaxJitter sets the maximum random Jitter between retries for RandomDelay
+// Default 100ms; MaxJitter(0) with the default DelayType panics in v4 (rand.Int63n(0)).
+func MaxJitter(maxJitter time.Duration) Option { panic("stub") }
+
+// DelayType set type of the delay between retries default is BackOff
+func DelayType(delayType DelayTypeFunc) Option { panic("stub") }
+
+// BackOffDelay is a DelayType which increases delay between consecutive retries
+func BackOffDelay(n uint, _ error, config *Config) time.Duration { panic("stub") }
+
+// FixedDelay is a DelayType which keeps delay the same through all iterations
+func FixedDelay(_ uint, _ error, config *Config) time.Duration { panic("stub") }
+
+// RandomDelay is a DelayType which picks a random delay up to config.maxJitter
+func RandomDelay(_ uint, _ error, config *Config) time.Duration { panic("stub") }
+
+// CombineDelay is a DelayType the combines all of the specified delays into a new DelayTypeFunc
+func CombineDelay(delays ...DelayTypeFunc) DelayTypeFunc { panic("stub") }
+
+// FullJitterBackoffDelay is a DelayTypeFunc that calculates delay using exponential backoff with full jitter.
+func FullJitterBackoffDelay(n uint, err error, config *Config) time.Duration { panic("stub") }
+
+// OnRetry function callback are called each retry
+func OnRetry(onRetry OnRetryFunc) Option { panic("stub") }
+
+// RetryIf controls whether a retry should be attempted after an error (assuming there are any retry attempts remaining)
+func RetryIf(retryIf RetryIfFunc) Option { panic("stub") }
+
+// Context allow to set context of retry default are Background context
+func Context(ctx context.Context) Option { panic("stub") }
+
+// WithTimer provides a way to swap out timer module implementations.
+func WithTimer(t Timer) Option { panic("stub") }
+
+// WrapContextErrorWithLastError allows the context error to be returned wrapped with the last error that the retried function returned.
+func WrapContextErrorWithLastError(wrapContextErrorWithLastError bool) Option { panic("stub") }
+
+// ---- retry.go
+
+// Function signature of retryable function
+type RetryableFunc func() error
+
+// Function signature of retryable function with data
+type RetryableFuncWithData[T any] func() (T, error)
+
+func Do(retryableFunc RetryableFunc, opts ...Option) error { panic("stub") }
+
+func DoWithData[T any](retryableFunc RetryableFuncWithData[T], opts ...Option) (T, error) {
+	panic("stub")
+}
+
+// Error type represents list of errors in retry
+type Error []error
+
+// Error method return string representation of Error It is an implementation of error interface
+func (e Error) Error() string { panic("stub") }
+
+func (e Error) Is(target error) bool { panic("stub") }
+
+func (e Error) As(target interface{}) bool { panic("stub") }
+
+// Unwrap the last error for compatibility with `errors.Unwrap()`.
+func (e Error) Unwrap() error { panic("stub") }
+
+// WrappedErrors returns the list of errors that this Error is wrapping.
+func (e Error) WrappedErrors() []error { panic("stub") }
+
+// Unrecoverable wraps an error in `unrecoverableError` struct
+func Unrecoverable(err error) error { panic("stub") }
+
+// IsRecoverable checks if error is an instance of `unrecoverableError`
+func IsRecoverable(err error) bool { panic("stub") }
