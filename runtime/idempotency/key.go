@@ -1,0 +1,116 @@
+package idempotency
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxKeyLen is the longest accepted key, in bytes (Stripe's limit).
+const MaxKeyLen = 255
+
+// ErrInvalidKey is wrapped by ParseKey's errors.
+var ErrInvalidKey = errors.New("idempotency: invalid key")
+
+// NewKey returns a fresh key: 128 random bits from crypto/rand, as 32
+// lowercase hexadecimal characters. Create it once per logical operation
+// and reuse it for every retry of that operation.
+func NewKey() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics on an unusable source)
+	return hex.EncodeToString(b[:])
+}
+
+// Derive returns the key to send on a downstream call made by one step of
+// the operation identified by key. It is stable (the same inputs always give
+// the same result, so a retried step sends the same downstream key) and
+// distinct per step. The result is 64 hexadecimal characters, whatever the
+// length of the inputs, so it fits every downstream limit.
+func Derive(key, step string) string {
+	h := sha256.New()
+	var n [8]byte
+	h.Write([]byte("idemlint-derive-v1"))
+	for _, s := range [...]string{key, step} {
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ParseKey parses an Idempotency-Key header value. It accepts an RFC 9651
+// sf-string ("..." with \" and \\ escapes, no parameters), as the IETF draft
+// requires, and, leniently, a bare opaque token as Stripe clients send.
+// Surrounding spaces and tabs are ignored. The key must be 1 to MaxKeyLen
+// printable ASCII characters (0x20 to 0x7E). Errors wrap ErrInvalidKey.
+func ParseKey(v string) (string, error) {
+	v = strings.Trim(v, " \t")
+	if v == "" {
+		return "", fmt.Errorf("%w: empty", ErrInvalidKey)
+	}
+	key := v
+	if v[0] == '"' {
+		var b strings.Builder
+		i := 1
+		closed := false
+		for i < len(v) {
+			c := v[i]
+			i++
+			if c == '"' {
+				closed = true
+				break
+			}
+			if c == '\\' {
+				if i >= len(v) || (v[i] != '"' && v[i] != '\\') {
+					return "", fmt.Errorf("%w: bad escape in sf-string", ErrInvalidKey)
+				}
+				c = v[i]
+				i++
+			}
+			if c < 0x20 || c > 0x7e {
+				return "", fmt.Errorf("%w: character %#x is not printable ASCII", ErrInvalidKey, c)
+			}
+			b.WriteByte(c)
+		}
+		if !closed {
+			return "", fmt.Errorf("%w: unterminated sf-string", ErrInvalidKey)
+		}
+		if i != len(v) {
+			return "", fmt.Errorf("%w: parameters or trailing data after sf-string", ErrInvalidKey)
+		}
+		key = b.String()
+		if key == "" {
+			return "", fmt.Errorf("%w: empty", ErrInvalidKey)
+		}
+	} else {
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c < 0x20 || c > 0x7e {
+				return "", fmt.Errorf("%w: character %#x is not printable ASCII", ErrInvalidKey, c)
+			}
+		}
+	}
+	if len(key) > MaxKeyLen {
+		return "", fmt.Errorf("%w: %d characters, more than %d", ErrInvalidKey, len(key), MaxKeyLen)
+	}
+	return key, nil
+}
+
+// FormatKey returns key as an RFC 9651 sf-string, the form the IETF draft
+// asks clients to send.
+func FormatKey(key string) string {
+	var b strings.Builder
+	b.Grow(len(key) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(key); i++ {
+		if key[i] == '"' || key[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(key[i])
+	}
+	b.WriteByte('"')
+	return b.String()
+}

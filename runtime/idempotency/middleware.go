@@ -1,0 +1,411 @@
+package idempotency
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Problem type URIs: every error answer of the middleware is an RFC 9457
+// application/problem+json document whose "type" is one of these, so
+// clients can tell the idempotency layer's answers from the application's.
+const (
+	problemBase = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#"
+	// ProblemKeyMissing: 400, the method requires a key and none was sent.
+	ProblemKeyMissing = problemBase + "idempotency-key-missing"
+	// ProblemKeyInvalid: 400, the key is empty, too long, not printable
+	// ASCII, or a malformed sf-string.
+	ProblemKeyInvalid = problemBase + "idempotency-key-invalid"
+	// ProblemScope: 400, the Scope hook rejected the request.
+	ProblemScope = problemBase + "idempotency-scope-invalid"
+	// ProblemKeyReused: 422, the key was used with a different request.
+	ProblemKeyReused = problemBase + "idempotency-key-reused"
+	// ProblemInProgress: 409, another attempt with this key is running.
+	ProblemInProgress = problemBase + "idempotency-request-in-progress"
+	// ProblemLeaseLost: 409, this attempt ran past its lease and a newer
+	// attempt took the key over; its work was rolled back.
+	ProblemLeaseLost = problemBase + "idempotency-lease-lost"
+	// ProblemStoreUnavailable: 503, the store could not be reached; the
+	// handler did not run or its work was rolled back.
+	ProblemStoreUnavailable = problemBase + "idempotency-store-unavailable"
+	// ProblemBodyTooLarge: 413, the request body exceeds the limit.
+	ProblemBodyTooLarge = problemBase + "idempotency-body-too-large"
+	// ProblemResponseTooLarge: 500, the response exceeds the storable size;
+	// the handler's work was rolled back.
+	ProblemResponseTooLarge = problemBase + "idempotency-response-too-large"
+)
+
+// Defaults of the middleware's options.
+const (
+	DefaultHeader           = "Idempotency-Key"
+	DefaultTTL              = 24 * time.Hour
+	DefaultLease            = 30 * time.Second
+	DefaultMaxBodyBytes     = 1 << 20
+	DefaultMaxResponseBytes = 1 << 20
+)
+
+// Option configures Middleware.
+type Option func(*config)
+
+type config struct {
+	header        string
+	methods       map[string]bool
+	optional      bool
+	scope         func(*http.Request) (string, error)
+	ttl, lease    time.Duration
+	maxBody       int64
+	maxResp       int
+	replayHeaders []string
+	storable      func(int) bool
+	retryAfter503 time.Duration
+	onError       func(*http.Request, error)
+}
+
+// WithHeader sets the request header carrying the key (default
+// Idempotency-Key).
+func WithHeader(name string) Option { return func(c *config) { c.header = name } }
+
+// WithMethods sets the methods the middleware handles (default POST and
+// PATCH). Requests with other methods pass through untouched, key or not.
+func WithMethods(methods ...string) Option {
+	return func(c *config) {
+		c.methods = make(map[string]bool, len(methods))
+		for _, m := range methods {
+			c.methods[m] = true
+		}
+	}
+}
+
+// WithOptionalKey lets requests without a key pass through without
+// idempotency instead of answering 400.
+func WithOptionalKey() Option { return func(c *config) { c.optional = true } }
+
+// WithScope sets the hook returning the tenant a request's key belongs to:
+// keys of different tenants never meet. Put every server-side attribute
+// that must separate key spaces in it (account, and principal if clients
+// of one account must not share keys). An error answers 400.
+//
+// The default scope is the empty tenant: all clients share one key space.
+// That is only right for single-tenant services; a multi-tenant service must
+// set a scope, or one client's key could replay another client's response.
+func WithScope(scope func(r *http.Request) (string, error)) Option {
+	return func(c *config) { c.scope = scope }
+}
+
+// WithTTL sets how long a key lives from its first request (default 24 h).
+// Expiry is checked on every read; after it the key may be reused.
+func WithTTL(d time.Duration) Option { return func(c *config) { c.ttl = d } }
+
+// WithLease sets the lease of an attempt (default 30 s): while it runs, a
+// duplicate gets 409; once it has passed without completion (a crash), a
+// retry takes the key over. Set it above the slowest handler.
+func WithLease(d time.Duration) Option { return func(c *config) { c.lease = d } }
+
+// WithMaxBodyBytes limits the request body read for the fingerprint
+// (default 1 MiB); a larger body answers 413.
+func WithMaxBodyBytes(n int64) Option { return func(c *config) { c.maxBody = n } }
+
+// WithMaxResponseBytes limits the response body stored for replay (default
+// 1 MiB); a larger response is rolled back and answers 500.
+func WithMaxResponseBytes(n int) Option { return func(c *config) { c.maxResp = n } }
+
+// WithReplayHeaders sets the response headers stored and replayed (default
+// Content-Type, Content-Encoding, Content-Language, Content-Location,
+// Location, ETag and Last-Modified). Other headers are sent on the first
+// answer only.
+func WithReplayHeaders(names ...string) Option {
+	return func(c *config) { c.replayHeaders = names }
+}
+
+// WithStorable sets which statuses are final and stored for replay. The
+// default stores every status below 500 except the transient 408, 409, 423,
+// 424, 425 and 429; 5xx is never stored, whatever this returns.
+func WithStorable(f func(status int) bool) Option { return func(c *config) { c.storable = f } }
+
+// WithErrorHandler receives store errors that do not change the answer
+// (a failed release, for example) and the errors behind 503 answers.
+func WithErrorHandler(f func(r *http.Request, err error)) Option {
+	return func(c *config) { c.onError = f }
+}
+
+func defaultStorable(status int) bool {
+	switch status {
+	case 408, 409, 423, 424, 425, 429:
+		return false
+	}
+	return status < 500
+}
+
+// Middleware makes the handlers it wraps idempotent per key, as described
+// in docs/runtime-idempotency.md:
+//
+//   - a new key runs the handler and stores the request's fingerprint and,
+//     for a 2xx or deterministic 4xx, the final response;
+//   - the same key with the same request, completed, replays the stored
+//     status, body and allow-listed headers with Idempotent-Replayed: true,
+//     without running the handler;
+//   - the same key while the first attempt holds its lease answers 409 with
+//     Retry-After; with a different request, 422;
+//   - a missing key (on a handled method) or an invalid one answers 400, a
+//     body over the limit 413, an unreachable store 503 with Retry-After;
+//   - a 5xx, a panic (re-raised after the release) or a failed transaction
+//     stores nothing and releases the key for a clean retry.
+func Middleware(s Store, opts ...Option) func(http.Handler) http.Handler {
+	cfg := config{
+		header:        DefaultHeader,
+		methods:       map[string]bool{http.MethodPost: true, http.MethodPatch: true},
+		scope:         func(*http.Request) (string, error) { return "", nil },
+		ttl:           DefaultTTL,
+		lease:         DefaultLease,
+		maxBody:       DefaultMaxBodyBytes,
+		maxResp:       DefaultMaxResponseBytes,
+		replayHeaders: []string{"Content-Type", "Content-Encoding", "Content-Language", "Content-Location", "Location", "ETag", "Last-Modified"},
+		storable:      defaultStorable,
+		retryAfter503: time.Second,
+		onError:       func(*http.Request, error) {},
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return func(next http.Handler) http.Handler {
+		return &middleware{cfg: cfg, store: s, next: next}
+	}
+}
+
+type middleware struct {
+	cfg   config
+	store Store
+	next  http.Handler
+}
+
+func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !m.cfg.methods[r.Method] {
+		m.next.ServeHTTP(w, r)
+		return
+	}
+	values := r.Header.Values(m.cfg.header)
+	if len(values) == 0 {
+		if m.cfg.optional {
+			m.next.ServeHTTP(w, r)
+			return
+		}
+		writeProblem(w, http.StatusBadRequest, ProblemKeyMissing, "Idempotency-Key is missing",
+			"This operation requires an "+m.cfg.header+" header.", 0)
+		return
+	}
+	if len(values) > 1 {
+		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid",
+			"Send exactly one "+m.cfg.header+" header.", 0)
+		return
+	}
+	key, err := ParseKey(values[0])
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid", err.Error(), 0)
+		return
+	}
+	tenant, err := m.cfg.scope(r)
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, ProblemScope, "Request scope is invalid", err.Error(), 0)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooLarge, "Request body is too large",
+				fmt.Sprintf("The body exceeds %d bytes.", m.cfg.maxBody), 0)
+			return
+		}
+		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Request body unreadable", err.Error(), 0)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	fp := Fingerprint(r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), body)
+
+	claim, err := m.store.Claim(r.Context(), ClaimRequest{
+		Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl,
+	})
+	if err != nil {
+		m.unavailable(w, r, err)
+		return
+	}
+	switch claim.Outcome {
+	case Completed:
+		replay(w, claim.Response)
+		return
+	case Mismatch:
+		writeProblem(w, http.StatusUnprocessableEntity, ProblemKeyReused, "Idempotency-Key is already used",
+			"This key was used with a different request; send a new key for a new request.", 0)
+		return
+	case InProgress:
+		writeProblem(w, http.StatusConflict, ProblemInProgress, "A request is outstanding for this Idempotency-Key",
+			"Retry with the same key after the Retry-After delay.", claim.RetryAfter)
+		return
+	case Acquired, TakenOver:
+	default:
+		m.unavailable(w, r, fmt.Errorf("idempotency: store returned outcome %v", claim.Outcome))
+		return
+	}
+	m.run(w, r, tenant, key, claim)
+}
+
+func (m *middleware) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	m.cfg.onError(r, err)
+	writeProblem(w, http.StatusServiceUnavailable, ProblemStoreUnavailable, "Idempotency store unavailable",
+		"The request was not processed; retry with the same key.", m.cfg.retryAfter503)
+}
+
+// release gives the key up with a context that outlives the request.
+func (m *middleware) release(r *http.Request, l Lease) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
+	defer cancel()
+	if err := m.store.Release(ctx, l); err != nil {
+		m.cfg.onError(r, err)
+	}
+}
+
+func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key string, claim ClaimResult) {
+	work, err := m.store.Begin(r.Context(), claim.Lease)
+	if err != nil {
+		m.release(r, claim.Lease)
+		m.unavailable(w, r, err)
+		return
+	}
+	at := &attempt{store: m.store, lease: claim.Lease, work: work, tenant: tenant, key: key, steps: claim.Steps}
+	ctx := work.Context(context.WithValue(r.Context(), attemptKey{}, at))
+	rec := &recorder{header: make(http.Header), max: m.cfg.maxResp}
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		// The handler panicked: discard its work, release, re-panic.
+		v := recover()
+		work.Abort(context.WithoutCancel(r.Context()))
+		m.release(r, claim.Lease)
+		if v != nil { // nil: runtime.Goexit, which goes on unwinding
+			panic(v)
+		}
+	}()
+	m.next.ServeHTTP(rec, r.WithContext(ctx))
+	finished = true
+	if !rec.wrote {
+		rec.status = http.StatusOK
+	}
+
+	fail := func() {
+		work.Abort(context.WithoutCancel(r.Context()))
+		m.release(r, claim.Lease)
+	}
+	switch {
+	case rec.overflow:
+		fail()
+		writeProblem(w, http.StatusInternalServerError, ProblemResponseTooLarge, "Response too large to store",
+			fmt.Sprintf("The response exceeds %d bytes; nothing was done.", m.cfg.maxResp), 0)
+		return
+	case r.Context().Err() != nil:
+		fail()
+		m.unavailable(w, r, fmt.Errorf("idempotency: request ended before completion: %w", r.Context().Err()))
+		return
+	case rec.status >= 500 || !m.cfg.storable(rec.status):
+		fail()
+		rec.flush(w)
+		return
+	}
+	resp := &Response{Status: rec.status, Header: make(http.Header), Body: rec.body.Bytes()}
+	for _, h := range m.cfg.replayHeaders {
+		if v := rec.header.Values(h); len(v) > 0 {
+			resp.Header[http.CanonicalHeaderKey(h)] = v
+		}
+	}
+	at.prepareCommit()
+	if err := work.Complete(r.Context(), resp); err != nil {
+		if errors.Is(err, ErrLeaseLost) {
+			m.cfg.onError(r, err)
+			writeProblem(w, http.StatusConflict, ProblemLeaseLost, "Attempt outlived its lease",
+				"A newer attempt took this key over; this attempt's work was rolled back. Retry with the same key.", time.Second)
+			return
+		}
+		m.release(r, claim.Lease)
+		m.unavailable(w, r, err)
+		return
+	}
+	at.committed()
+	rec.flush(w)
+}
+
+func replay(w http.ResponseWriter, resp *Response) {
+	h := w.Header()
+	for k, v := range resp.Header {
+		h[k] = append([]string(nil), v...)
+	}
+	h.Set("Idempotent-Replayed", "true")
+	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	w.WriteHeader(resp.Status)
+	w.Write(resp.Body)
+}
+
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func writeProblem(w http.ResponseWriter, status int, typ, title, detail string, retryAfter time.Duration) {
+	b, _ := json.Marshal(problem{Type: typ, Title: title, Status: status, Detail: detail})
+	h := w.Header()
+	h.Set("Content-Type", "application/problem+json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	if retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(retryAfter.Seconds())))))
+	}
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// recorder buffers the handler's answer until the outcome is known.
+type recorder struct {
+	header   http.Header
+	status   int
+	wrote    bool
+	body     bytes.Buffer
+	max      int
+	overflow bool
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(code int) {
+	if r.wrote || code < 200 {
+		return
+	}
+	r.status, r.wrote = code, true
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	if !r.wrote {
+		r.WriteHeader(http.StatusOK)
+	}
+	if r.body.Len()+len(p) > r.max {
+		r.overflow = true
+		return 0, errors.New("idempotency: response exceeds the storable size")
+	}
+	return r.body.Write(p)
+}
+
+func (r *recorder) flush(w http.ResponseWriter) {
+	h := w.Header()
+	for k, v := range r.header {
+		h[k] = v
+	}
+	w.WriteHeader(r.status)
+	w.Write(r.body.Bytes())
+}

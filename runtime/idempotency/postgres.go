@@ -1,0 +1,427 @@
+package idempotency
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// PostgresStore is a Store in a PostgreSQL table, shared by every instance
+// of a service. All time comparisons use the database's clock (now()).
+//
+// A fresh request costs one claim statement (INSERT … ON CONFLICT DO
+// NOTHING RETURNING, autocommit); the completion is an UPDATE … WHERE
+// fence = $n run in the handler's own transaction (see Tx), so the business
+// writes and the stored response commit or roll back together, and a stale
+// owner's completion matches no row and is rolled back. Only on conflict is
+// the row read, locked (SELECT … FOR UPDATE) in a short transaction.
+//
+// Use it through database/sql with the pgx driver:
+//
+//	db, err := sql.Open("pgx", dsn) // import _ "github.com/jackc/pgx/v5/stdlib"
+type PostgresStore struct {
+	db    *sql.DB
+	table string
+	seq   string
+	iso   sql.IsolationLevel
+
+	qInsert, qSelect, qRecycle, qTakeover, qComplete string
+	qDelete, qUnlock, qStep, qLookup, qReap          string
+}
+
+// PostgresOption configures a PostgresStore.
+type PostgresOption func(*postgresConfig)
+
+type postgresConfig struct {
+	table string
+	iso   sql.IsolationLevel
+}
+
+// WithTable sets the table name (default "idempotency_keys"), optionally
+// schema-qualified ("app.idempotency_keys"). Each part must be a plain SQL
+// identifier (letters, digits, underscores).
+func WithTable(name string) PostgresOption {
+	return func(c *postgresConfig) { c.table = name }
+}
+
+// WithIsolation sets the isolation level of the handler's transaction
+// (default: the database's, normally READ COMMITTED).
+func WithIsolation(level sql.IsolationLevel) PostgresOption {
+	return func(c *postgresConfig) { c.iso = level }
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-z0-9_]{0,62})?$`)
+
+// DDL returns the statements NewPostgresStore runs to create the table, its
+// fence sequence and its expiry index when missing, for the given table
+// name (see WithTable).
+func DDL(table string) []string {
+	seq := table + "_fence_seq"
+	idx := table[strings.LastIndexByte(table, '.')+1:] + "_expires_at_idx"
+	return []string{
+		`CREATE SEQUENCE IF NOT EXISTS ` + seq,
+		`CREATE TABLE IF NOT EXISTS ` + table + ` (
+	tenant       text        NOT NULL,
+	idem_key     text        NOT NULL CHECK (char_length(idem_key) BETWEEN 1 AND 255),
+	fp_version   smallint    NOT NULL,
+	fingerprint  bytea       NOT NULL,
+	state        text        NOT NULL CHECK (state IN ('in_progress', 'completed')),
+	fence        bigint      NOT NULL,
+	locked_until timestamptz,
+	steps        jsonb       NOT NULL DEFAULT '{}',
+	resp_status  int,
+	resp_headers jsonb,
+	resp_body    bytea,
+	created_at   timestamptz NOT NULL DEFAULT now(),
+	completed_at timestamptz,
+	expires_at   timestamptz NOT NULL,
+	PRIMARY KEY (tenant, idem_key)
+)`,
+		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (expires_at)`,
+	}
+}
+
+// NewPostgresStore returns a store in db, creating its table, sequence and
+// index if missing (see DDL). Concurrent creations are serialised with an
+// advisory lock.
+func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*PostgresStore, error) {
+	cfg := postgresConfig{table: "idempotency_keys"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if !identRE.MatchString(cfg.table) {
+		return nil, fmt.Errorf("idempotency: invalid table name %q", cfg.table)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("idempotency: create table: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "idemlint:"+cfg.table); err != nil {
+		return nil, fmt.Errorf("idempotency: create table: %w", err)
+	}
+	for _, stmt := range DDL(cfg.table) {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("idempotency: create table: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("idempotency: create table: %w", err)
+	}
+	t, seq := cfg.table, cfg.table+"_fence_seq"
+	const pk = ` WHERE tenant = $1 AND idem_key = $2`
+	const owned = pk + ` AND fence = $3 AND state = 'in_progress'`
+	return &PostgresStore{
+		db: db, table: t, seq: seq, iso: cfg.iso,
+		qInsert: `INSERT INTO ` + t + ` (tenant, idem_key, fp_version, fingerprint, state, fence, locked_until, expires_at)
+VALUES ($1, $2, $3, $4, 'in_progress', nextval('` + seq + `'), now() + $5::bigint * interval '1 microsecond', now() + $6::bigint * interval '1 microsecond')
+ON CONFLICT (tenant, idem_key) DO NOTHING RETURNING fence`,
+		qSelect: `SELECT fingerprint, state = 'completed', coalesce(locked_until > now(), false),
+	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8, expires_at <= now(),
+	steps, resp_status, resp_headers, resp_body
+FROM ` + t + pk + ` FOR UPDATE`,
+		qRecycle: `UPDATE ` + t + ` SET fp_version = $3, fingerprint = $4, state = 'in_progress', fence = nextval('` + seq + `'),
+	locked_until = now() + $5::bigint * interval '1 microsecond', expires_at = now() + $6::bigint * interval '1 microsecond',
+	steps = '{}', resp_status = NULL, resp_headers = NULL, resp_body = NULL, created_at = now(), completed_at = NULL` + pk + ` RETURNING fence`,
+		qTakeover: `UPDATE ` + t + ` SET fence = nextval('` + seq + `'), locked_until = now() + $3::bigint * interval '1 microsecond'` + pk + ` RETURNING fence`,
+		qComplete: `UPDATE ` + t + ` SET state = 'completed', resp_status = $4, resp_headers = $5, resp_body = $6,
+	locked_until = NULL, completed_at = now()` + owned,
+		qDelete: `DELETE FROM ` + t + owned + ` AND steps = '{}'::jsonb`,
+		qUnlock: `UPDATE ` + t + ` SET locked_until = now()` + owned,
+		qStep:   `UPDATE ` + t + ` SET steps = steps || jsonb_build_object($4::text, $5::jsonb)` + owned,
+		qLookup: `SELECT fingerprint, state = 'completed', fence, steps, resp_status, resp_headers, resp_body, expires_at
+FROM ` + t + pk + ` AND expires_at > now()`,
+		qReap: `DELETE FROM ` + t + ` WHERE ctid IN (SELECT ctid FROM ` + t + ` WHERE expires_at <= now()
+	AND (state = 'completed' OR locked_until IS NULL OR locked_until <= now()) LIMIT $1)`,
+	}, nil
+}
+
+// Table returns the store's table name.
+func (s *PostgresStore) Table() string { return s.table }
+
+func micros(d time.Duration) int64 { return d.Microseconds() }
+
+// Claim implements Store.
+func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+	for range 3 {
+		var fence int64
+		err := s.db.QueryRowContext(ctx, s.qInsert, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
+			micros(req.LeaseTTL), micros(req.TTL)).Scan(&fence)
+		if err == nil {
+			return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, fence}}, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+		}
+		res, found, err := s.claimExisting(ctx, req)
+		if err != nil {
+			return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+		}
+		if found {
+			return res, nil
+		}
+		// The row vanished (released or reaped) between the insert and the
+		// read: insert again.
+	}
+	return ClaimResult{}, errors.New("postgres claim: key kept changing under contention")
+}
+
+// claimExisting decides, under a row lock, what to do with an existing key.
+func (s *PostgresStore) claimExisting(ctx context.Context, req ClaimRequest) (ClaimResult, bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ClaimResult{}, false, err
+	}
+	defer tx.Rollback()
+	var (
+		fp                        []byte
+		completed, locked, expird bool
+		remaining                 float64
+		steps, headers            []byte
+		status                    sql.NullInt64
+		body                      []byte
+	)
+	err = tx.QueryRowContext(ctx, s.qSelect, req.Tenant, req.Key).
+		Scan(&fp, &completed, &locked, &remaining, &expird, &steps, &status, &headers, &body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ClaimResult{}, false, nil
+	}
+	if err != nil {
+		return ClaimResult{}, false, err
+	}
+	var res ClaimResult
+	switch {
+	case expird:
+		var fence int64
+		if err := tx.QueryRowContext(ctx, s.qRecycle, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
+			micros(req.LeaseTTL), micros(req.TTL)).Scan(&fence); err != nil {
+			return ClaimResult{}, false, err
+		}
+		res = ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, fence}}
+	case string(fp) != string(req.Fingerprint):
+		res = ClaimResult{Outcome: Mismatch}
+	case completed:
+		resp, err := decodeResponse(status, headers, body)
+		if err != nil {
+			return ClaimResult{}, false, err
+		}
+		res = ClaimResult{Outcome: Completed, Response: resp}
+	case locked:
+		res = ClaimResult{Outcome: InProgress, RetryAfter: time.Duration(remaining * float64(time.Second))}
+	default:
+		var fence int64
+		if err := tx.QueryRowContext(ctx, s.qTakeover, req.Tenant, req.Key, micros(req.LeaseTTL)).Scan(&fence); err != nil {
+			return ClaimResult{}, false, err
+		}
+		st, err := decodeSteps(steps)
+		if err != nil {
+			return ClaimResult{}, false, err
+		}
+		res = ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, fence}, Steps: st}
+	}
+	if err := tx.Commit(); err != nil {
+		return ClaimResult{}, false, err
+	}
+	return res, true, nil
+}
+
+func decodeSteps(b []byte) (map[string]json.RawMessage, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("decode steps: %w", err)
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return m, nil
+}
+
+func decodeResponse(status sql.NullInt64, headers, body []byte) (*Response, error) {
+	if !status.Valid {
+		return nil, errors.New("completed key without a response")
+	}
+	r := &Response{Status: int(status.Int64), Body: body}
+	if len(headers) > 0 {
+		if err := json.Unmarshal(headers, &r.Header); err != nil {
+			return nil, fmt.Errorf("decode headers: %w", err)
+		}
+	}
+	if r.Body == nil {
+		r.Body = []byte{}
+	}
+	return r, nil
+}
+
+// Begin implements Store: it opens the transaction the handler joins
+// through Tx.
+func (s *PostgresStore) Begin(ctx context.Context, l Lease) (Work, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: s.iso})
+	if err != nil {
+		return nil, fmt.Errorf("postgres begin: %w", err)
+	}
+	return &pgWork{s: s, l: l, tx: tx}, nil
+}
+
+// Release implements Store.
+func (s *PostgresStore) Release(ctx context.Context, l Lease) error {
+	res, err := s.db.ExecContext(ctx, s.qDelete, l.Tenant, l.Key, l.Fence)
+	if err != nil {
+		return fmt.Errorf("postgres release: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	// Steps recorded (or the lease was lost): keep the row, end the lease.
+	if _, err := s.db.ExecContext(ctx, s.qUnlock, l.Tenant, l.Key, l.Fence); err != nil {
+		return fmt.Errorf("postgres release: %w", err)
+	}
+	return nil
+}
+
+// SaveStep implements Store. The step is committed on its own, outside the
+// handler's transaction, so it survives that transaction's rollback.
+func (s *PostgresStore) SaveStep(ctx context.Context, l Lease, step string, result json.RawMessage) error {
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	res, err := s.db.ExecContext(ctx, s.qStep, l.Tenant, l.Key, l.Fence, step, string(result))
+	if err != nil {
+		return fmt.Errorf("postgres save step %q: %w", step, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("postgres save step %q: %w", step, ErrLeaseLost)
+	}
+	return nil
+}
+
+// Lookup implements Store.
+func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*Record, error) {
+	var (
+		rec            = Record{Tenant: tenant, Key: key}
+		steps, headers []byte
+		status         sql.NullInt64
+		body           []byte
+	)
+	err := s.db.QueryRowContext(ctx, s.qLookup, tenant, key).
+		Scan(&rec.Fingerprint, &rec.Completed, &rec.Fence, &steps, &status, &headers, &body, &rec.ExpiresAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("postgres lookup: %w", ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres lookup: %w", err)
+	}
+	if rec.Steps, err = decodeSteps(steps); err != nil {
+		return nil, fmt.Errorf("postgres lookup: %w", err)
+	}
+	if rec.Completed {
+		if rec.Response, err = decodeResponse(status, headers, body); err != nil {
+			return nil, fmt.Errorf("postgres lookup: %w", err)
+		}
+	}
+	return &rec, nil
+}
+
+// Reap deletes expired keys in batches of batchSize (default 1000 when
+// batchSize <= 0), each batch its own statement, until a batch comes back
+// short. In-progress keys whose lease is still valid are kept. It returns
+// the number of keys deleted.
+func (s *PostgresStore) Reap(ctx context.Context, batchSize int) (int, error) {
+	if batchSize <= 0 {
+		batchSize = 1000
+	}
+	total := 0
+	for {
+		res, err := s.db.ExecContext(ctx, s.qReap, batchSize)
+		if err != nil {
+			return total, fmt.Errorf("postgres reap: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("postgres reap: %w", err)
+		}
+		total += int(n)
+		if int(n) < batchSize {
+			return total, nil
+		}
+	}
+}
+
+// RunReaper calls Reap every interval until ctx is done, then returns
+// ctx's error. Errors of single runs are passed to onError (if not nil)
+// and do not stop the loop.
+func (s *PostgresStore) RunReaper(ctx context.Context, interval time.Duration, batchSize int, onError func(error)) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
+				onError(err)
+			}
+		}
+	}
+}
+
+type pgWork struct {
+	s  *PostgresStore
+	l  Lease
+	tx *sql.Tx
+}
+
+func (w *pgWork) Context(ctx context.Context) context.Context {
+	return context.WithValue(ctx, txKey{}, w.tx)
+}
+
+func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
+	headers, err := json.Marshal(resp.Header)
+	if err != nil {
+		w.tx.Rollback()
+		return fmt.Errorf("postgres complete: %w", err)
+	}
+	body := resp.Body
+	if body == nil {
+		body = []byte{}
+	}
+	res, err := w.tx.ExecContext(ctx, w.s.qComplete, w.l.Tenant, w.l.Key, w.l.Fence, resp.Status, string(headers), body)
+	if err != nil {
+		w.tx.Rollback()
+		return fmt.Errorf("postgres complete: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		w.tx.Rollback()
+		return fmt.Errorf("postgres complete: %w", ErrLeaseLost)
+	}
+	if err := w.tx.Commit(); err != nil {
+		return fmt.Errorf("postgres complete: commit: %w", err)
+	}
+	return nil
+}
+
+func (w *pgWork) Abort(ctx context.Context) error {
+	if err := w.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("postgres abort: %w", err)
+	}
+	return nil
+}
+
+type txKey struct{}
+
+// Tx returns the transaction of the current attempt when the request runs
+// under Middleware with a PostgresStore, else nil. Do the handler's business
+// writes in it: they commit together with the stored response, or not at
+// all. Do not commit or roll it back.
+func Tx(ctx context.Context) *sql.Tx {
+	tx, _ := ctx.Value(txKey{}).(*sql.Tx)
+	return tx
+}
+
