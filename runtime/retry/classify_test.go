@@ -1,0 +1,137 @@
+package retry
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type verdict bool
+
+func (v verdict) Error() string   { return "verdict" }
+func (v verdict) Retryable() bool { return bool(v) }
+
+func TestClassify(t *testing.T) {
+	wrap := func(err error) error { return fmt.Errorf("call: %w", err) }
+	dial := func(errno syscall.Errno) error {
+		return &url.Error{Op: "Get", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp",
+			Err: &os.SyscallError{Syscall: "connect", Err: errno}}}
+	}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want Class
+	}{
+		{"nil", nil, ClassUnknown},
+		{"plain", errors.New("x"), ClassUnknown},
+		{"Permanent", wrap(Permanent(errors.New("x"))), ClassPermanent},
+		{"Permanent over transient", Permanent(&StatusError{StatusCode: 503}), ClassPermanent},
+		{"canceled", wrap(context.Canceled), ClassPermanent},
+		{"deadline exceeded", wrap(context.DeadlineExceeded), ClassTransient},
+		{"says retryable", wrap(verdict(true)), ClassTransient},
+		{"says not retryable", wrap(verdict(false)), ClassPermanent},
+		{"408", &StatusError{StatusCode: 408}, ClassTransient},
+		{"429", wrap(&StatusError{StatusCode: 429}), ClassTransient},
+		{"502", &StatusError{StatusCode: 502}, ClassTransient},
+		{"503", &StatusError{StatusCode: 503}, ClassTransient},
+		{"504", &StatusError{StatusCode: 504}, ClassTransient},
+		{"500", &StatusError{StatusCode: 500}, ClassUnknown},
+		{"507", &StatusError{StatusCode: 507}, ClassUnknown},
+		{"501", &StatusError{StatusCode: 501}, ClassPermanent},
+		{"400", &StatusError{StatusCode: 400}, ClassPermanent},
+		{"401", &StatusError{StatusCode: 401}, ClassPermanent},
+		{"403", &StatusError{StatusCode: 403}, ClassPermanent},
+		{"404", &StatusError{StatusCode: 404}, ClassPermanent},
+		{"409", &StatusError{StatusCode: 409}, ClassPermanent},
+		{"422", &StatusError{StatusCode: 422}, ClassPermanent},
+		{"refused", dial(syscall.ECONNREFUSED), ClassTransient},
+		{"reset", dial(syscall.ECONNRESET), ClassTransient},
+		{"broken pipe", dial(syscall.EPIPE), ClassTransient},
+		{"unreachable", dial(syscall.EHOSTUNREACH), ClassTransient},
+		{"permission", dial(syscall.EACCES), ClassUnknown},
+		{"i/o timeout", &net.OpError{Op: "read", Err: os.ErrDeadlineExceeded}, ClassTransient},
+		{"dns temporary", &net.DNSError{Err: "server misbehaving", Name: "x", IsTemporary: true}, ClassTransient},
+		{"dns timeout", &net.DNSError{Err: "timeout", Name: "x", IsTimeout: true}, ClassTransient},
+		{"dns not found", &net.DNSError{Err: "no such host", Name: "x", IsNotFound: true}, ClassPermanent},
+		{"dns other", &net.DNSError{Err: "odd", Name: "x"}, ClassUnknown},
+		{"bad certificate", wrap(x509.UnknownAuthorityError{}), ClassPermanent},
+		{"bad hostname", wrap(x509.HostnameError{Host: "x"}), ClassPermanent},
+		{"url parse", wrap(&url.Error{Op: "parse", URL: "::", Err: errors.New("missing scheme")}), ClassPermanent},
+		{"unexpected EOF", wrap(io.ErrUnexpectedEOF), ClassTransient},
+		{"EOF from a connection", &url.Error{Op: "Post", URL: "http://x", Err: io.EOF}, ClassTransient},
+		{"bare EOF", io.EOF, ClassUnknown},
+	} {
+		if got := Classify(tc.err); got != tc.want {
+			t.Errorf("Classify(%s: %v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+		if tc.err != nil {
+			if got, want := DefaultRetryable(tc.err), tc.want != ClassPermanent; got != want {
+				t.Errorf("DefaultRetryable(%s) = %v, want %v", tc.name, got, want)
+			}
+		}
+	}
+}
+
+// TestClassifyRealErrors classifies errors that the network stack really returns.
+func TestClassifyRealErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = http.Get("http://" + addr + "/")
+	if Classify(err) != ClassTransient {
+		t.Errorf("connection refused %v: %v, want transient", err, Classify(err))
+	}
+	c := &http.Client{Timeout: time.Nanosecond}
+	_, err = c.Get("http://" + addr + "/")
+	if Classify(err) != ClassTransient {
+		t.Errorf("client timeout %v: %v, want transient", err, Classify(err))
+	}
+	_, err = http.Get("http://[::1]:namedport/")
+	if Classify(err) != ClassPermanent {
+		t.Errorf("bad URL %v: %v, want permanent", err, Classify(err))
+	}
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"120", 2 * time.Minute, true},
+		{"99999999999999999999999", 24 * time.Hour, true},
+		{"864000", 24 * time.Hour, true},
+		{now.Add(90 * time.Second).Format(http.TimeFormat), 90 * time.Second, true},
+		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true},
+		{"Fri, 31 Dec 1999 23:59:59 GMT", 0, true},
+		{"", 0, false},
+		{"-5", 0, false},
+		{"1.5", 0, false},
+		{"soon", 0, false},
+	} {
+		got, ok := ParseRetryAfter(tc.in, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestClassString(t *testing.T) {
+	if ClassUnknown.String() != "unknown" || ClassTransient.String() != "transient" || ClassPermanent.String() != "permanent" {
+		t.Error("Class names")
+	}
+}

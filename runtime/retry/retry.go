@@ -1,0 +1,361 @@
+package retry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Defaults used for the zero (or negative) fields of a [Policy].
+const (
+	DefaultMaxAttempts = 4
+	DefaultBaseDelay   = 100 * time.Millisecond
+	DefaultMaxDelay    = 5 * time.Second
+	DefaultDeadline    = 15 * time.Second
+)
+
+// Policy says how [Do], [DoValue] and [NewTransport] retry. The zero value uses the defaults.
+// A Policy is a plain value: copying it is cheap and it may be shared by concurrent calls,
+// as long as its hooks are safe for concurrent use.
+type Policy struct {
+	// MaxAttempts is the number of attempts in all, the first included; 1 disables retries.
+	// Zero or negative means DefaultMaxAttempts (4).
+	MaxAttempts int
+	// BaseDelay is the cap of the first wait; the cap doubles after each attempt.
+	// Zero or negative means DefaultBaseDelay (100ms).
+	BaseDelay time.Duration
+	// MaxDelay caps any one wait, a server's Retry-After included.
+	// Zero or negative means DefaultMaxDelay (5s).
+	MaxDelay time.Duration
+	// Deadline is the overall time budget, from the start of the first attempt: no wait ends past it.
+	// Zero or negative means DefaultDeadline (15s); there is no "forever".
+	Deadline time.Duration
+	// AttemptTimeout, when positive, bounds each attempt: the operation (or round trip, until the response
+	// body is closed) gets a context that expires after it. The resulting context.DeadlineExceeded is a
+	// timeout and is retried. Zero means no per-attempt bound.
+	AttemptTimeout time.Duration
+	// Retryable decides whether an error is worth another attempt. It is not consulted for errors made by
+	// Permanent nor after the caller's context is done, which always stop. Nil means DefaultRetryable.
+	Retryable func(err error) bool
+	// Budget, when set, is a retry budget shared by all the calls that use it: once retries exceed about
+	// 10% of attempts, calls stop retrying and fail fast with ReasonBudget.
+	Budget *Budget
+	// AllowNested lets this layer retry even when it runs inside another Do's operation. By default such a
+	// nested call makes a single attempt so that layers never multiply attempts.
+	AllowNested bool
+	// OnRetry, when set, is called before each wait with the number of the attempt that failed (from 1),
+	// its error, and the wait chosen. It runs on the calling goroutine.
+	OnRetry func(attempt int, err error, wait time.Duration)
+}
+
+// settings is a Policy's numbers with the defaults applied.
+type settings struct {
+	maxAttempts int
+	base, max   time.Duration
+	deadline    time.Duration
+}
+
+func (p *Policy) settings() settings {
+	s := settings{p.MaxAttempts, p.BaseDelay, p.MaxDelay, p.Deadline}
+	if s.maxAttempts <= 0 {
+		s.maxAttempts = DefaultMaxAttempts
+	}
+	if s.base <= 0 {
+		s.base = DefaultBaseDelay
+	}
+	if s.max <= 0 {
+		s.max = DefaultMaxDelay
+	}
+	if s.deadline <= 0 {
+		s.deadline = DefaultDeadline
+	}
+	return s
+}
+
+// backoffCap is min(max, base·2^n), the upper bound of the n-th wait (n = 0 after the first attempt).
+func (s *settings) backoffCap(n int) time.Duration {
+	if n >= 62 {
+		return s.max
+	}
+	c := s.base << n
+	if c>>n != s.base || c <= 0 || c > s.max {
+		return s.max
+	}
+	return c
+}
+
+// jitter draws the n-th wait uniformly from [0, backoffCap(n)).
+func (s *settings) jitter(n int) time.Duration {
+	c := s.backoffCap(n)
+	if c <= 0 {
+		return 0
+	}
+	return rand.N(c)
+}
+
+// Reason says why retrying stopped.
+type Reason uint8
+
+// The reasons an [*Error] can carry.
+const (
+	// ReasonExhausted: MaxAttempts attempts were made.
+	ReasonExhausted Reason = iota + 1
+	// ReasonDeadline: the next wait would have ended past the deadline.
+	ReasonDeadline
+	// ReasonContext: the caller's context is done.
+	ReasonContext
+	// ReasonPermanent: the error is not retryable (made by Permanent, or so classified).
+	ReasonPermanent
+	// ReasonBudget: the shared retry budget is spent.
+	ReasonBudget
+)
+
+// String returns a short description of r.
+func (r Reason) String() string {
+	switch r {
+	case ReasonExhausted:
+		return "attempts exhausted"
+	case ReasonDeadline:
+		return "deadline reached"
+	case ReasonContext:
+		return "context done"
+	case ReasonPermanent:
+		return "permanent error"
+	case ReasonBudget:
+		return "retry budget exhausted"
+	}
+	return fmt.Sprintf("Reason(%d)", uint8(r))
+}
+
+// Error is returned by [Do] and [DoValue] when they give up, and by a [NewTransport] round trip that ends
+// with a transport error. It wraps the last attempt's error and, when Reason is ReasonContext, the context's
+// error too, so errors.Is(err, context.Canceled) holds after a cancellation.
+type Error struct {
+	// Reason says why retrying stopped.
+	Reason Reason
+	// Attempts is the number of attempts made (0 when the context was done before the first).
+	Attempts int
+	// Err is the last attempt's error, or the context's error when no attempt was made.
+	Err error
+
+	ctxErr error
+}
+
+// Error describes the failure: why retrying stopped, after how many attempts, and the last error.
+func (e *Error) Error() string {
+	s := "s"
+	if e.Attempts == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("retry: %s after %d attempt%s: %v", e.Reason, e.Attempts, s, e.Err)
+}
+
+// Unwrap returns the last attempt's error and, for ReasonContext, the context's error.
+func (e *Error) Unwrap() []error {
+	if e.ctxErr != nil && e.ctxErr != e.Err {
+		return []error{e.Err, e.ctxErr}
+	}
+	return []error{e.Err}
+}
+
+func stopped(reason Reason, attempts int, err error, ctx context.Context) *Error {
+	e := &Error{Reason: reason, Attempts: attempts, Err: err}
+	if reason == ReasonContext {
+		e.ctxErr = context.Cause(ctx)
+	}
+	return e
+}
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// Permanent marks err as not worth retrying: an operation returns Permanent(err) to make [Do] stop at once
+// with ReasonPermanent. The result wraps err (errors.Is and errors.As see through it) and has the same
+// message. Permanent(nil) is nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *permanentError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &permanentError{err}
+}
+
+// Do calls op until it succeeds or the policy says to stop, and returns nil or an [*Error] that wraps op's last
+// error. The context passed to op is marked so that a Do inside op makes a single attempt (see
+// Policy.AllowNested); such a nested Do returns op's error unwrapped.
+func Do(ctx context.Context, p Policy, op func(ctx context.Context) error) error {
+	return run(ctx, &p, op)
+}
+
+// DoValue is [Do] for an operation that returns a value. On success it returns the value of the successful
+// attempt; on failure the zero value and the error.
+func DoValue[T any](ctx context.Context, p Policy, op func(ctx context.Context) (T, error)) (T, error) {
+	var v T
+	err := run(ctx, &p, func(ctx context.Context) error {
+		var err error
+		v, err = op(ctx)
+		return err
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
+
+// run is the retry loop behind Do and DoValue. The first attempt is kept on a short path that does not
+// allocate (for context.Background and already marked contexts); the rest is in retryLoop.
+func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
+	marked := InRetry(ctx)
+	if marked && !p.AllowNested {
+		return once(ctx, p, op)
+	}
+	if ctx.Err() != nil {
+		return stopped(ReasonContext, 0, context.Cause(ctx), ctx)
+	}
+	start := time.Now()
+	actx := ctx
+	if !marked {
+		actx = mark(ctx)
+	}
+	err := attempt(actx, p, op)
+	if err == nil {
+		if p.Budget != nil {
+			p.Budget.success()
+		}
+		return nil
+	}
+	return retryLoop(ctx, actx, p, start, err, op)
+}
+
+// once makes the single attempt of a nested call and returns its error as is.
+func once(ctx context.Context, p *Policy, op func(context.Context) error) error {
+	err := attempt(ctx, p, op)
+	if p.Budget != nil {
+		if err == nil {
+			p.Budget.success()
+		} else if !isPermanent(err) && retryable(p, err) {
+			p.Budget.failure()
+		}
+	}
+	return err
+}
+
+func attempt(ctx context.Context, p *Policy, op func(context.Context) error) error {
+	if p.AttemptTimeout <= 0 {
+		return op(ctx)
+	}
+	actx, cancel := context.WithTimeout(ctx, p.AttemptTimeout)
+	defer cancel()
+	return op(actx)
+}
+
+func retryLoop(ctx, actx context.Context, p *Policy, start time.Time, err error, op func(context.Context) error) error {
+	s := p.settings()
+	var w waiter
+	defer w.stop()
+	for n := 1; ; n++ {
+		d, reason := decide(ctx, p, &s, start, n, err, retryAfterHint(err), retryableFunc(p))
+		if reason != 0 {
+			return stopped(reason, n, err, ctx)
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(n, err, d)
+		}
+		if !w.wait(ctx, d) {
+			return stopped(ReasonContext, n, err, ctx)
+		}
+		if err = attempt(actx, p, op); err == nil {
+			if p.Budget != nil {
+				p.Budget.success()
+			}
+			return nil
+		}
+	}
+}
+
+func retryableFunc(p *Policy) func(error) bool {
+	if p.Retryable != nil {
+		return p.Retryable
+	}
+	return DefaultRetryable
+}
+
+func retryable(p *Policy, err error) bool { return retryableFunc(p)(err) }
+
+// decide is called after attempt n (from 1) failed with err. It returns the wait before the next attempt,
+// or the reason to stop. hint is the server's Retry-After (0 for none).
+func decide(ctx context.Context, p *Policy, s *settings, start time.Time, n int, err error, hint time.Duration,
+	retryable func(error) bool) (time.Duration, Reason) {
+	if isPermanent(err) {
+		return 0, ReasonPermanent
+	}
+	if ctx.Err() != nil {
+		return 0, ReasonContext
+	}
+	if !retryable(err) {
+		return 0, ReasonPermanent
+	}
+	if p.Budget != nil {
+		p.Budget.failure()
+	}
+	if n >= s.maxAttempts {
+		return 0, ReasonExhausted
+	}
+	if p.Budget != nil && !p.Budget.allow() {
+		return 0, ReasonBudget
+	}
+	deadline := start.Add(s.deadline)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	now := time.Now()
+	wait := s.jitter(n - 1)
+	if hint > 0 {
+		// Retry-After: wait at least what the server asks, but never more than MaxDelay nor past the deadline.
+		wait = min(max(wait, hint), s.max, max(deadline.Sub(now), 0))
+	}
+	if now.Add(wait).After(deadline) {
+		return 0, ReasonDeadline
+	}
+	return wait, 0
+}
+
+func isPermanent(err error) bool {
+	var pe *permanentError
+	return errors.As(err, &pe)
+}
+
+// waiter waits on one reusable timer, interrupted by the context.
+type waiter struct{ t *time.Timer }
+
+func (w *waiter) wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	if w.t == nil {
+		w.t = time.NewTimer(d)
+	} else {
+		w.t.Reset(d)
+	}
+	select {
+	case <-w.t.C:
+		return true
+	case <-ctx.Done():
+		w.t.Stop()
+		return false
+	}
+}
+
+func (w *waiter) stop() {
+	if w.t != nil {
+		w.t.Stop()
+	}
+}
