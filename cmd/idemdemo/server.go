@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+)
+
+const problemInvalidPayment = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-invalid-payment"
+
+// payment is the resource the demo creates.
+type payment struct {
+	ID       string `json:"id"`
+	Account  string `json:"account"`
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// paymentStore keeps payments. create joins the attempt's unit of work:
+// the payment exists only if the idempotency key completes.
+type paymentStore interface {
+	create(ctx context.Context, p payment) (payment, error)
+	count(ctx context.Context) (int64, error)
+}
+
+// accountOf is the tenant of a request: its X-Account header, or the
+// default tenant.
+func accountOf(r *http.Request) string {
+	if a := r.Header.Get("X-Account"); a != "" {
+		return a
+	}
+	return "default"
+}
+
+var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
+
+func newServer(store idempotency.Store, payments paymentStore, lease, workDelay time.Duration) http.Handler {
+	mux := http.NewServeMux()
+	idem := idempotency.Middleware(store,
+		idempotency.WithScope(func(r *http.Request) (string, error) { return accountOf(r), nil }),
+		idempotency.WithLease(lease),
+	)
+	mux.Handle("POST /payments", idem(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var in struct {
+			Amount   *int64  `json:"amount"`
+			Currency *string `json:"currency"`
+		}
+		dec := json.NewDecoder(r.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&in); err != nil {
+			invalid(w, "body is not a JSON payment: "+err.Error())
+			return
+		}
+		if dec.More() {
+			invalid(w, "body holds more than one JSON value")
+			return
+		}
+		switch {
+		case in.Amount == nil || *in.Amount <= 0:
+			invalid(w, "amount must be a positive integer (minor units)")
+			return
+		case in.Currency == nil || !currencyRE.MatchString(*in.Currency):
+			invalid(w, "currency must be three upper-case letters (ISO 4217)")
+			return
+		}
+		p, err := payments.create(r.Context(), payment{Account: accountOf(r), Amount: *in.Amount, Currency: *in.Currency})
+		if err != nil {
+			http.Error(w, "cannot create payment", http.StatusInternalServerError)
+			return
+		}
+		if workDelay > 0 {
+			select {
+			case <-time.After(workDelay):
+			case <-r.Context().Done():
+				http.Error(w, "request canceled", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Location", "/payments/"+p.ID)
+		w.WriteHeader(http.StatusCreated)
+		json.NewEncoder(w).Encode(p)
+	})))
+	mux.HandleFunc("GET /payments/count", func(w http.ResponseWriter, r *http.Request) {
+		n, err := payments.count(r.Context())
+		if err != nil {
+			http.Error(w, "cannot count payments", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]int64{"count": n})
+	})
+	return mux
+}
+
+func invalid(w http.ResponseWriter, detail string) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(http.StatusBadRequest)
+	json.NewEncoder(w).Encode(map[string]any{
+		"type": problemInvalidPayment, "title": "Invalid payment", "status": http.StatusBadRequest, "detail": detail,
+	})
+}
+
+// memoryPayments keeps payments in memory; a payment is added only when its
+// idempotency key completes (idempotency.OnCommit).
+type memoryPayments struct {
+	mu     sync.Mutex
+	nextID int64
+	all    []payment
+}
+
+func newMemoryPayments() *memoryPayments { return &memoryPayments{} }
+
+func (m *memoryPayments) create(ctx context.Context, p payment) (payment, error) {
+	m.mu.Lock()
+	m.nextID++
+	p.ID = "pay_" + strconv.FormatInt(m.nextID, 10)
+	m.mu.Unlock()
+	idempotency.OnCommit(ctx, func() {
+		m.mu.Lock()
+		m.all = append(m.all, p)
+		m.mu.Unlock()
+	})
+	return p, nil
+}
+
+func (m *memoryPayments) count(context.Context) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return int64(len(m.all)), nil
+}
+
+// postgresPayments keeps payments in a table, written in the attempt's
+// transaction (idempotency.Tx).
+type postgresPayments struct{ db *sql.DB }
+
+const paymentsDDL = `CREATE TABLE IF NOT EXISTS payments (
+	id       bigserial PRIMARY KEY,
+	account  text      NOT NULL,
+	amount   bigint    NOT NULL CHECK (amount > 0),
+	currency text      NOT NULL,
+	created  timestamptz NOT NULL DEFAULT now()
+)`
+
+func newPostgresPayments(ctx context.Context, db *sql.DB) (*postgresPayments, error) {
+	if _, err := db.ExecContext(ctx, paymentsDDL); err != nil {
+		return nil, fmt.Errorf("create payments table: %w", err)
+	}
+	return &postgresPayments{db: db}, nil
+}
+
+func (s *postgresPayments) create(ctx context.Context, p payment) (payment, error) {
+	tx := idempotency.Tx(ctx)
+	if tx == nil {
+		return p, fmt.Errorf("create payment: no idempotency transaction in context")
+	}
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO payments (account, amount, currency) VALUES ($1, $2, $3) RETURNING id`,
+		p.Account, p.Amount, p.Currency).Scan(&id); err != nil {
+		return p, fmt.Errorf("create payment: %w", err)
+	}
+	p.ID = "pay_" + strconv.FormatInt(id, 10)
+	return p, nil
+}
+
+func (s *postgresPayments) count(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM payments`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count payments: %w", err)
+	}
+	return n, nil
+}
