@@ -1,0 +1,20 @@
+// Package pgxpool is a test stub of github.com/jackc/pgx/v5@v5.12.0 (pgxpool): signatures only (subset).
+package pgxpool
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Pool allows for connection reuse.
+type Pool struct{}
+
+// New creates a new Pool.
+func New(ctx context.Context, connString string) (*Pool, error) { panic("stub") }
+
+// Begin acquires a connection from the Pool and starts a transaction.
+func (p *Pool) Begin(ctx context.Context) (pgx.Tx, error) { panic("stub") }
+
+// Close closes all connections in the pool and rejects future Acquire calls.
+func (p *Pool) Close() {}
