@@ -29,8 +29,10 @@ type Policy struct {
 	// MaxDelay caps any one wait, a server's Retry-After included.
 	// Zero or negative means DefaultMaxDelay (5s).
 	MaxDelay time.Duration
-	// Deadline is the overall time budget, from the start of the first attempt: no wait ends past it.
-	// Zero or negative means DefaultDeadline (15s); there is no "forever".
+	// Deadline is the overall time budget for retrying: no wait ends past it. It is counted from the moment
+	// the first attempt fails, so that a call that succeeds at once never reads the clock; the first attempt
+	// itself is bounded by AttemptTimeout and the context. Zero or negative means DefaultDeadline (15s);
+	// there is no "forever".
 	Deadline time.Duration
 	// AttemptTimeout, when positive, bounds each attempt: the operation (or round trip, until the response
 	// body is closed) gets a context that expires after it. The resulting context.DeadlineExceeded is a
@@ -220,7 +222,6 @@ func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
 	if ctx.Err() != nil {
 		return stopped(ReasonContext, 0, context.Cause(ctx), ctx)
 	}
-	start := time.Now()
 	actx := ctx
 	if !marked {
 		actx = mark(ctx)
@@ -232,7 +233,7 @@ func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
 		}
 		return nil
 	}
-	return retryLoop(ctx, actx, p, start, err, op)
+	return retryLoop(ctx, actx, p, err, op)
 }
 
 // once makes the single attempt of a nested call and returns its error as is.
@@ -257,12 +258,13 @@ func attempt(ctx context.Context, p *Policy, op func(context.Context) error) err
 	return op(actx)
 }
 
-func retryLoop(ctx, actx context.Context, p *Policy, start time.Time, err error, op func(context.Context) error) error {
+func retryLoop(ctx, actx context.Context, p *Policy, err error, op func(context.Context) error) error {
 	s := p.settings()
+	var start time.Time // set by decide when the first attempt has failed
 	var w waiter
 	defer w.stop()
 	for n := 1; ; n++ {
-		d, reason := decide(ctx, p, &s, start, n, err, retryAfterHint(err), retryableFunc(p))
+		d, reason := decide(ctx, p, &s, &start, n, err, retryAfterHint(err), retryableFunc(p))
 		if reason != 0 {
 			return stopped(reason, n, err, ctx)
 		}
@@ -291,8 +293,9 @@ func retryableFunc(p *Policy) func(error) bool {
 func retryable(p *Policy, err error) bool { return retryableFunc(p)(err) }
 
 // decide is called after attempt n (from 1) failed with err. It returns the wait before the next attempt,
-// or the reason to stop. hint is the server's Retry-After (0 for none).
-func decide(ctx context.Context, p *Policy, s *settings, start time.Time, n int, err error, hint time.Duration,
+// or the reason to stop. hint is the server's Retry-After (0 for none). *start is when the deadline started
+// running; decide sets it, to now, when it is zero.
+func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int, err error, hint time.Duration,
 	retryable func(error) bool) (time.Duration, Reason) {
 	if isPermanent(err) {
 		return 0, ReasonPermanent
@@ -312,11 +315,14 @@ func decide(ctx context.Context, p *Policy, s *settings, start time.Time, n int,
 	if p.Budget != nil && !p.Budget.allow() {
 		return 0, ReasonBudget
 	}
+	now := time.Now()
+	if start.IsZero() {
+		*start = now
+	}
 	deadline := start.Add(s.deadline)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	now := time.Now()
 	wait := s.jitter(n - 1)
 	if hint > 0 {
 		// Retry-After: wait at least what the server asks, but never more than MaxDelay nor past the deadline.

@@ -606,3 +606,27 @@ func TestErrorMessage(t *testing.T) {
 		t.Error("unknown reason string")
 	}
 }
+
+// TestDeadlineStartsAtFirstFailure pins the documented rule: the deadline runs from the moment the first
+// attempt fails, so a slow first attempt does not use it up.
+func TestDeadlineStartsAtFirstFailure(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		calls := 0
+		var failedAt time.Time
+		p := Policy{MaxAttempts: 1000, BaseDelay: time.Second, MaxDelay: time.Second, Deadline: 3 * time.Second}
+		err := Do(context.Background(), p, func(context.Context) error {
+			calls++
+			if calls == 1 {
+				time.Sleep(10 * time.Second)
+				failedAt = time.Now()
+			}
+			return errTransient
+		})
+		if reasonOf(t, err) != ReasonDeadline || calls < 2 {
+			t.Fatalf("%d calls, %v; want retries after a slow first attempt, then the deadline", calls, err)
+		}
+		if el := time.Since(failedAt); el > 3*time.Second {
+			t.Errorf("retried for %v after the first failure, past the 3s deadline", el)
+		}
+	})
+}

@@ -133,7 +133,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body, _ = getBody()
 	}
 
-	start := time.Now()
+	var start time.Time // set by decide when the first attempt has failed
 	actx := ctx
 	if !marked {
 		actx = mark(ctx)
@@ -155,7 +155,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			hint = retryAfterHeader(resp.Header, time.Now())
 			attemptErr = &StatusError{StatusCode: resp.StatusCode, RetryAfter: hint}
 		}
-		d, reason := decide(ctx, &t.p, &s, start, n, attemptErr, hint, t.retryable)
+		d, reason := decide(ctx, &t.p, &s, &start, n, attemptErr, hint, t.retryable)
 		if reason != 0 {
 			if err == nil && reason != ReasonContext {
 				return resp, nil // the last response, for the caller to read
