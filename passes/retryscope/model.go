@@ -1,0 +1,242 @@
+package retryscope
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+)
+
+// Kind says what form a retry scope takes.
+type Kind uint8
+
+const (
+	// Loop is a hand-written for loop that repeats an attempt after it fails.
+	Loop Kind = iota + 1
+	// LibraryCall is a call to a retry library that repeats an operation
+	// passed to it (retry.Do(op, ...), backoff.Retry(op, b), ...).
+	LibraryCall
+	// Client is a client that retries the requests sent through it by itself
+	// (a go-retryablehttp Client). It has no body; its sends are its attempts.
+	Client
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Loop:
+		return "loop"
+	case LibraryCall:
+		return "library call"
+	case Client:
+		return "retrying client"
+	}
+	return "invalid"
+}
+
+// CapKind classifies a scope's attempt cap.
+type CapKind uint8
+
+const (
+	// CapUnknown: the scope may be bounded in ways the model cannot see
+	// (an exit on a condition it does not understand, an option it cannot
+	// evaluate). Checks never report on an unknown cap.
+	CapUnknown CapKind = iota
+	// CapNone: nothing limits the number of attempts.
+	CapNone
+	// CapKnown: at most N attempts, N known.
+	CapKnown
+	// CapBounded: attempts are limited by a value the model cannot evaluate
+	// (a variable, a field, a parameter).
+	CapBounded
+)
+
+func (k CapKind) String() string {
+	return [...]string{"unknown", "none", "known", "bounded"}[k]
+}
+
+// Cap is a scope's attempt cap.
+type Cap struct {
+	Kind CapKind
+	N    int       // attempts in all, the first included, when Kind is CapKnown
+	Pos  token.Pos // where the cap is set (counter test, option), if anywhere
+}
+
+func (c Cap) String() string {
+	if c.Kind == CapKnown {
+		return fmt.Sprintf("%d attempts", c.N)
+	}
+	return c.Kind.String()
+}
+
+// DeadlineKind classifies what stops a scope in time.
+type DeadlineKind uint8
+
+const (
+	// DeadlineUnknown: the model cannot tell.
+	DeadlineUnknown DeadlineKind = iota
+	// DeadlineNone: nothing stops the scope in time.
+	DeadlineNone
+	// DeadlineCaller: the scope stops when a context it did not make is
+	// done: the caller's deadline, if the caller set one.
+	DeadlineCaller
+	// DeadlineInScope: a deadline made in the function (context.WithTimeout,
+	// WithDeadline, time.After, a time comparison) stops the scope.
+	DeadlineInScope
+	// DeadlineLibrary: a library's max-elapsed setting stops the scope.
+	DeadlineLibrary
+)
+
+func (k DeadlineKind) String() string {
+	return [...]string{"unknown", "none", "caller's context", "in scope", "library max elapsed time"}[k]
+}
+
+// Deadline is what stops a scope in time.
+type Deadline struct {
+	Kind DeadlineKind
+	Pos  token.Pos // where it is set or checked, if anywhere
+}
+
+// WaitKind classifies a wait between attempts.
+type WaitKind uint8
+
+const (
+	// WaitUnknown: the duration comes from something the model cannot see
+	// into. Checks never report on it.
+	WaitUnknown WaitKind = iota
+	// WaitConstant: the same duration every time, no randomness.
+	WaitConstant
+	// WaitGrowth: grows deterministically (<<, *= 2, math.Pow, a
+	// non-jittering backoff), no randomness.
+	WaitGrowth
+	// WaitJittered: randomised (math/rand, math/rand/v2, crypto/rand, a
+	// jittering library setting).
+	WaitJittered
+	// WaitServer: directed by the server (Retry-After).
+	WaitServer
+	// WaitNone: no wait at all between attempts (a hot loop).
+	WaitNone
+)
+
+func (k WaitKind) String() string {
+	return [...]string{"unknown", "constant", "deterministic growth", "jittered", "server-directed", "none"}[k]
+}
+
+// Wait is one place where a scope waits between attempts, or the library
+// setting that decides its waits.
+type Wait struct {
+	Kind WaitKind
+	Pos  token.Pos // the sleep, the timer, or the library option
+	Node ast.Node  // the waiting expression or the option's call
+	// Library is true for a wait decided by a library setting rather than a
+	// sleep in the code.
+	Library bool
+	// Setting describes a library setting, e.g. "retry.FixedDelay".
+	Setting string
+}
+
+// Trigger says what makes a scope try again, where visible.
+type Trigger uint8
+
+const (
+	// TriggerUnknown: not visible (a library's classifier, a predicate).
+	TriggerUnknown Trigger = iota
+	// TriggerError: any error from the attempt.
+	TriggerError
+	// TriggerStatus: an HTTP status class, possibly besides errors.
+	TriggerStatus
+)
+
+// Scope is one retry scope.
+type Scope struct {
+	Kind Kind
+	// Pos is where checks report on the scope as a whole: the for keyword,
+	// or the library call's function expression.
+	Pos token.Pos
+	// Node is the *ast.ForStmt or *ast.RangeStmt of a loop, or the
+	// *ast.CallExpr of a library call or a client's construction.
+	Node ast.Node
+	// Func is the function declaring the scope: *ast.FuncDecl or *ast.FuncLit.
+	Func ast.Node
+	// Body is the repeated code when it is in this package: the loop body, or
+	// the body of the operation passed to the library (a func literal, or a
+	// function or method declared in this package). Nil for clients and for
+	// operations declared elsewhere.
+	Body *ast.BlockStmt
+	// Op is the operation when it is a named function or method value.
+	Op *types.Func
+	// Library is the import path of the retry library, "" for loops.
+	Library string
+	// Func name of the library entry point, e.g. "github.com/avast/retry-go/v4.Do".
+	Entry string
+
+	Cap      Cap
+	Deadline Deadline
+	Waits    []Wait
+	Trigger  Trigger
+}
+
+// Contains reports whether pos lies in the scope's repeated code.
+func (s *Scope) Contains(pos token.Pos) bool {
+	return s.Body != nil && s.Body.Pos() <= pos && pos < s.Body.End()
+}
+
+// Bounded reports whether the scope has an attempt cap or a deadline of its
+// own (not only a caller's context).
+func (s *Scope) Bounded() bool {
+	switch s.Cap.Kind {
+	case CapKnown, CapBounded, CapUnknown:
+		return true
+	}
+	switch s.Deadline.Kind {
+	case DeadlineInScope, DeadlineLibrary, DeadlineUnknown:
+		return true
+	}
+	return false
+}
+
+// Result is the retry model of one package.
+type Result struct {
+	scopes []*Scope
+	byNode map[ast.Node]*Scope
+}
+
+// Scopes returns every retry scope of the package in source order.
+func (r *Result) Scopes() []*Scope { return r.scopes }
+
+// Of returns the scope whose Node is n, or nil.
+func (r *Result) Of(n ast.Node) *Scope { return r.byNode[n] }
+
+// Enclosing returns the scopes whose repeated code contains pos, innermost
+// first.
+func (r *Result) Enclosing(pos token.Pos) []*Scope {
+	var out []*Scope
+	for _, s := range r.scopes {
+		if s.Contains(pos) {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Body.Pos() > out[j].Body.Pos() })
+	return out
+}
+
+// Innermost returns the innermost scope whose repeated code contains pos,
+// or nil.
+func (r *Result) Innermost(pos token.Pos) *Scope {
+	if s := r.Enclosing(pos); len(s) > 0 {
+		return s[0]
+	}
+	return nil
+}
+
+func (r *Result) add(s *Scope) {
+	if r.byNode[s.Node] != nil {
+		return
+	}
+	r.byNode[s.Node] = s
+	r.scopes = append(r.scopes, s)
+}
+
+func (r *Result) sort() {
+	sort.SliceStable(r.scopes, func(i, j int) bool { return r.scopes[i].Pos < r.scopes[j].Pos })
+}

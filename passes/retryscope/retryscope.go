@@ -1,0 +1,133 @@
+package retryscope
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the helper pass's name. Users never run it directly.
+const Name = "idemlint_retryscope"
+
+// Config configures the retry model.
+type Config struct {
+	// RetryFuncs are the full names of extra functions that retry the
+	// function passed to them ("example.com/pkg.Retry",
+	// "(*example.com/pkg.Client).Retry"). Their cap, deadline and waits are
+	// unknown to the model.
+	RetryFuncs []string
+}
+
+// Analyzer is the retry model with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the retry model pass for cfg. The pass reads cfg when it runs,
+// so a driver may fill cfg from flags after New returns.
+func New(cfg *Config) *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name:             Name,
+		Doc:              analyzerdoc.Section(doc, Name),
+		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
+		Requires:         []*analysis.Analyzer{inspect.Analyzer},
+		ResultType:       reflect.TypeFor[*Result](),
+		RunDespiteErrors: false,
+		Run: func(pass *analysis.Pass) (any, error) {
+			return run(pass, cfg), nil
+		},
+	}
+}
+
+// model holds what one run knows while it builds the Result.
+type model struct {
+	pass  *analysis.Pass
+	info  *types.Info
+	cfg   *Config
+	extra map[string]bool // cfg.RetryFuncs as a set
+	res   *Result
+	funcs map[*types.Func]*ast.FuncDecl
+	defs  map[ast.Node]*defIndex // per outermost function
+}
+
+func run(pass *analysis.Pass, cfg *Config) *Result {
+	m := &model{
+		pass:  pass,
+		info:  pass.TypesInfo,
+		cfg:   cfg,
+		extra: make(map[string]bool),
+		res:   &Result{byNode: make(map[ast.Node]*Scope)},
+		funcs: make(map[*types.Func]*ast.FuncDecl),
+		defs:  make(map[ast.Node]*defIndex),
+	}
+	for _, n := range cfg.RetryFuncs {
+		m.extra[n] = true
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					m.funcs[fn] = fd
+				}
+			}
+		}
+	}
+
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	filter := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)}
+	var outer ast.Node // outermost function, for the def index
+	var funcs []ast.Node
+	ins.Nodes(filter, func(n ast.Node, push bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			if push {
+				if len(funcs) == 0 {
+					outer = n
+				}
+				funcs = append(funcs, n)
+			} else {
+				funcs = funcs[:len(funcs)-1]
+			}
+			return true
+		}
+		if !push || len(funcs) == 0 {
+			return true
+		}
+		fn := funcs[len(funcs)-1]
+		di := m.defIndex(outer)
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if s := m.loop(di, fn, n.(ast.Stmt)); s != nil {
+				m.res.add(s)
+			}
+		case *ast.CallExpr:
+			if s := m.call(di, fn, n); s != nil {
+				m.res.add(s)
+			}
+		case *ast.CompositeLit:
+			if s := m.clientLit(di, fn, n); s != nil {
+				m.res.add(s)
+			}
+		}
+		return true
+	})
+	m.res.sort()
+	return m.res
+}
+
+func (m *model) defIndex(outer ast.Node) *defIndex {
+	di := m.defs[outer]
+	if di == nil {
+		di = buildDefIndex(m.info, outer)
+		m.defs[outer] = di
+	}
+	return di
+}

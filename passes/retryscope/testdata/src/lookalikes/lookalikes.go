@@ -1,0 +1,174 @@
+// Package lookalikes holds loops that look like retries and are not: the
+// model must find no scope here.
+package lookalikes
+
+import (
+	"context"
+	"log"
+	"net"
+	"time"
+)
+
+type item struct{}
+
+func send(item) error                 { return nil }
+func fetch() ([]item, error)          { return nil, nil }
+func process([]item)                  {}
+func status() (string, error)         { return "", nil }
+func processBatch() (int, error)      { return 0, nil }
+func receive() (item, error)          { return item{}, nil }
+func handle(item)                     {}
+func opCtx(ctx context.Context) error { return nil }
+
+// A batch over items that stops on the first error.
+func batch(items []item) error {
+	for _, it := range items {
+		if err := send(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A counted batch, also stopping on the first error.
+func countedBatch(items []item) error {
+	for i := 0; i < len(items); i++ {
+		if err := send(items[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A batch that logs failures and goes on to the next item.
+func bestEffort(items []item) {
+	for _, it := range items {
+		if err := send(it); err != nil {
+			log.Print(err)
+			continue
+		}
+	}
+}
+
+// A poller that processes a result every round and never leaves on success.
+func poller(ctx context.Context) {
+	for {
+		items, err := fetch()
+		if err != nil {
+			log.Print(err)
+			time.Sleep(time.Second)
+			continue
+		}
+		process(items)
+		time.Sleep(10 * time.Second)
+	}
+}
+
+// A ticker loop.
+func ticker(ctx context.Context) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			items, err := fetch()
+			if err != nil {
+				continue
+			}
+			process(items)
+		}
+	}
+}
+
+// Ranging over a ticker channel.
+func tickerRange(t *time.Ticker) {
+	for range t.C {
+		if err := opCtx(context.Background()); err != nil {
+			log.Print(err)
+		}
+	}
+}
+
+// An accept loop.
+func accept(l net.Listener) error {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return err
+		}
+		go c.Close()
+	}
+}
+
+// An accept loop that survives temporary errors.
+func acceptTemp(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			time.Sleep(5 * time.Millisecond)
+			continue
+		}
+		go c.Close()
+	}
+}
+
+// A consumer loop.
+func consume() {
+	for {
+		msg, err := receive()
+		if err != nil {
+			continue
+		}
+		handle(msg)
+	}
+}
+
+// A paced batch: stops on error, stops when done.
+func paced() error {
+	for {
+		n, err := processBatch()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Polling a status until it is ready, failing on the first error.
+func pollReady() error {
+	for {
+		st, err := status()
+		if err != nil {
+			return err
+		}
+		if st == "ready" {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A loop whose body always leaves on its first pass.
+func once() error {
+	for {
+		err := opCtx(context.Background())
+		if err == nil {
+			return nil
+		}
+		return err
+	}
+}
+
+// Work on channel messages.
+func worker(ch <-chan item) {
+	for it := range ch {
+		if err := send(it); err == nil {
+			continue
+		}
+	}
+}

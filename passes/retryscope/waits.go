@@ -1,0 +1,448 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// callee returns the function or method a call statically calls, or nil.
+// For generic functions it returns the generic origin.
+func (m *model) callee(call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(m.info, call).(*types.Func)
+	if fn != nil {
+		fn = fn.Origin()
+	}
+	return fn
+}
+
+func (m *model) isConversion(call *ast.CallExpr) bool {
+	tv, ok := m.info.Types[call.Fun]
+	return ok && tv.IsType()
+}
+
+// waitSite is a call that waits, with the expression of its duration and
+// the def index to read that expression in.
+type waitSite struct {
+	call *ast.CallExpr
+	dur  ast.Expr // nil when the duration is not visible
+	di   *defIndex
+	// via is set when the wait happens in a same-package helper; arg maps the
+	// helper's parameters to the caller's arguments.
+	via      *ast.FuncDecl
+	args     map[types.Object]ast.Expr
+	callerDI *defIndex
+}
+
+// waitCall reports whether call waits, and how long.
+func (m *model) waitCall(di *defIndex, call *ast.CallExpr) *waitSite {
+	return m.waitCallDepth(di, call, 0)
+}
+
+func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *waitSite {
+	fn := m.callee(call)
+	if fn == nil {
+		return nil
+	}
+	switch fn.FullName() {
+	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick", "time.NewTicker":
+		if len(call.Args) == 1 {
+			return &waitSite{call: call, dur: call.Args[0], di: di}
+		}
+	case "github.com/googleapis/gax-go/v2.Sleep":
+		if len(call.Args) == 2 {
+			return &waitSite{call: call, dur: call.Args[1], di: di}
+		}
+	}
+	if depth > 0 || fn.Pkg() != m.pass.Pkg {
+		return nil
+	}
+	decl := m.funcs[fn]
+	if decl == nil {
+		return nil
+	}
+	// A helper in this package that waits, such as sleepCtx(ctx, d).
+	hdi := m.defIndex(decl)
+	var inner *waitSite
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if inner != nil {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok {
+			inner = m.waitCallDepth(hdi, c, depth+1)
+		}
+		return inner == nil
+	})
+	if inner == nil {
+		return nil
+	}
+	args := make(map[types.Object]ast.Expr)
+	sig := fn.Signature()
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		args[sig.Params().At(i)] = call.Args[i]
+	}
+	return &waitSite{call: call, dur: inner.dur, di: hdi, via: decl, args: args, callerDI: di}
+}
+
+// loopWaits finds the waits in a loop body.
+func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
+	var waits []Wait
+	blocking := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			blocking = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				blocking = true
+			}
+		case *ast.CallExpr:
+			if ws := m.waitCall(di, n); ws != nil {
+				k := m.siteKind(ws)
+				waits = append(waits, Wait{Kind: k, Pos: n.Pos(), Node: n})
+				return false
+			}
+			if fn := m.callee(n); fn != nil {
+				name := strings.ToLower(fn.Name())
+				for _, w := range []string{"wait", "sleep", "backoff", "pause", "delay", "throttle", "limit"} {
+					if strings.Contains(name, w) {
+						blocking = true
+					}
+				}
+			} else {
+				blocking = true // a call through a func value may wait
+			}
+		}
+		return true
+	})
+	if len(waits) == 0 {
+		k := WaitNone
+		if blocking {
+			k = WaitUnknown
+		}
+		waits = append(waits, Wait{Kind: k, Pos: body.Lbrace, Node: body})
+	}
+	return waits
+}
+
+func (m *model) siteKind(ws *waitSite) WaitKind {
+	if ws.dur == nil {
+		return WaitUnknown
+	}
+	c := &classifier{m: m, di: ws.di, args: ws.args, argsDI: ws.callerDI, seen: map[types.Object]bool{}}
+	return c.kind(ws.dur, 0)
+}
+
+// classifier decides the kind of a duration expression.
+type classifier struct {
+	m    *model
+	di   *defIndex
+	args map[types.Object]ast.Expr // a helper's parameters, mapped to the caller's arguments
+	// argsDI is the caller's def index, to read args in.
+	argsDI *defIndex
+	seen   map[types.Object]bool
+}
+
+// combine merges the kinds of the parts of one expression: randomness
+// anywhere makes it jittered, a server-directed part makes it
+// server-directed, an unknown part unknown, growth beats constant.
+func combine(a, b WaitKind) WaitKind {
+	rank := func(k WaitKind) int {
+		switch k {
+		case WaitJittered:
+			return 5
+		case WaitServer:
+			return 4
+		case WaitUnknown:
+			return 3
+		case WaitGrowth:
+			return 2
+		case WaitConstant:
+			return 1
+		}
+		return 0
+	}
+	if rank(a) >= rank(b) {
+		return a
+	}
+	return b
+}
+
+const maxDepth = 8
+
+func (c *classifier) kind(e ast.Expr, depth int) WaitKind {
+	if depth > maxDepth {
+		return WaitUnknown
+	}
+	info := c.m.info
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		return WaitConstant
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return c.kind(e.X, depth+1)
+	case *ast.UnaryExpr:
+		return c.kind(e.X, depth+1)
+	case *ast.StarExpr:
+		return c.kind(e.X, depth+1)
+	case *ast.BinaryExpr:
+		k := combine(c.kind(e.X, depth+1), c.kind(e.Y, depth+1))
+		if e.Op == token.SHL && k == WaitConstant {
+			return WaitGrowth
+		}
+		if (e.Op == token.MUL || e.Op == token.ADD) && k == WaitConstant && (c.counterLike(e.X) || c.counterLike(e.Y)) {
+			return WaitGrowth
+		}
+		return k
+	case *ast.Ident:
+		o := info.Uses[e]
+		if o == nil {
+			return WaitUnknown
+		}
+		if a, ok := c.args[o]; ok {
+			// a helper's parameter: what the caller passed
+			outer := &classifier{m: c.m, di: c.argsDI, seen: c.seen}
+			return outer.kind(a, depth+1)
+		}
+		if _, ok := o.(*types.Const); ok {
+			return WaitConstant
+		}
+		if !local(o) {
+			return WaitConstant // a field, a package variable, a parameter's value: fixed per attempt
+		}
+		return c.variable(o, depth)
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+			return WaitConstant
+		}
+		if _, ok := info.Uses[e.Sel].(*types.Const); ok {
+			return WaitConstant
+		}
+		if _, ok := info.Uses[e.Sel].(*types.Var); ok {
+			return WaitConstant // a package-level variable
+		}
+		return WaitUnknown
+	case *ast.IndexExpr:
+		// a schedule of delays indexed by the attempt
+		return combine(WaitGrowth, combine(c.kind(e.X, depth+1), WaitConstant))
+	case *ast.CompositeLit:
+		k := WaitConstant
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			k = combine(k, c.kind(elt, depth+1))
+		}
+		return k
+	case *ast.CallExpr:
+		return c.call(e, depth)
+	}
+	return WaitUnknown
+}
+
+// counterLike reports whether e mentions a variable that changes from one
+// attempt to the next (incremented, or multiplied).
+func (c *classifier) counterLike(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if o := c.m.info.Uses[id]; o != nil && local(o) {
+				for _, d := range c.di.defs[o] {
+					switch d.op {
+					case token.INC, token.DEC, token.ADD_ASSIGN, token.RANGE:
+						found = true
+					}
+				}
+				if v, ok := o.(*types.Var); ok && !found {
+					_ = v
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// variable classifies a local variable by every assignment to it.
+func (c *classifier) variable(o types.Object, depth int) WaitKind {
+	if c.seen[o] {
+		return WaitConstant
+	}
+	c.seen[o] = true
+	defer delete(c.seen, o)
+	defs := c.di.defs[o]
+	if len(defs) == 0 {
+		return WaitConstant // a parameter: fixed for the call
+	}
+	k := WaitConstant
+	for _, d := range defs {
+		switch d.op {
+		case token.MUL_ASSIGN, token.SHL_ASSIGN, token.QUO_ASSIGN:
+			k = combine(k, combine(WaitGrowth, c.kind(d.rhs, depth+1)))
+			continue
+		case token.ADD_ASSIGN, token.INC:
+			k = combine(k, WaitGrowth)
+			if d.rhs != nil {
+				k = combine(k, c.kind(d.rhs, depth+1))
+			}
+			continue
+		case token.RANGE:
+			k = combine(k, WaitGrowth)
+			continue
+		}
+		if d.rhs == nil {
+			continue
+		}
+		if d.tuple >= 0 {
+			if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
+				k = combine(k, c.call(call, depth+1))
+				continue
+			}
+			k = combine(k, WaitUnknown)
+			continue
+		}
+		// v = v * 2 grows.
+		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentions(c.m.info, b.X, o) || mentions(c.m.info, b.Y, o)) {
+			k = combine(k, WaitGrowth)
+		}
+		k = combine(k, c.kind(d.rhs, depth+1))
+	}
+	return k
+}
+
+func mentions(info *types.Info, e ast.Expr, o types.Object) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == o {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// randomPkgs are the packages whose every function is a source of randomness.
+var randomPkgs = map[string]bool{"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
+
+func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
+	m := c.m
+	if m.isConversion(call) {
+		if len(call.Args) == 1 {
+			return c.kind(call.Args[0], depth+1)
+		}
+		return WaitUnknown
+	}
+	if id, ok := call.Fun.(*ast.Ident); ok {
+		if _, ok := m.info.Uses[id].(*types.Builtin); ok && (id.Name == "min" || id.Name == "max") {
+			k := WaitConstant
+			for _, a := range call.Args {
+				k = combine(k, c.kind(a, depth+1))
+			}
+			return k
+		}
+	}
+	fn := m.callee(call)
+	if fn == nil {
+		return WaitUnknown
+	}
+	if fn.Pkg() != nil && randomPkgs[fn.Pkg().Path()] {
+		return WaitJittered
+	}
+	args := func(k WaitKind) WaitKind {
+		for _, a := range call.Args {
+			k = combine(k, c.kind(a, depth+1))
+		}
+		return k
+	}
+	switch name := fn.FullName(); name {
+	case "math.Pow", "math.Exp2", "math.Ldexp":
+		return args(WaitGrowth)
+	case "math.Min", "math.Max", "math.Floor", "math.Ceil", "math.Round", "math.Trunc", "math.Abs",
+		"(time.Duration).Seconds", "(time.Duration).Milliseconds", "(time.Duration).Nanoseconds",
+		"(time.Duration).Truncate", "(time.Duration).Round", "(time.Duration).Minutes":
+		k := args(WaitConstant)
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
+			k = combine(k, c.kind(sel.X, depth+1))
+		}
+		return k
+	case "(net/http.Header).Get", "(net/http.Header).Values", "(net/textproto.MIMEHeader).Get":
+		if len(call.Args) == 1 {
+			if tv, ok := m.info.Types[call.Args[0]]; ok && tv.Value != nil && strings.EqualFold(strings.Trim(tv.Value.ExactString(), `"`), "Retry-After") {
+				return WaitServer
+			}
+		}
+		return WaitUnknown
+	case "strconv.Atoi", "strconv.ParseInt", "strconv.ParseFloat", "strconv.ParseUint", "net/http.ParseTime", "time.Parse", "time.ParseDuration", "time.Until", "(time.Time).Sub":
+		k := args(WaitConstant)
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
+			k = combine(k, c.kind(sel.X, depth+1))
+		}
+		if k == WaitConstant {
+			return WaitUnknown
+		}
+		return k
+	case "k8s.io/apimachinery/pkg/util/wait.Jitter":
+		if len(call.Args) == 2 {
+			if tv, ok := m.info.Types[call.Args[1]]; ok && tv.Value != nil && tv.Value.ExactString() == "0" {
+				return c.kind(call.Args[0], depth+1)
+			}
+		}
+		return WaitJittered
+	case "(*github.com/jpillora/backoff.Backoff).Duration", "(*github.com/jpillora/backoff.Backoff).ForAttempt":
+		return m.jpilloraKind(c.di, call)
+	}
+	if strings.HasSuffix(fn.FullName(), ".NextBackOff") {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			bo := m.backoffValue(c.di, sel.X, 0)
+			return bo.wait
+		}
+		return WaitUnknown
+	}
+	// A helper of this package: classify what it returns.
+	if fn.Pkg() == m.pass.Pkg && depth < 4 {
+		if decl := m.funcs[fn]; decl != nil {
+			return c.helper(decl, call, depth)
+		}
+	}
+	return WaitUnknown
+}
+
+// helper classifies what a same-package function returns, its parameters
+// standing for the caller's arguments.
+func (c *classifier) helper(decl *ast.FuncDecl, call *ast.CallExpr, depth int) WaitKind {
+	m := c.m
+	fn := m.info.Defs[decl.Name].(*types.Func)
+	args := make(map[types.Object]ast.Expr)
+	sig := fn.Signature()
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		args[sig.Params().At(i)] = call.Args[i]
+	}
+	inner := &classifier{m: m, di: m.defIndex(decl), args: args, argsDI: c.di, seen: c.seen}
+	k := WaitKind(0)
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 {
+				rk := inner.kind(n.Results[0], depth+1)
+				if !found {
+					k, found = rk, true
+				} else {
+					k = combine(k, rk)
+				}
+			}
+		}
+		return true
+	})
+	if !found {
+		return WaitUnknown
+	}
+	return k
+}
