@@ -11,7 +11,7 @@ type def struct {
 	rhs   ast.Expr    // the value; nil for ++ and --
 	op    token.Token // DEFINE, ASSIGN, ADD_ASSIGN, MUL_ASSIGN, SHL_ASSIGN, INC, ..., RANGE, VAR
 	tuple int         // index into rhs's results when rhs returns several values, else -1
-	pos   token.Pos // where the new value takes effect
+	pos   token.Pos   // where the new value takes effect
 }
 
 // fieldSet is an assignment to a field of a local variable: v.F = rhs.

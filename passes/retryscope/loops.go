@@ -33,10 +33,10 @@ type loopWalk struct {
 	body    *ast.BlockStmt
 	exits   []exit
 	conts   int
-	errs    map[types.Object]bool // error variables assigned from calls in the body
-	results map[types.Object]bool // every variable assigned from a call in the body
+	errs    map[types.Object]bool         // error variables assigned from calls in the body
+	results map[types.Object]bool         // every variable assigned from a call in the body
 	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
-	counts  map[types.Object]bool // variables incremented in the body or post statement
+	counts  map[types.Object]bool         // variables incremented in the body or post statement
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.

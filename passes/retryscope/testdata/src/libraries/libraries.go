@@ -27,34 +27,34 @@ func (s *svc) call() error { return nil }
 type svc struct{}
 
 func avast(ctx context.Context, s *svc) {
-	retrygo.Do(op)                                                        // want `library-call cap=10 deadline=none waits=jittered body`
-	retrygo.Do(op, retrygo.Attempts(0))                                   // want `library-call cap=none deadline=none waits=jittered body`
-	retrygo.Do(func() error { return nil }, retrygo.UntilSucceeded())     // want `library-call cap=none deadline=none waits=jittered body`
-	retrygo.Do(s.call, retrygo.Attempts(3), retrygo.Context(ctx))         // want `library-call cap=3 deadline=caller's-context waits=jittered body`
-	retrygo.Do(op, retrygo.DelayType(retrygo.FixedDelay))                 // want `library-call cap=10 deadline=none waits=constant body`
-	retrygo.Do(op, retrygo.DelayType(retrygo.BackOffDelay))               // want `library-call cap=10 deadline=none waits=deterministic-growth body`
+	retrygo.Do(op)                                                                                     // want `library-call cap=10 deadline=none waits=jittered body`
+	retrygo.Do(op, retrygo.Attempts(0))                                                                // want `library-call cap=none deadline=none waits=jittered body`
+	retrygo.Do(func() error { return nil }, retrygo.UntilSucceeded())                                  // want `library-call cap=none deadline=none waits=jittered body`
+	retrygo.Do(s.call, retrygo.Attempts(3), retrygo.Context(ctx))                                      // want `library-call cap=3 deadline=caller's-context waits=jittered body`
+	retrygo.Do(op, retrygo.DelayType(retrygo.FixedDelay))                                              // want `library-call cap=10 deadline=none waits=constant body`
+	retrygo.Do(op, retrygo.DelayType(retrygo.BackOffDelay))                                            // want `library-call cap=10 deadline=none waits=deterministic-growth body`
 	retrygo.Do(op, retrygo.DelayType(retrygo.CombineDelay(retrygo.BackOffDelay, retrygo.RandomDelay))) // want `library-call cap=10 deadline=none waits=jittered body`
-	retrygo.DoWithData(opData, retrygo.Attempts(2))                       // want `library-call cap=2 deadline=none waits=jittered body`
+	retrygo.DoWithData(opData, retrygo.Attempts(2))                                                    // want `library-call cap=2 deadline=none waits=jittered body`
 	opts := []retrygo.Option{retrygo.Attempts(0)}
-	retrygo.Do(op, opts...) // want `library-call cap=unknown deadline=unknown waits=unknown body`
+	retrygo.Do(op, opts...)                   // want `library-call cap=unknown deadline=unknown waits=unknown body`
 	retrygo5.New(retrygo5.Attempts(0)).Do(op) // want `library-call cap=none deadline=none waits=jittered body`
 	r := retrygo5.New(retrygo5.Attempts(4))
 	r.Do(op) // want `library-call cap=4 deadline=none waits=jittered body`
 }
 
 func cenkalti(ctx context.Context) {
-	backoff4.Retry(op, backoff4.NewExponentialBackOff())                     // want `library-call cap=none deadline=library-max-elapsed-time waits=jittered body`
-	backoff4.Retry(op, &backoff4.ExponentialBackOff{InitialInterval: time.Second}) // want `library-call cap=none deadline=none waits=deterministic-growth body`
+	backoff4.Retry(op, backoff4.NewExponentialBackOff())                                     // want `library-call cap=none deadline=library-max-elapsed-time waits=jittered body`
+	backoff4.Retry(op, &backoff4.ExponentialBackOff{InitialInterval: time.Second})           // want `library-call cap=none deadline=none waits=deterministic-growth body`
 	backoff4.Retry(op, backoff4.WithMaxRetries(backoff4.NewConstantBackOff(time.Second), 3)) // want `library-call cap=4 deadline=none waits=constant body`
 	b := backoff4.NewExponentialBackOff()
 	b.RandomizationFactor = 0
 	b.MaxElapsedTime = 0
-	backoff4.Retry(op, backoff4.WithContext(b, ctx)) // want `library-call cap=none deadline=caller's-context waits=deterministic-growth body`
+	backoff4.Retry(op, backoff4.WithContext(b, ctx))                                   // want `library-call cap=none deadline=caller's-context waits=deterministic-growth body`
 	backoff4.Retry(op, backoff4.NewExponentialBackOff(backoff4.WithMaxElapsedTime(0))) // want `library-call cap=none deadline=none waits=jittered body`
 
-	backoff5.Retry(ctx, opData)                                                  // want `library-call cap=none deadline=library-max-elapsed-time waits=jittered body`
-	backoff5.Retry(ctx, opData, backoff5.WithMaxTries(5), backoff5.WithMaxElapsedTime(0)) // want `library-call cap=5 deadline=caller's-context waits=jittered body`
-	backoff5.Retry(context.Background(), opData, backoff5.WithMaxElapsedTime(0)) // want `library-call cap=none deadline=none waits=jittered body`
+	backoff5.Retry(ctx, opData)                                                                 // want `library-call cap=none deadline=library-max-elapsed-time waits=jittered body`
+	backoff5.Retry(ctx, opData, backoff5.WithMaxTries(5), backoff5.WithMaxElapsedTime(0))       // want `library-call cap=5 deadline=caller's-context waits=jittered body`
+	backoff5.Retry(context.Background(), opData, backoff5.WithMaxElapsedTime(0))                // want `library-call cap=none deadline=none waits=jittered body`
 	backoff5.Retry(ctx, opData, backoff5.WithBackOff(backoff5.NewConstantBackOff(time.Second))) // want `library-call cap=none deadline=library-max-elapsed-time waits=constant body`
 }
 
@@ -64,19 +64,19 @@ func sethvargoRetry(ctx context.Context) {
 	b := sretry.NewExponential(100 * time.Millisecond)
 	b = sretry.WithMaxRetries(3, b)
 	b = sretry.WithJitterPercent(10, b)
-	sretry.Do(ctx, b, do)                                                      // want `library-call cap=4 deadline=caller's-context waits=jittered body`
+	sretry.Do(ctx, b, do)                                                                    // want `library-call cap=4 deadline=caller's-context waits=jittered body`
 	sretry.Do(ctx, sretry.WithMaxDuration(time.Minute, sretry.NewConstant(time.Second)), do) // want `library-call cap=none deadline=library-max-elapsed-time waits=constant body`
-	sretry.Constant(ctx, time.Second, do)                                      // want `library-call cap=none deadline=caller's-context waits=constant body`
+	sretry.Constant(ctx, time.Second, do)                                                    // want `library-call cap=none deadline=caller's-context waits=constant body`
 }
 
 func k8s(ctx context.Context) {
 	cond := func() (bool, error) { return true, nil }
-	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 5}, cond) // want `library-call cap=5 deadline=none waits=deterministic-growth body`
-	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: 5}, cond) // want `library-call cap=5 deadline=none waits=jittered body`
-	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second}, cond) // Steps 0: never called, no scope
+	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 5}, cond)                                                              // want `library-call cap=5 deadline=none waits=deterministic-growth body`
+	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: 5}, cond)                                                 // want `library-call cap=5 deadline=none waits=jittered body`
+	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second}, cond)                                                                                   // Steps 0: never called, no scope
 	wait.ExponentialBackoffWithContext(ctx, wait.Backoff{Duration: time.Second, Steps: 3}, func(ctx context.Context) (bool, error) { return true, nil }) // want `library-call cap=3 deadline=caller's-context waits=constant body`
-	kretry.RetryOnConflict(kretry.DefaultRetry, op)                      // want `library-call cap=5 deadline=none waits=jittered body`
-	kretry.OnError(kretry.DefaultBackoff, func(error) bool { return true }, op) // want `library-call cap=4 deadline=none waits=jittered body`
+	kretry.RetryOnConflict(kretry.DefaultRetry, op)                                                                                                      // want `library-call cap=5 deadline=none waits=jittered body`
+	kretry.OnError(kretry.DefaultBackoff, func(error) bool { return true }, op)                                                                          // want `library-call cap=4 deadline=none waits=jittered body`
 	wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(ctx context.Context) (bool, error) { return true, nil })
 	wait.Until(func() {}, time.Second, ctx.Done())
 }

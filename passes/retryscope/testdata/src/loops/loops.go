@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-func op() error                        { return nil }
-func opCtx(ctx context.Context) error  { return nil }
-func get() (*http.Response, error)     { return nil, nil }
-func retryable(err error) bool         { return true }
+func op() error                       { return nil }
+func opCtx(ctx context.Context) error { return nil }
+func get() (*http.Response, error)    { return nil, nil }
+func retryable(err error) bool        { return true }
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
