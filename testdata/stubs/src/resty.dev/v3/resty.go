@@ -4,8 +4,6 @@ package resty
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"io"
 	"net"
@@ -1552,38 +1550,10 @@ type Logger interface {
 	Debugf(format string, v ...any)
 }
 
+// InMemory* are the default in-memory (un)marshal functions (bodies omitted in the stub).
 var (
-	InMemoryJSONMarshal = func(w io.Writer, v any) error {
-		jsonData, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(jsonData)
-		return err
-	}
-
-	InMemoryJSONUnmarshal = func(r io.Reader, v any) error {
-		byteData, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(byteData, v)
-	}
-
-	InMemoryXMLMarshal = func(w io.Writer, v any) error {
-		xmlData, err := xml.Marshal(v)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(xmlData)
-		return err
-	}
-
-	InMemoryXMLUnmarshal = func(r io.Reader, v any) error {
-		byteData, err := io.ReadAll(r)
-		if err != nil {
-			return err
-		}
-		return xml.Unmarshal(byteData, v)
-	}
+	InMemoryJSONMarshal   func(w io.Writer, v any) error
+	InMemoryJSONUnmarshal func(r io.Reader, v any) error
+	InMemoryXMLMarshal    func(w io.Writer, v any) error
+	InMemoryXMLUnmarshal  func(r io.Reader, v any) error
 )

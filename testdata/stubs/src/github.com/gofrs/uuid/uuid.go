@@ -195,10 +195,10 @@ func TimestampFromV6(u UUID) (Timestamp, error) { panic("stub") }
 var Nil = UUID{}
 
 var (
-	NamespaceDNS  = Must(FromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
-	NamespaceURL  = Must(FromString("6ba7b811-9dad-11d1-80b4-00c04fd430c8"))
-	NamespaceOID  = Must(FromString("6ba7b812-9dad-11d1-80b4-00c04fd430c8"))
-	NamespaceX500 = Must(FromString("6ba7b814-9dad-11d1-80b4-00c04fd430c8"))
+	NamespaceDNS  UUID // 6ba7b810-9dad-11d1-80b4-00c04fd430c8
+	NamespaceURL  UUID // 6ba7b811-9dad-11d1-80b4-00c04fd430c8
+	NamespaceOID  UUID // 6ba7b812-9dad-11d1-80b4-00c04fd430c8
+	NamespaceX500 UUID // 6ba7b814-9dad-11d1-80b4-00c04fd430c8
 )
 
 // IsNil returns if the UUID is equal to the nil UUID

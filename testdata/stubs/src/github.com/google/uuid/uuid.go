@@ -38,10 +38,10 @@ func (d Domain) String() string { panic("stub") }
 // ---- hash.go
 
 var (
-	NameSpaceDNS  = Must(Parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
-	NameSpaceURL  = Must(Parse("6ba7b811-9dad-11d1-80b4-00c04fd430c8"))
-	NameSpaceOID  = Must(Parse("6ba7b812-9dad-11d1-80b4-00c04fd430c8"))
-	NameSpaceX500 = Must(Parse("6ba7b814-9dad-11d1-80b4-00c04fd430c8"))
+	NameSpaceDNS  UUID // 6ba7b810-9dad-11d1-80b4-00c04fd430c8
+	NameSpaceURL  UUID // 6ba7b811-9dad-11d1-80b4-00c04fd430c8
+	NameSpaceOID  UUID // 6ba7b812-9dad-11d1-80b4-00c04fd430c8
+	NameSpaceX500 UUID // 6ba7b814-9dad-11d1-80b4-00c04fd430c8
 	Nil           UUID
 
 	Max = UUID{
