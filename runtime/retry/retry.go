@@ -133,7 +133,7 @@ func (r Reason) String() string {
 
 // Error is returned by [Do] and [DoValue] when they give up, and by a [NewTransport] round trip that ends
 // with a transport error. It wraps the last attempt's error and, when Reason is ReasonContext, the context's
-// error too, so errors.Is(err, context.Canceled) holds after a cancellation.
+// error and cause too, so errors.Is(err, context.Canceled) holds after a cancellation.
 type Error struct {
 	// Reason says why retrying stopped.
 	Reason Reason
@@ -142,7 +142,7 @@ type Error struct {
 	// Err is the last attempt's error, or the context's error when no attempt was made.
 	Err error
 
-	ctxErr error
+	ctxErrs [2]error // for ReasonContext: ctx.Err() and context.Cause(ctx)
 }
 
 // Error describes the failure: why retrying stopped, after how many attempts, and the last error.
@@ -154,18 +154,21 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("retry: %s after %d attempt%s: %v", e.Reason, e.Attempts, s, e.Err)
 }
 
-// Unwrap returns the last attempt's error and, for ReasonContext, the context's error.
+// Unwrap returns the last attempt's error and, for ReasonContext, the context's error and its cause.
 func (e *Error) Unwrap() []error {
-	if e.ctxErr != nil && e.ctxErr != e.Err {
-		return []error{e.Err, e.ctxErr}
+	errs := []error{e.Err}
+	for _, c := range e.ctxErrs {
+		if c != nil { // duplicates are harmless; == could panic on uncomparable errors
+			errs = append(errs, c)
+		}
 	}
-	return []error{e.Err}
+	return errs
 }
 
 func stopped(reason Reason, attempts int, err error, ctx context.Context) *Error {
 	e := &Error{Reason: reason, Attempts: attempts, Err: err}
 	if reason == ReasonContext {
-		e.ctxErr = context.Cause(ctx)
+		e.ctxErrs = [2]error{ctx.Err(), context.Cause(ctx)}
 	}
 	return e
 }

@@ -630,3 +630,13 @@ func TestDeadlineStartsAtFirstFailure(t *testing.T) {
 		}
 	})
 }
+
+func TestContextCauseWrapped(t *testing.T) {
+	errShutdown := errors.New("shutting down")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errShutdown)
+	err := Do(ctx, Policy{}, func(context.Context) error { return nil })
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, errShutdown) || reasonOf(t, err) != ReasonContext {
+		t.Errorf("err = %v; want it to wrap context.Canceled and the cause", err)
+	}
+}
