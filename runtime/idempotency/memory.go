@@ -180,22 +180,27 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 	if len(sh.entries) < sh.max {
 		return true
 	}
-	// Full of live entries: evict the oldest completed (or expired) entry,
-	// walking past in-progress ones, which are never evicted.
+	// Full of live entries. Evict an expired entry if one is near the front
+	// (with the usual constant TTL, insertion order is expiry order), else
+	// the oldest completed entry; in-progress entries are never evicted.
+	const window = 64
+	for i := sh.head; i < len(sh.order) && i < sh.head+window; i++ {
+		k := sh.order[i]
+		if e, ok := sh.entries[k]; ok && !now.Before(e.expiresAt) {
+			delete(sh.entries, k)
+			return true
+		}
+	}
 	for i := sh.head; i < len(sh.order); i++ {
 		k := sh.order[i]
 		e, ok := sh.entries[k]
-		if !ok || e.completed || !now.Before(e.expiresAt) {
-			if ok {
-				delete(sh.entries, k)
-			}
-			if i == sh.head {
-				sh.order[i] = memKey{}
-				sh.head++
-			}
-			if ok {
-				return true
-			}
+		if ok && e.completed {
+			delete(sh.entries, k)
+			return true
+		}
+		if !ok && i == sh.head {
+			sh.order[i] = memKey{}
+			sh.head++
 		}
 	}
 	return false
