@@ -91,6 +91,24 @@ func (m *model) calleeName(call *ast.CallExpr) string {
 	return ""
 }
 
+// stripTypeParams removes the type parameter lists from a full name:
+// "(pkg.Executor[R any]).Run" becomes "(pkg.Executor).Run".
+func stripTypeParams(name string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range name {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // inPkg reports whether the full name is of a function or method in path.
 func inPkg(name, path string) (string, bool) {
 	name = strings.TrimPrefix(name, "(")
@@ -110,7 +128,7 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	}
 	name := callee.FullName()
 	path := callee.Pkg().Path()
-	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: name, Trigger: TriggerUnknown}
+	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: stripTypeParams(name), Trigger: TriggerUnknown}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		s.Pos = sel.Sel.Pos()
 	}
@@ -768,7 +786,7 @@ func (m *model) retryPolicy(di *defIndex, e ast.Expr) (backoff, bool) {
 			return b, false
 		}
 		callee := m.callee(c)
-		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != retrypolicy {
+		if callee == nil || callee.Pkg() == nil || (callee.Pkg().Path() != retrypolicy && callee.Pkg().Path() != failsafe) {
 			return b, false
 		}
 		if callee.Signature().Recv() == nil {

@@ -1,0 +1,131 @@
+package nojitter
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "nojitter"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	return &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/nojitter.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[scope].(*retryscope.Result))
+			return nil, nil
+		},
+	}
+}
+
+const runtimeFix = "github.com/idemlint/idemlint/runtime/retry.Do waits with full jitter"
+
+func run(pass *analysis.Pass, res *retryscope.Result) {
+	seen := make(map[token.Pos]bool) // a helper's wait shared by several scopes is reported once
+	for _, s := range res.Scopes() {
+		if generated(pass, s.Pos) {
+			continue
+		}
+		for _, w := range s.Waits {
+			msg := message(s, w)
+			if msg == "" || seen[w.Pos] {
+				continue
+			}
+			seen[w.Pos] = true
+			d := analysis.Diagnostic{Pos: w.Pos, Message: msg}
+			if w.Node != nil && w.Node.Pos() == w.Pos {
+				if _, block := w.Node.(*ast.BlockStmt); !block {
+					d.End = w.Node.End()
+				}
+			}
+			suppress.Report(pass, Name, d)
+		}
+	}
+}
+
+func message(s *retryscope.Scope, w retryscope.Wait) string {
+	switch w.Kind {
+	case retryscope.WaitConstant, retryscope.WaitGrowth:
+		what := "constant wait"
+		if w.Kind == retryscope.WaitGrowth {
+			what = "deterministic backoff"
+		}
+		if w.Library {
+			return fmt.Sprintf("%s without jitter (%s): clients that fail together retry together; %s", what, setting(s, w), libraryFix(s))
+		}
+		return fmt.Sprintf("%s between retry attempts has no jitter: clients that fail together retry together; wait a random duration in [0, d) (full jitter), or %s", what, runtimeFix)
+	case retryscope.WaitNone:
+		if w.Library {
+			return fmt.Sprintf("%s retries at once with no wait between attempts (%s); add a jittered backoff, or %s", s.Entry, w.Setting, runtimeFix)
+		}
+		if s.Cap.Kind == retryscope.CapKnown && s.Cap.N <= 3 || s.Cap.Kind == retryscope.CapUnknown || s.Cap.Kind == retryscope.CapBounded {
+			return ""
+		}
+		return "retry loop retries at once with no wait between attempts; add a jittered backoff, or " + runtimeFix
+	}
+	return ""
+}
+
+func setting(s *retryscope.Scope, w retryscope.Wait) string {
+	if w.Setting != "" {
+		return w.Setting
+	}
+	return s.Entry
+}
+
+func libraryFix(s *retryscope.Scope) string {
+	switch s.Library {
+	case "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5":
+		return "use retry.DelayType(retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay)) (the default) or retry.FullJitterBackoffDelay, or " + runtimeFix
+	case "github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5":
+		return "use backoff.NewExponentialBackOff() with a non-zero RandomizationFactor, or " + runtimeFix
+	case "github.com/sethvargo/go-retry":
+		return "wrap the backoff in retry.WithJitterPercent or retry.WithFullJitter, or " + runtimeFix
+	case "k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry":
+		return "set wait.Backoff.Jitter (e.g. 0.1 or more), or " + runtimeFix
+	case "github.com/failsafe-go/failsafe-go":
+		return "add WithJitterFactor or WithRandomDelay to the retry policy, or " + runtimeFix
+	case "github.com/hashicorp/go-retryablehttp":
+		return "set the client's Backoff to retryablehttp.LinearJitterBackoff, or use github.com/idemlint/idemlint/runtime/retry.NewTransport, which waits with full jitter"
+	case "github.com/Rican7/retry":
+		return "use strategy.BackoffWithJitter, or " + runtimeFix
+	}
+	return runtimeFix
+}
+
+func generated(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}

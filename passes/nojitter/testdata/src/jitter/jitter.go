@@ -1,0 +1,146 @@
+package jitter
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+func op() error                    { return nil }
+func get() (*http.Response, error) { return nil, nil }
+
+func constant() error {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter: clients that fail together retry together; wait a random duration in \[0, d\) \(full jitter\), or github.com/idemlint/idemlint/runtime/retry.Do waits with full jitter`
+	}
+	return nil
+}
+
+func doubling() error {
+	delay := 100 * time.Millisecond
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(delay) // want `deterministic backoff between retry attempts has no jitter`
+		delay *= 2
+	}
+	return nil
+}
+
+func shifted(ctx context.Context) error {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond << i): // want `deterministic backoff between retry attempts has no jitter`
+		}
+	}
+	return nil
+}
+
+var schedule = []time.Duration{time.Second, 2 * time.Second, 5 * time.Second}
+
+func table() error {
+	for i := 0; i < len(schedule); i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(schedule[i]) // want `deterministic backoff between retry attempts has no jitter`
+	}
+	return nil
+}
+
+func hot() error {
+	for { // want `retry loop retries at once with no wait between attempts`
+		if err := op(); err == nil {
+			return nil
+		}
+	}
+}
+
+// Negatives.
+
+func fullJitter() error {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(100 * time.Millisecond << i))))
+	}
+	return nil
+}
+
+func jittered(d time.Duration) time.Duration {
+	return d/2 + rand.N(d/2)
+}
+
+func viaHelper() error {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return nil
+}
+
+func retryAfter() error {
+	for i := 0; i < 5; i++ {
+		resp, err := get()
+		if err == nil && resp.StatusCode != http.StatusTooManyRequests {
+			return nil
+		}
+		secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		time.Sleep(time.Duration(secs) * time.Second)
+	}
+	return nil
+}
+
+func fewImmediate() error {
+	var err error
+	for i := 0; i < 3; i++ { // three quick attempts, e.g. on a conflict: fine
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func unknownWait(limiter interface{ Wait(context.Context) error }) error {
+	for {
+		if err := op(); err == nil {
+			return nil
+		}
+		if err := limiter.Wait(context.Background()); err != nil {
+			return err
+		}
+	}
+}
+
+// A ticker-paced poller is not a retry: its constant period is fine.
+func poller() {
+	t := time.NewTicker(time.Second)
+	for range t.C {
+		_ = op()
+	}
+}
+
+// A constant pause in a batch loop is pacing, not a retry.
+func paced(items []int) error {
+	for range items {
+		if err := op(); err != nil {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package unboundedretry
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "unboundedretry"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+	// StrictContext also reports retries bounded only by a caller's context.
+	StrictContext bool
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg. The analyzer reads cfg when it runs.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	a := &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/unboundedretry.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg.StrictContext)
+			return nil, nil
+		},
+	}
+	a.Flags.BoolVar(&cfg.StrictContext, "strict-context", cfg.StrictContext, "also report retries bounded only by a caller's context")
+	return a
+}
+
+func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
+	for _, s := range res.Scopes() {
+		if s.Kind == retryscope.Client || s.Cap.Kind != retryscope.CapNone || generated(pass, s.Pos) {
+			continue
+		}
+		var missing string
+		switch s.Deadline.Kind {
+		case retryscope.DeadlineNone:
+			missing = "no attempt cap and no deadline"
+		case retryscope.DeadlineCaller:
+			if !strict {
+				continue
+			}
+			missing = "no attempt cap and no deadline of its own (only the caller's context stops it)"
+		default:
+			continue
+		}
+		suppress.Report(pass, Name, analysis.Diagnostic{
+			Pos:     s.Pos,
+			End:     end(s),
+			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fix(s)),
+		})
+	}
+}
+
+func what(s *retryscope.Scope) string {
+	if s.Kind == retryscope.Loop {
+		return "retry loop"
+	}
+	return s.Entry
+}
+
+func fix(s *retryscope.Scope) string {
+	const runtimeFix = "or use github.com/idemlint/idemlint/runtime/retry.Do, whose Policy caps attempts and sets a deadline by default"
+	switch s.Library {
+	case "":
+		return "cap the attempts and set an overall deadline, " + runtimeFix
+	case "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5":
+		return "pass retry.Attempts(n) with n > 0 and retry.Context with a deadline, " + runtimeFix
+	case "github.com/cenkalti/backoff/v4":
+		return "wrap the backoff in backoff.WithMaxRetries and keep a non-zero MaxElapsedTime, " + runtimeFix
+	case "github.com/cenkalti/backoff/v5":
+		return "pass backoff.WithMaxTries(n) and a non-zero backoff.WithMaxElapsedTime, " + runtimeFix
+	case "github.com/sethvargo/go-retry":
+		return "wrap the backoff in retry.WithMaxRetries and retry.WithMaxDuration, " + runtimeFix
+	case "github.com/failsafe-go/failsafe-go":
+		return "set WithMaxRetries(n) with n >= 0 and WithMaxDuration, " + runtimeFix
+	}
+	return "cap the attempts and set an overall deadline, " + runtimeFix
+}
+
+// end returns the end of the report's range: the for keyword, or the
+// library call's function name.
+func end(s *retryscope.Scope) token.Pos {
+	switch n := s.Node.(type) {
+	case *ast.ForStmt:
+		return n.For + 3
+	case *ast.RangeStmt:
+		return n.For + 3
+	case *ast.CallExpr:
+		return n.Fun.End()
+	}
+	return s.Pos
+}
+
+func generated(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}
