@@ -289,7 +289,7 @@ func TestUnknownErrors(t *testing.T) {
 		}
 		calls = 0
 		err = Do(context.Background(), strict, failing(&calls, errTransient))
-		if calls != 3 {
+		if calls != 3 || reasonOf(t, err) != ReasonExhausted {
 			t.Errorf("strict Retryable, transient error: %d calls, want 3", calls)
 		}
 		// Retryable never overrides Permanent.
