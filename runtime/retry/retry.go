@@ -266,6 +266,7 @@ func retryLoop(ctx, actx context.Context, p *Policy, err error, op func(context.
 	var start time.Time // set by decide when the first attempt has failed
 	var w waiter
 	defer w.stop()
+	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
 	for n := 1; ; n++ {
 		d, reason := decide(ctx, p, &s, &start, n, err, retryAfterHint(err), retryableFunc(p))
 		if reason != 0 {

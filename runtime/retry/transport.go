@@ -141,6 +141,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	s := t.p.settings()
 	var w waiter
 	defer w.stop()
+	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
 	for n := 1; ; n++ {
 		resp, cancel, err := t.attempt(actx, r, body, getBody)
 		if err == nil && resp.StatusCode < 400 {

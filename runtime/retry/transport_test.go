@@ -418,7 +418,7 @@ func TestTransportAttemptTimeout(t *testing.T) {
 		io.WriteString(w, "late but whole")
 	}))
 	p := fast
-	p.AttemptTimeout = 200 * time.Millisecond
+	p.AttemptTimeout = 500 * time.Millisecond
 	resp, err := client(p).Get(url)
 	if err != nil {
 		t.Fatal(err)
