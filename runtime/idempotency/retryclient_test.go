@@ -1,0 +1,181 @@
+package idempotency
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/idemlint/idemlint/runtime/retry"
+)
+
+// flakyStore fails its first n claims, as an unreachable store does: the
+// middleware answers them 503 with Retry-After.
+type flakyStore struct {
+	Store
+	fails atomic.Int64
+}
+
+func (s *flakyStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+	if s.fails.Add(-1) >= 0 {
+		return ClaimResult{}, errors.New("store unreachable (injected)")
+	}
+	return s.Store.Claim(ctx, req)
+}
+
+// keyLog records the key and arrival time of every request.
+type keyLog struct {
+	mu    sync.Mutex
+	keys  []string
+	times []time.Time
+}
+
+func (l *keyLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.keys = append(l.keys, r.Header.Get("Idempotency-Key"))
+		l.times = append(l.times, time.Now())
+		l.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (l *keyLog) distinct() (n int, attempts int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seen := map[string]bool{}
+	for _, k := range l.keys {
+		seen[k] = true
+	}
+	return len(seen), len(l.keys)
+}
+
+// Verification 5: a client on runtime/retry.NewTransport against a server
+// injecting 503s retries with bounded, jittered waits, stops at its
+// deadline, and sends one key throughout, so the payment is made once.
+func TestRetryClientAgainstInjected503(t *testing.T) {
+	eachStore(t, func(t *testing.T, b *backend) {
+		post := func(client *http.Client, url string) (*http.Response, error) {
+			// No key set: the transport mints one before the first attempt.
+			return client.Post(url+"/payments", "application/json", strings.NewReader(`{"amount":9}`))
+		}
+
+		t.Run("recovers", func(t *testing.T) {
+			store := &flakyStore{Store: b.store}
+			store.fails.Store(3)
+			var log keyLog
+			srv := httptest.NewServer(log.wrap(Middleware(store)(paymentHandler(b, 0))))
+			defer srv.Close()
+			var waits []time.Duration
+			client := &http.Client{Transport: retry.NewTransport(srv.Client().Transport, retry.Policy{
+				MaxAttempts: 6, BaseDelay: 20 * time.Millisecond, MaxDelay: 100 * time.Millisecond, Deadline: 5 * time.Second,
+				OnRetry: func(_ int, _ error, w time.Duration) { waits = append(waits, w) },
+			})}
+			resp, err := post(client, srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 201 {
+				t.Fatalf("status %d, want 201 after the injected 503s", resp.StatusCode)
+			}
+			keys, attempts := log.distinct()
+			if attempts != 4 || keys != 1 || log.keys[0] == "" {
+				t.Fatalf("%d attempts with %d distinct keys (%q), want 4 with 1", attempts, keys, log.keys)
+			}
+			// The middleware's Retry-After (1 s) is clamped to MaxDelay.
+			for _, w := range waits {
+				if w < 0 || w > 100*time.Millisecond {
+					t.Fatalf("wait %v outside [0, MaxDelay]", w)
+				}
+			}
+			if b.payments(t) != 1 {
+				t.Fatalf("payments = %d, want 1", b.payments(t))
+			}
+		})
+
+		t.Run("bounded and jittered", func(t *testing.T) {
+			var log keyLog
+			srv := httptest.NewServer(log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(http.StatusServiceUnavailable) // always down, no Retry-After
+			})))
+			defer srv.Close()
+			var mu sync.Mutex
+			var waits []time.Duration
+			client := &http.Client{Transport: retry.NewTransport(srv.Client().Transport, retry.Policy{
+				MaxAttempts: 5, BaseDelay: 10 * time.Millisecond, MaxDelay: 40 * time.Millisecond, Deadline: 5 * time.Second,
+				OnRetry: func(_ int, _ error, w time.Duration) { mu.Lock(); waits = append(waits, w); mu.Unlock() },
+			})}
+			for range 4 {
+				resp, err := post(client, srv.URL)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != 503 {
+					t.Fatalf("status %d, want the last 503", resp.StatusCode)
+				}
+			}
+			keys, attempts := log.distinct()
+			if attempts != 4*5 || keys != 4 {
+				t.Fatalf("%d attempts with %d keys, want 20 with 4 (one per call)", attempts, keys)
+			}
+			distinct := map[time.Duration]bool{}
+			for i, w := range waits {
+				capN := min(10*time.Millisecond<<(i%4), 40*time.Millisecond)
+				if w < 0 || w > capN {
+					t.Fatalf("wait %d = %v outside the full-jitter range [0, %v]", i, w, capN)
+				}
+				distinct[w] = true
+			}
+			if len(waits) != 16 || len(distinct) < 8 {
+				t.Fatalf("waits %v: want 16 waits, mostly distinct (jitter)", waits)
+			}
+		})
+
+		t.Run("stops at the deadline", func(t *testing.T) {
+			var log keyLog
+			srv := httptest.NewServer(log.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "1")
+				w.WriteHeader(http.StatusServiceUnavailable)
+			})))
+			defer srv.Close()
+			const deadline = 300 * time.Millisecond
+			client := &http.Client{Transport: retry.NewTransport(srv.Client().Transport, retry.Policy{
+				MaxAttempts: 1000, BaseDelay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond, Deadline: deadline,
+			})}
+			start := time.Now()
+			resp, err := post(client, srv.URL)
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			keys, attempts := log.distinct()
+			if keys != 1 || attempts < 3 || attempts > 1+int(deadline/(10*time.Millisecond)) {
+				t.Fatalf("%d attempts, %d keys; want a few attempts with one key", attempts, keys)
+			}
+			if elapsed > deadline+250*time.Millisecond {
+				t.Fatalf("retrying took %v, past the %v deadline", elapsed, deadline)
+			}
+			log.mu.Lock()
+			last := log.times[len(log.times)-1].Sub(log.times[0])
+			log.mu.Unlock()
+			// The deadline runs from the first failure, so allow the first
+			// attempt's own duration.
+			if last > deadline+50*time.Millisecond {
+				t.Fatalf("an attempt started %v after the first, past the deadline %v", last, deadline)
+			}
+			if resp.StatusCode != 503 {
+				t.Fatalf("status %d, want the last 503", resp.StatusCode)
+			}
+		})
+	})
+}
