@@ -56,6 +56,7 @@ func NewIdempotencyKey() string {
 //     status, 400, 401, 403, 404, 409 and 422 included, is returned at once. When Policy.Retryable is set it
 //     decides instead, given a [*StatusError] for statuses of 400 and above.
 //   - Retry-After is honoured, clamped to Policy.MaxDelay and to the time left before the deadline.
+//     Policy.OnRetry is given a [*StatusError] (with its RetryAfter) for a retried status.
 //   - The body is sent again through Request.GetBody, or, when that is nil, from a copy of up to
 //     [MaxBufferedBody] bytes; a larger body is sent once.
 //   - A response that is retried is drained (up to 64 KiB) and closed. When retrying stops (attempts,

@@ -487,3 +487,46 @@ func TestResponseError(t *testing.T) {
 		t.Errorf("message %q", err.Error())
 	}
 }
+
+func TestTransportBudget(t *testing.T) {
+	f := &flaky{statuses: make([]int, 100)}
+	for i := range f.statuses {
+		f.statuses[i] = 503
+	}
+	url := serve(t, f)
+	p := fast
+	p.MaxAttempts = 100
+	p.Budget = &Budget{}
+	c := client(p)
+	for i, want := range []int{5, 1, 1} {
+		before := len(f.seen())
+		resp, err := c.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := len(f.seen()) - before; got != want || resp.StatusCode != 503 {
+			t.Errorf("request %d: %d attempts, status %d; want %d attempts and the 503", i+1, got, resp.StatusCode, want)
+		}
+	}
+}
+
+func TestTransportNestedAllowed(t *testing.T) {
+	f := &flaky{statuses: []int{503, 503}}
+	url := serve(t, f)
+	p := fast
+	p.AllowNested = true
+	c := client(p)
+	err := Do(context.Background(), Policy{MaxAttempts: 1}, func(ctx context.Context) error {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return ResponseError(resp)
+	})
+	if err != nil || len(f.seen()) != 3 {
+		t.Errorf("AllowNested transport inside Do: %d requests, %v; want 3 and success", len(f.seen()), err)
+	}
+}
