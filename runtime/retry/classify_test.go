@@ -135,3 +135,17 @@ func TestClassString(t *testing.T) {
 		t.Error("Class names")
 	}
 }
+
+func FuzzParseRetryAfter(f *testing.F) {
+	for _, s := range []string{"0", "5", "-1", "1e3", "18446744073709551616", "Wed, 21 Oct 2015 07:28:00 GMT",
+		"Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", " 5", ""} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		d, ok := ParseRetryAfter(s, now)
+		if d < 0 || d > 24*time.Hour || !ok && d != 0 {
+			t.Errorf("ParseRetryAfter(%q) = %v, %v", s, d, ok)
+		}
+	})
+}

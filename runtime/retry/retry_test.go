@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -638,5 +639,37 @@ func TestContextCauseWrapped(t *testing.T) {
 	err := Do(ctx, Policy{}, func(context.Context) error { return nil })
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, errShutdown) || reasonOf(t, err) != ReasonContext {
 		t.Errorf("err = %v; want it to wrap context.Canceled and the cause", err)
+	}
+}
+
+// TestDecideBounds checks, over random policies, hints and elapsed times, that a wait is never negative,
+// never above MaxDelay, and never ends past the deadline.
+func TestDecideBounds(t *testing.T) {
+	ms := func(n int64) time.Duration { return time.Duration(rand.Int64N(n)+1) * time.Millisecond }
+	for range 20000 {
+		p := &Policy{MaxAttempts: 50, BaseDelay: ms(1000), MaxDelay: ms(10000), Deadline: ms(20000)}
+		s := p.settings()
+		start := time.Now().Add(-ms(25000))
+		n := rand.IntN(49) + 1
+		var hint time.Duration
+		if rand.IntN(2) == 0 {
+			hint = ms(100000)
+		}
+		d, reason := decide(context.Background(), p, &s, &start, n, errTransient, hint, DefaultRetryable)
+		deadline := start.Add(s.deadline)
+		switch {
+		case reason == ReasonDeadline:
+			if hint > 0 && time.Now().Before(deadline.Add(-time.Millisecond)) {
+				t.Fatalf("Retry-After %v with time left: stopped instead of clamping", hint)
+			}
+		case reason != 0:
+			t.Fatalf("unexpected reason %v", reason)
+		case d < 0 || d > s.max:
+			t.Fatalf("wait %v outside [0, MaxDelay %v]", d, s.max)
+		case time.Now().Add(d).After(deadline.Add(time.Millisecond)):
+			t.Fatalf("wait %v ends past the deadline", d)
+		case hint > 0 && d < min(hint, s.max, time.Until(deadline)-time.Millisecond):
+			t.Fatalf("wait %v shorter than Retry-After %v allows", d, hint)
+		}
 	}
 }
