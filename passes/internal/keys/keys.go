@@ -1,0 +1,168 @@
+// Package keys knows where idemlint's checks find idempotency keys: the
+// request headers, struct fields and parameters that carry one, and how an
+// http.Header is written.
+package keys
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+)
+
+// DefaultHeaders are the request headers that carry an idempotency key.
+var DefaultHeaders = []string{"Idempotency-Key", "X-Idempotency-Key"}
+
+// DefaultFields are the struct fields that carry an idempotency key.
+var DefaultFields = []string{"IdempotencyKey", "IdempotencyToken", "ClientToken", "ClientRequestToken"}
+
+// Names is the set of key headers and key fields a check recognises.
+type Names struct {
+	headers map[string]bool // lower case
+	fields  map[string]bool
+}
+
+// NewNames returns the default names plus the extra ones.
+func NewNames(extraHeaders, extraFields []string) *Names {
+	n := &Names{headers: make(map[string]bool), fields: make(map[string]bool)}
+	for _, lists := range [][]string{DefaultHeaders, extraHeaders} {
+		for _, h := range lists {
+			if h = strings.TrimSpace(h); h != "" {
+				n.headers[strings.ToLower(h)] = true
+			}
+		}
+	}
+	for _, lists := range [][]string{DefaultFields, extraFields} {
+		for _, f := range lists {
+			if f = strings.TrimSpace(f); f != "" {
+				n.fields[f] = true
+			}
+		}
+	}
+	return n
+}
+
+// Header reports whether name is a key header (case-insensitive).
+func (n *Names) Header(name string) bool { return n.headers[strings.ToLower(name)] }
+
+// Field reports whether name is a key field.
+func (n *Names) Field(name string) bool { return n.fields[name] }
+
+// Param reports whether a parameter's name says it takes an idempotency
+// key: idempotencyKey, idemKey, clientToken, idempotency_token, ...
+func Param(name string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	switch n {
+	case "idemkey", "idempotencykey", "idempotencytoken", "idemtoken", "clienttoken", "clientrequesttoken", "idempotencyid":
+		return true
+	}
+	return strings.HasSuffix(n, "idempotencykey") || strings.HasSuffix(n, "idempotencytoken")
+}
+
+// HeaderWrite is one write of a header into an http.Header.
+type HeaderWrite struct {
+	// Header is the written http.Header expression: req.Header, h.
+	// It is nil for an http.Header composite literal.
+	Header ast.Expr
+	// Name is the header name when Const is set.
+	Name  string
+	Const bool
+	// Value is the written value: a string for Set and Add, a []string for
+	// a map assignment or a literal entry.
+	Value ast.Expr
+	// Node is the call, the assignment, or the literal's key-value pair.
+	Node ast.Node
+}
+
+const httpHeader = "net/http.Header"
+
+// IsHeader reports whether t is net/http.Header.
+func IsHeader(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path()+"."+n.Obj().Name() == httpHeader
+}
+
+// Writes returns the header writes n makes: a call of (net/http.Header).Set
+// or Add, an assignment h[name] = v, or the entries of an http.Header
+// literal.
+func Writes(info *types.Info, n ast.Node) []HeaderWrite {
+	switch n := n.(type) {
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+		if !ok || len(n.Args) != 2 {
+			return nil
+		}
+		fn, ok := info.Uses[sel.Sel].(*types.Func)
+		if !ok {
+			return nil
+		}
+		switch fn.FullName() {
+		case "(net/http.Header).Set", "(net/http.Header).Add":
+		default:
+			return nil
+		}
+		name, ok := stringConst(info, n.Args[0])
+		return []HeaderWrite{{Header: sel.X, Name: name, Const: ok, Value: n.Args[1], Node: n}}
+	case *ast.AssignStmt:
+		var out []HeaderWrite
+		for i, lhs := range n.Lhs {
+			ix, ok := ast.Unparen(lhs).(*ast.IndexExpr)
+			if !ok || len(n.Lhs) != len(n.Rhs) {
+				continue
+			}
+			if t := info.TypeOf(ix.X); t == nil || !IsHeader(t) {
+				continue
+			}
+			name, ok := stringConst(info, ix.Index)
+			out = append(out, HeaderWrite{Header: ix.X, Name: name, Const: ok, Value: n.Rhs[i], Node: n})
+		}
+		return out
+	case *ast.CompositeLit:
+		if t := info.TypeOf(n); t == nil || !IsHeader(t) {
+			return nil
+		}
+		var out []HeaderWrite
+		for _, elt := range n.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			name, ok := stringConst(info, kv.Key)
+			out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv.Value, Node: kv})
+		}
+		return out
+	}
+	return nil
+}
+
+// stringConst returns the value of a constant string expression.
+func stringConst(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// List is a flag.Value for a comma-separated list of names bound to a
+// config field. Set replaces the list.
+type List struct{ P *[]string }
+
+func (l List) String() string {
+	if l.P == nil {
+		return ""
+	}
+	return strings.Join(*l.P, ",")
+}
+
+// Set sets the list to the comma-separated names in s.
+func (l List) Set(s string) error {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	*l.P = out
+	return nil
+}

@@ -1,0 +1,483 @@
+package keyinloop
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/keys"
+)
+
+// flow follows fresh values through one region of code: a retry scope's
+// body, or a helper's body. It is flow-insensitive: a variable is fresh when
+// some assignment in the region gives it a fresh value, unless that
+// assignment only runs while the variable is still unset (a lazy
+// initialisation) or only on the first attempt.
+type flow struct {
+	c       *checker
+	region  *ast.BlockStmt
+	vars    map[types.Object]ast.Node            // variable → the minting call (or parameter) its value comes from
+	fields  map[types.Object]map[string]ast.Node // struct variable → field → origin
+	parents keys.Parents
+}
+
+// newFlow prepares a flow over region; params, when given, are sources too
+// (a helper's summary).
+func (c *checker) newFlow(region *ast.BlockStmt, params map[*ast.Ident]int) *flow {
+	f := &flow{c: c, region: region, vars: make(map[types.Object]ast.Node), fields: make(map[types.Object]map[string]ast.Node)}
+	for id := range params {
+		if o := c.info.Defs[id]; o != nil {
+			f.vars[o] = id
+		}
+	}
+	return f
+}
+
+// run propagates fresh values until nothing changes.
+func (f *flow) run() {
+	f.parents = keys.ParentsOf(f.region)
+	for range 4 {
+		changed := false
+		ast.Inspect(f.region, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i := range n.Lhs {
+						changed = f.bind(n, n.Lhs[i], n.Rhs[i], f.fresh(n.Rhs[i])) || changed
+					}
+				} else if len(n.Rhs) == 1 {
+					// v, err := uuid.NewRandom()
+					changed = f.bind(n, n.Lhs[0], nil, f.fresh(n.Rhs[0])) || changed
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					switch {
+					case len(n.Values) == len(n.Names):
+						changed = f.bind(n, name, n.Values[i], f.fresh(n.Values[i])) || changed
+					case len(n.Values) == 1 && i == 0:
+						changed = f.bind(n, name, nil, f.fresh(n.Values[0])) || changed
+					}
+				}
+			case *ast.CallExpr:
+				changed = f.readInto(n) || changed
+			}
+			return true
+		})
+		if !changed {
+			return
+		}
+	}
+}
+
+// bind records that lhs gets rhs (whose origin is org, if fresh) in stmt.
+func (f *flow) bind(stmt ast.Node, lhs, rhs ast.Expr, org ast.Node) bool {
+	changed := false
+	switch l := ast.Unparen(lhs).(type) {
+	case *ast.Ident:
+		o := f.obj(l)
+		if o == nil {
+			return false
+		}
+		if org != nil && f.vars[o] == nil && !f.lazy(stmt, l) {
+			f.vars[o] = org
+			changed = true
+		}
+		// v := T{Key: fresh}: remember the fields.
+		if lit := compositeOf(rhs); lit != nil {
+			for _, elt := range lit.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				key, ok := kv.Key.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				if forg := f.fresh(kv.Value); forg != nil {
+					changed = f.setField(o, key.Name, forg) || changed
+				}
+			}
+		}
+	case *ast.SelectorExpr:
+		root, ok := ast.Unparen(l.X).(*ast.Ident)
+		if !ok || org == nil || f.lazy(stmt, l) {
+			return false
+		}
+		if o := f.obj(root); o != nil {
+			changed = f.setField(o, l.Sel.Name, org)
+		}
+	}
+	return changed
+}
+
+func (f *flow) setField(o types.Object, field string, org ast.Node) bool {
+	m := f.fields[o]
+	if m == nil {
+		m = make(map[string]ast.Node)
+		f.fields[o] = m
+	}
+	if m[field] != nil {
+		return false
+	}
+	m[field] = org
+	return true
+}
+
+// readInto records a buffer filled with random bytes: crypto/rand.Read(b),
+// math/rand.Read(b), io.ReadFull(crypto/rand.Reader, b).
+func (f *flow) readInto(call *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(f.c.info, call)
+	if fn == nil {
+		return false
+	}
+	var buf ast.Expr
+	switch fn.FullName() {
+	case "crypto/rand.Read", "math/rand.Read", "(*math/rand.Rand).Read":
+		if len(call.Args) == 1 {
+			buf = call.Args[0]
+		}
+	case "io.ReadFull":
+		if len(call.Args) == 2 {
+			if sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
+				if v, ok := f.c.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
+					buf = call.Args[1]
+				}
+			}
+		}
+	}
+	id := rootIdent(buf)
+	if id == nil {
+		return false
+	}
+	o := f.obj(id)
+	if o == nil || f.vars[o] != nil || f.lazy(call, id) {
+		return false
+	}
+	f.vars[o] = call
+	return true
+}
+
+// rootIdent returns the variable at the root of b, b[:], &b.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for e != nil {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SliceExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func (f *flow) obj(id *ast.Ident) types.Object {
+	if id.Name == "_" {
+		return nil
+	}
+	if o := f.c.info.Defs[id]; o != nil {
+		return o
+	}
+	return f.c.info.Uses[id]
+}
+
+func compositeOf(e ast.Expr) *ast.CompositeLit {
+	if e == nil {
+		return nil
+	}
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, _ := e.(*ast.CompositeLit)
+	return lit
+}
+
+// fresh returns the origin of e's value when it is fresh: the minting call,
+// or a source parameter's name. It returns nil otherwise.
+func (f *flow) fresh(e ast.Expr) ast.Node {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if o := f.c.info.Uses[e]; o != nil {
+			return f.vars[o]
+		}
+	case *ast.SelectorExpr:
+		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+			if o := f.c.info.Uses[id]; o != nil && f.fields[o] != nil {
+				return f.fields[o][e.Sel.Name]
+			}
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return f.fresh(e.X)
+		}
+	case *ast.StarExpr:
+		return f.fresh(e.X)
+	case *ast.SliceExpr:
+		return f.fresh(e.X)
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			if o := f.fresh(e.X); o != nil {
+				return o
+			}
+			return f.fresh(e.Y)
+		}
+	case *ast.CompositeLit:
+		t := f.c.info.TypeOf(e)
+		if t == nil {
+			return nil
+		}
+		switch t.Underlying().(type) {
+		case *types.Slice, *types.Array:
+			for _, elt := range e.Elts {
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					elt = kv.Value
+				}
+				if o := f.fresh(elt); o != nil {
+					return o
+				}
+			}
+		}
+	case *ast.CallExpr:
+		return f.freshCall(e)
+	}
+	return nil
+}
+
+func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
+	info := f.c.info
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		if len(call.Args) == 1 {
+			return f.fresh(call.Args[0]) // string(b), Key(s)
+		}
+		return nil
+	}
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil {
+		return nil
+	}
+	if f.c.isGenerator(fn) {
+		return call
+	}
+	if derives(fn) {
+		for _, a := range call.Args {
+			if o := f.fresh(a); o != nil {
+				return o
+			}
+		}
+		return nil
+	}
+	sig := fn.Signature()
+	if sig.Recv() != nil && derivingMethods[fn.Name()] {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return f.fresh(sel.X)
+		}
+	}
+	// Pointer helpers: stripe.String(k), aws.String(k), ptr(k).
+	if len(call.Args) == 1 && sig.Results().Len() == 1 {
+		if p, ok := sig.Results().At(0).Type().(*types.Pointer); ok {
+			if at := info.TypeOf(call.Args[0]); at != nil && types.Identical(p.Elem(), at) {
+				return f.fresh(call.Args[0])
+			}
+		}
+	}
+	return nil
+}
+
+// returnsFresh reports whether some return statement of the region (not of
+// nested function literals) returns a fresh first result.
+func (f *flow) returnsFresh() bool {
+	found := false
+	ast.Inspect(f.region, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) > 0 {
+				if o, ok := f.fresh(n.Results[0]).(*ast.CallExpr); ok && o != nil {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// sinks returns the key sinks of the region that receive a fresh value.
+func (f *flow) sinks() []sink {
+	var out []sink
+	add := func(node ast.Node, value, target ast.Expr, what string) {
+		org := f.fresh(value)
+		if org == nil || f.lazy(node, target) {
+			return
+		}
+		out = append(out, sink{origin: org, what: what})
+	}
+	info := f.c.info
+	names := f.c.names
+	ast.Inspect(f.region, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			for _, w := range keys.Writes(info, n) {
+				if w.Const && names.Header(w.Name) {
+					add(n, w.Value, w.Header, "the "+w.Name+" header")
+				}
+			}
+			f.callSinks(n, add)
+		case *ast.AssignStmt:
+			for _, w := range keys.Writes(info, n) {
+				if w.Const && names.Header(w.Name) {
+					add(n, w.Value, w.Header, "the "+w.Name+" header")
+				}
+			}
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, lhs := range n.Lhs {
+					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+					if !ok || !names.Field(sel.Sel.Name) {
+						continue
+					}
+					if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+						add(n, n.Rhs[i], sel, "field "+sel.Sel.Name)
+					}
+				}
+			}
+		case *ast.CompositeLit:
+			for _, w := range keys.Writes(info, n) {
+				if w.Const && names.Header(w.Name) {
+					add(w.Node, w.Value, nil, "the "+w.Name+" header")
+				}
+			}
+			t := info.TypeOf(n)
+			if t == nil {
+				return true
+			}
+			if _, ok := t.Underlying().(*types.Struct); !ok {
+				return true
+			}
+			for _, elt := range n.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if key, ok := kv.Key.(*ast.Ident); ok && names.Field(key.Name) {
+					add(kv, kv.Value, nil, "field "+key.Name)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// callSinks finds arguments that become keys: stripe-go's
+// SetIdempotencyKey, a parameter named like a key, a helper's parameter
+// that reaches a sink.
+func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Expr, string)) {
+	fn := typeutil.StaticCallee(f.c.info, call)
+	if fn == nil {
+		return
+	}
+	if fn.Name() == "SetIdempotencyKey" && fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/") && len(call.Args) == 1 {
+		var target ast.Expr
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			target = sel.X
+		}
+		add(call, call.Args[0], target, fn.FullName())
+		return
+	}
+	sig := fn.Signature()
+	params := sig.Params()
+	summary := f.c.sinkParams[fn.Origin()]
+	for i, a := range call.Args {
+		pi := i
+		if sig.Variadic() && pi >= params.Len()-1 {
+			pi = params.Len() - 1
+		}
+		if pi >= params.Len() {
+			break
+		}
+		p := params.At(pi)
+		switch {
+		case keys.Param(p.Name()):
+			add(call, a, nil, "parameter "+p.Name()+" of "+fn.FullName())
+		case summary[pi]:
+			add(call, a, nil, "parameter "+p.Name()+" of "+fn.FullName())
+		}
+	}
+}
+
+// lazy reports whether node only runs under a condition that makes its
+// value stable across attempts: a test of the target itself
+// (if key == "" { key = ... }), or a first-attempt test (if attempt == 0).
+func (f *flow) lazy(node ast.Node, target ast.Expr) bool {
+	want := ""
+	if target != nil {
+		want = types.ExprString(target)
+	}
+	child := node
+	for p := f.parents[node]; p != nil; child, p = p, f.parents[p] {
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok || child == ifs.Cond || child == ifs.Init {
+			continue
+		}
+		if firstAttempt(f.c.info, ifs.Cond) {
+			return true
+		}
+		if want == "" {
+			continue
+		}
+		mentions := false
+		ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+			if e, ok := n.(ast.Expr); ok && types.ExprString(e) == want {
+				mentions = true
+			}
+			return !mentions
+		})
+		if mentions {
+			return true
+		}
+	}
+	return false
+}
+
+// firstAttempt reports whether cond holds only on a first attempt: an
+// integer variable compared equal to 0 or 1.
+func firstAttempt(info *types.Info, cond ast.Expr) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if b.Op == token.LAND {
+		return firstAttempt(info, b.X) || firstAttempt(info, b.Y)
+	}
+	if b.Op != token.EQL {
+		return false
+	}
+	for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if _, ok := info.Uses[id].(*types.Var); !ok {
+			continue
+		}
+		tv, ok := info.Types[pair[1]]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+			continue
+		}
+		if n, ok := constant.Int64Val(tv.Value); ok && (n == 0 || n == 1) {
+			if t, ok := info.TypeOf(id).Underlying().(*types.Basic); ok && t.Info()&types.IsInteger != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,481 @@
+package keyinloop
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "keyinloop"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+	// KeyGenerators are the full names of extra functions that return a
+	// fresh key ("example.com/ids.New", "(*example.com/ids.Gen).Next").
+	KeyGenerators []string
+	// KeyHeaders are extra request headers that carry an idempotency key,
+	// besides Idempotency-Key and X-Idempotency-Key (case-insensitive).
+	KeyHeaders []string
+	// KeyFields are extra struct field names that carry an idempotency key,
+	// besides IdempotencyKey, IdempotencyToken, ClientToken and
+	// ClientRequestToken.
+	KeyFields []string
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg. The analyzer reads cfg when it runs.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	a := &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/keyinloop.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
+			return nil, nil
+		},
+	}
+	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
+	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
+	a.Flags.Var(keys.List{P: &cfg.KeyFields}, "key-fields", "comma-separated extra struct fields that carry an idempotency key")
+	return a
+}
+
+// checker holds what one run knows about the package.
+type checker struct {
+	pass  *analysis.Pass
+	info  *types.Info
+	res   *retryscope.Result
+	names *keys.Names
+	gens  map[string]bool
+	funcs map[*types.Func]*ast.FuncDecl
+	// fresh lists the package's functions that return a fresh value.
+	fresh map[*types.Func]bool
+	// sinkParams lists, per package function, the parameters that reach a
+	// key sink.
+	sinkParams map[*types.Func]map[int]bool
+	parents    map[ast.Node]keys.Parents // per scope function
+	reported   map[ast.Node]bool
+}
+
+func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
+	var scopes []*retryscope.Scope
+	for _, s := range res.Scopes() {
+		if s.Body != nil {
+			scopes = append(scopes, s)
+		}
+	}
+	if len(scopes) == 0 {
+		return
+	}
+	c := &checker{
+		pass: pass, info: pass.TypesInfo, res: res,
+		names:      keys.NewNames(cfg.KeyHeaders, cfg.KeyFields),
+		gens:       make(map[string]bool),
+		funcs:      make(map[*types.Func]*ast.FuncDecl),
+		fresh:      make(map[*types.Func]bool),
+		sinkParams: make(map[*types.Func]map[int]bool),
+		parents:    make(map[ast.Node]keys.Parents),
+		reported:   make(map[ast.Node]bool),
+	}
+	for _, g := range cfg.KeyGenerators {
+		c.gens[strings.TrimSpace(g)] = true
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+					c.funcs[fn] = fd
+				}
+			}
+		}
+	}
+	c.summarise()
+	for _, s := range scopes {
+		if generated(pass, s.Body.Pos()) {
+			continue
+		}
+		f := c.newFlow(s.Body, nil)
+		f.run()
+		for _, sk := range f.sinks() {
+			org, ok := sk.origin.(*ast.CallExpr)
+			if !ok || c.reported[org] {
+				continue
+			}
+			c.reported[org] = true
+			c.report(org, sk)
+		}
+	}
+}
+
+// summarise finds the package's small helpers: functions that return a
+// fresh value, and functions whose parameters reach a key sink. Helpers of
+// helpers are found by repeating, up to a small depth.
+func (c *checker) summarise() {
+	for range 3 {
+		changed := false
+		for fn, fd := range c.funcs {
+			if !c.fresh[fn] && fd.Type.Results != nil && len(fd.Type.Results.List) > 0 {
+				f := c.newFlow(fd.Body, nil)
+				f.run()
+				if f.returnsFresh() {
+					c.fresh[fn] = true
+					changed = true
+				}
+			}
+			params := paramObjs(c.info, fd)
+			if len(params) == 0 {
+				continue
+			}
+			f := c.newFlow(fd.Body, params)
+			f.run()
+			for _, sk := range f.sinks() {
+				id, ok := sk.origin.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				i, ok := params[id]
+				if !ok {
+					continue
+				}
+				if c.sinkParams[fn] == nil {
+					c.sinkParams[fn] = make(map[int]bool)
+				}
+				if !c.sinkParams[fn][i] {
+					c.sinkParams[fn][i] = true
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// paramObjs returns fd's named parameters with their indices.
+func paramObjs(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
+	out := make(map[*ast.Ident]int)
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			if info.Defs[name] != nil && name.Name != "_" {
+				out[name] = i
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// sink is a place where a value becomes an idempotency key.
+type sink struct {
+	origin ast.Node // the minting call, or a parameter's name in a summary
+	what   string   // "the Idempotency-Key header", "field ClientToken", ...
+}
+
+func (c *checker) report(org *ast.CallExpr, sk sink) {
+	s := c.res.Innermost(org.Pos())
+	if s == nil {
+		return
+	}
+	where := "inside the retry loop"
+	if s.Kind == retryscope.LibraryCall {
+		where = "inside the operation retried by " + s.Entry
+	}
+	d := analysis.Diagnostic{
+		Pos: org.Pos(),
+		End: org.End(),
+		Message: fmt.Sprintf("%s mints the key for %s %s, so every attempt sends a new key and the server cannot recognise a retry; "+
+			"mint the key once above the retry and reuse it (github.com/idemlint/idemlint/runtime/idempotency.NewKey())",
+			c.generatorName(org), sk.what, where),
+	}
+	if fix, ok := c.moveFix(s, org); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	suppress.Report(c.pass, Name, d)
+}
+
+func (c *checker) generatorName(call *ast.CallExpr) string {
+	if fn := typeutil.StaticCallee(c.info, call); fn != nil {
+		return fn.FullName()
+	}
+	return types.ExprString(call.Fun)
+}
+
+// isGenerator reports whether fn returns a fresh value on every call.
+func (c *checker) isGenerator(fn *types.Func) bool {
+	if c.gens[fn.FullName()] || c.fresh[fn.Origin()] {
+		return true
+	}
+	if fn.Pkg() == nil {
+		return false
+	}
+	name := fn.Name()
+	recv := fn.Signature().Recv() != nil
+	switch path := fn.Pkg().Path(); path {
+	case "github.com/google/uuid":
+		switch name {
+		case "New", "NewString", "NewRandom", "NewRandomFromReader", "NewV7", "NewV7FromReader", "NewV6", "NewUUID":
+			return !recv
+		}
+	case "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5":
+		switch name {
+		case "NewV1", "NewV4", "NewV6", "NewV7":
+			return true
+		}
+	case "github.com/segmentio/ksuid":
+		switch name {
+		case "New", "NewRandom", "NewRandomWithTime":
+			return !recv
+		}
+	case "github.com/rs/xid":
+		switch name {
+		case "New", "NewWithTime":
+			return !recv
+		}
+	case "github.com/oklog/ulid/v2", "github.com/oklog/ulid":
+		switch name {
+		case "Make", "New", "MustNew", "MustNewDefault":
+			return !recv
+		}
+	case "crypto/rand":
+		switch name {
+		case "Text", "Int", "Prime":
+			return true
+		}
+	case "math/rand", "math/rand/v2":
+		switch {
+		case strings.HasPrefix(name, "Int"), strings.HasPrefix(name, "Uint"), strings.HasPrefix(name, "Float"),
+			name == "N", name == "ExpFloat64", name == "NormFloat64":
+			return true
+		}
+	case "time":
+		return name == "Now"
+	case "github.com/idemlint/idemlint/runtime/idempotency":
+		return name == "NewKey"
+	case "github.com/idemlint/idemlint/runtime/retry":
+		return name == "NewIdempotencyKey"
+	default:
+		if strings.HasPrefix(path, "github.com/stripe/stripe-go/") && name == "NewIdempotencyKey" {
+			return true
+		}
+	}
+	return false
+}
+
+// derives reports whether a call of fn returns a value derived from its
+// arguments (an encoding, a formatting), so a fresh argument gives a fresh
+// result.
+func derives(fn *types.Func) bool {
+	switch fn.FullName() {
+	case "fmt.Sprint", "fmt.Sprintf", "fmt.Sprintln",
+		"encoding/hex.EncodeToString",
+		"(*encoding/base64.Encoding).EncodeToString", "(*encoding/base32.Encoding).EncodeToString",
+		"strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "strconv.FormatFloat", "strconv.Quote",
+		"strings.ToLower", "strings.ToUpper", "strings.TrimSpace", "strings.ReplaceAll", "strings.Replace", "strings.Join", "strings.Clone",
+		"github.com/google/uuid.Must", "github.com/gofrs/uuid.Must", "github.com/gofrs/uuid/v5.Must":
+		return true
+	}
+	return false
+}
+
+// derivingMethods are methods that turn a fresh receiver into a string or
+// a number.
+var derivingMethods = map[string]bool{
+	"String": true, "URN": true, "Format": true, "Bytes": true, "Text": true, "MarshalText": true,
+	"Unix": true, "UnixNano": true, "UnixMilli": true, "UnixMicro": true, "UTC": true,
+	"Int64": true, "Uint64": true,
+}
+
+// moveFix moves the statement that mints org above the retry scope s, when
+// that keeps the program's meaning apart from minting once.
+func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.SuggestedFix, bool) {
+	var none analysis.SuggestedFix
+	if s.Body == nil || !(s.Node.Pos() <= s.Body.Pos() && s.Body.End() <= s.Node.End()) {
+		return none, false // an operation declared elsewhere
+	}
+	var stmt ast.Stmt
+	for _, st := range s.Body.List {
+		if st.Pos() <= org.Pos() && org.End() <= st.End() {
+			stmt = st
+		}
+	}
+	var lhs []*ast.Ident
+	var rhs ast.Expr
+	switch st := stmt.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE || len(st.Rhs) != 1 {
+			return none, false
+		}
+		rhs = st.Rhs[0]
+		for _, l := range st.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				return none, false
+			}
+			lhs = append(lhs, id)
+		}
+	case *ast.DeclStmt:
+		gd, ok := st.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR || len(gd.Specs) != 1 {
+			return none, false
+		}
+		vs := gd.Specs[0].(*ast.ValueSpec)
+		if len(vs.Values) != 1 {
+			return none, false
+		}
+		rhs, lhs = vs.Values[0], vs.Names
+	default:
+		return none, false
+	}
+	// The statement must be the minting and nothing else.
+	f := c.newFlow(s.Body, nil)
+	if f.fresh(rhs) != org {
+		return none, false
+	}
+	// Nothing it uses may be defined or changed in the scope.
+	ok := true
+	ast.Inspect(rhs, func(n ast.Node) bool {
+		id, isID := n.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		o := c.info.Uses[id]
+		if v, isVar := o.(*types.Var); isVar && !v.IsField() {
+			if in(s.Node, o.Pos()) || c.assignedIn(s.Node, o, nil) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return none, false
+	}
+	parents := c.parentsOf(s.Func)
+	above := keys.Above(s, parents)
+	if above == nil {
+		return none, false
+	}
+	for _, id := range lhs {
+		if id.Name == "_" {
+			continue
+		}
+		o := c.info.Defs[id]
+		if o == nil || !keys.Free(c.pass.Pkg, id.Name, above.Pos()) || c.assignedIn(s.Node, o, stmt) || c.declaresOther(s.Node, id) {
+			return none, false
+		}
+	}
+	file := c.pass.Fset.File(stmt.Pos())
+	src, err := c.pass.ReadFile(file.Name())
+	if err != nil {
+		return none, false
+	}
+	start, end, ok := keys.LineSpan(src, file, stmt)
+	if !ok {
+		return none, false
+	}
+	text := string(src[file.Offset(stmt.Pos()):file.Offset(stmt.End())])
+	target := "retry loop"
+	if s.Kind == retryscope.LibraryCall {
+		target = "retry call"
+	}
+	return analysis.SuggestedFix{
+		Message: "Move the key above the " + target,
+		TextEdits: []analysis.TextEdit{
+			{Pos: above.Pos(), End: above.Pos(), NewText: []byte(text + "\n" + keys.Indent(src, file, above.Pos()))},
+			{Pos: start, End: end},
+		},
+	}, true
+}
+
+func (c *checker) parentsOf(fn ast.Node) keys.Parents {
+	p := c.parents[fn]
+	if p == nil {
+		p = keys.ParentsOf(fn)
+		c.parents[fn] = p
+	}
+	return p
+}
+
+// assignedIn reports whether o is assigned in n by a statement other than
+// except.
+func (c *checker) assignedIn(n ast.Node, o types.Object, except ast.Stmt) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found || x == except && except != nil {
+			return false
+		}
+		var targets []ast.Expr
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			targets = x.Lhs
+		case *ast.IncDecStmt:
+			targets = []ast.Expr{x.X}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				targets = []ast.Expr{x.X}
+			}
+		}
+		for _, t := range targets {
+			if id, ok := ast.Unparen(t).(*ast.Ident); ok && (c.info.Uses[id] == o || c.info.Defs[id] == o) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// declaresOther reports whether n declares another object named like id.
+func (c *checker) declaresOther(n ast.Node, id *ast.Ident) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if d, ok := x.(*ast.Ident); ok && d != id && d.Name == id.Name && c.info.Defs[d] != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// in reports whether pos lies within n.
+func in(n ast.Node, pos token.Pos) bool {
+	return n != nil && n.Pos() <= pos && pos < n.End()
+}
+
+func generated(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}
