@@ -1,0 +1,54 @@
+package nestedretry
+
+import (
+	"fmt"
+	"strings"
+)
+
+// retriesFact marks a function that retries when called: its body, or a
+// function it calls, holds a retry layer (a retry loop, a retry library
+// call, or a call to a client that retries by itself). Calls to the
+// function inside another retry are nested retries.
+//
+// The fact holds only strings and ints, so its gob encoding is
+// deterministic.
+type retriesFact struct {
+	// Layer describes the retry layer reached: "retry loop",
+	// "github.com/avast/retry-go/v4.Do", or a client method such as
+	// "(*github.com/hashicorp/go-retryablehttp.Client).Do".
+	Layer string
+	// Lib is the import path of the layer's library or client; "" for a
+	// hand-written loop.
+	Lib string
+	// Client is true when the layer is a client that retries by itself.
+	Client bool
+	// Attempts is the layer's attempt cap: > 0 known, 0 unknown, -1 none.
+	Attempts int
+	// In is the full name of the function whose body holds the layer.
+	In string
+}
+
+func (*retriesFact) AFact() {}
+
+func (f *retriesFact) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "retries(%s", f.Layer)
+	if c := capText(f.Attempts); c != "" {
+		fmt.Fprintf(&b, ", %s", c)
+	}
+	fmt.Fprintf(&b, ", in %s)", f.In)
+	return b.String()
+}
+
+// capText describes an attempt cap; "" when unknown.
+func capText(n int) string {
+	switch {
+	case n == 1:
+		return "1 attempt"
+	case n > 1:
+		return fmt.Sprintf("%d attempts", n)
+	case n < 0:
+		return "no attempt cap"
+	}
+	return ""
+}

@@ -1,0 +1,488 @@
+package nestedretry
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "nestedretry"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg. The analyzer reads cfg when it runs.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	return &analysis.Analyzer{
+		Name:      Name,
+		Doc:       analyzerdoc.Section(doc, Name),
+		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/nestedretry.md",
+		Requires:  []*analysis.Analyzer{scope, suppress.Analyzer},
+		FactTypes: []analysis.Fact{new(retriesFact)},
+		Run: func(pass *analysis.Pass) (any, error) {
+			if isStd(pass) {
+				return nil, nil
+			}
+			c := &checker{
+				pass:     pass,
+				res:      pass.ResultOf[scope].(*retryscope.Result),
+				x:        buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
+				layers:   make(map[ast.Node]*layer),
+				bodies:   make(map[*ast.BlockStmt]bool),
+				memo:     make(map[ast.Node]*retriesFact),
+				busy:     make(map[ast.Node]bool),
+				fallback: make(map[string]setting),
+			}
+			c.run()
+			return nil, nil
+		},
+	}
+}
+
+// A layer is one retry layer of the package: a retry loop, a retry
+// library call, or a call to a client that retries by itself.
+type layer struct {
+	node     ast.Node
+	pos, end token.Pos
+	body     *ast.BlockStmt // the repeated code, when it is in this package
+	op       *types.Func    // the repeated operation, when it is a named function
+	opExpr   ast.Expr       // the expression naming op
+	desc     string         // "retry loop", the library entry point, or the client method
+	lib      string         // the library's import path; "" for a loop
+	entry    string         // the library entry point's full name
+	client   bool           // a client that retries by itself
+	attempts int            // > 0 known, 0 unknown, -1 none
+}
+
+// A hit is a place in a function that reaches a retry layer: the layer
+// itself, or a call of a function that retries.
+type hit struct {
+	pos, end token.Pos
+	direct   *layer
+	callee   string       // the called function, for calls
+	reach    *retriesFact // the layer reached
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	res      *retryscope.Result
+	x        *index
+	layers   map[ast.Node]*layer
+	order    []*layer
+	bodies   map[*ast.BlockStmt]bool // layer bodies: walks do not enter them
+	memo     map[ast.Node]*retriesFact
+	busy     map[ast.Node]bool
+	fallback map[string]setting
+	reported map[token.Pos]bool
+}
+
+func (c *checker) run() {
+	c.findLayers()
+	// Export a fact on every function that retries when called.
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			fn, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			// Only exported names can be called from other packages.
+			if !fn.Exported() || modelled(c.pass.Pkg.Path()) {
+				continue
+			}
+			if r := c.summary(fd); r != nil {
+				c.pass.ExportObjectFact(fn, r)
+			}
+		}
+	}
+	c.reported = make(map[token.Pos]bool)
+	for _, outer := range c.order {
+		if outer.client && outer.body == nil {
+			continue
+		}
+		if outer.body != nil {
+			c.walk(outer.body, func(h hit) { c.report(outer, h) })
+		} else if outer.op != nil {
+			if r := c.importFact(outer.op); r != nil {
+				c.report(outer, hit{pos: outer.opExpr.Pos(), end: outer.opExpr.End(), callee: outer.op.FullName(), reach: r})
+			}
+		}
+	}
+}
+
+// findLayers collects the retry model's loops and library calls, and the
+// calls of clients that retry by themselves.
+func (c *checker) findLayers() {
+	for _, s := range c.res.Scopes() {
+		if s.Kind == retryscope.Client {
+			continue // constructions; their sends are found below
+		}
+		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
+		switch n := s.Node.(type) {
+		case *ast.ForStmt:
+			l.desc, l.end = "retry loop", n.For+3
+		case *ast.RangeStmt:
+			l.desc, l.end = "retry loop", n.For+3
+		case *ast.CallExpr:
+			l.desc, l.end = s.Entry, n.Fun.End()
+			if s.Body == nil && s.Op != nil {
+				l.opExpr = c.opRef(n, s.Op)
+				if l.opExpr == nil {
+					l.op = nil
+				}
+			}
+		}
+		c.add(l)
+	}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && c.layers[call] == nil {
+				if l := c.clientLayer(call); l != nil {
+					c.add(l)
+				}
+			}
+			return true
+		})
+	}
+	sort.SliceStable(c.order, func(i, j int) bool { return c.order[i].pos < c.order[j].pos })
+}
+
+func (c *checker) add(l *layer) {
+	c.layers[l.node] = l
+	c.order = append(c.order, l)
+	if l.body != nil {
+		c.bodies[l.body] = true
+	}
+}
+
+// opRef finds the argument of call that names op.
+func (c *checker) opRef(call *ast.CallExpr, op *types.Func) ast.Expr {
+	for _, a := range call.Args {
+		var id *ast.Ident
+		switch e := ast.Unparen(a).(type) {
+		case *ast.Ident:
+			id = e
+		case *ast.SelectorExpr:
+			id = e.Sel
+		}
+		if id != nil && c.pass.TypesInfo.Uses[id] == op {
+			return a
+		}
+	}
+	return nil
+}
+
+// opOf returns the operation passed to a library: a closure's body, or a
+// named function (with its body when declared in this package).
+func (c *checker) opOf(e ast.Expr) (*ast.BlockStmt, *types.Func, ast.Expr) {
+	switch v := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		return v.Body, nil, nil
+	case *ast.Ident:
+		if lit := c.x.litOf[c.pass.TypesInfo.Uses[v]]; lit != nil {
+			return lit.Body, nil, nil
+		}
+	}
+	var id *ast.Ident
+	switch v := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = v
+	case *ast.SelectorExpr:
+		id = v.Sel
+	}
+	if id == nil {
+		return nil, nil, nil
+	}
+	fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func)
+	if !ok {
+		return nil, nil, nil
+	}
+	fn = fn.Origin()
+	if d := c.x.funcs[fn]; d != nil {
+		return d.Body, fn, e
+	}
+	return nil, fn, e
+}
+
+// walk visits the hits in root: the retry layers it holds and the calls of
+// functions that retry. It does not enter the repeated code of the layers
+// it meets (their own nested layers are theirs to report), closures that
+// are stored rather than run (they count where they are called), or
+// declarations of other functions.
+func (c *checker) walk(root ast.Node, visit func(hit)) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == root {
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			if c.bodies[n] {
+				return false
+			}
+		case *ast.FuncLit:
+			if c.x.skip[n] {
+				return false
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			if l := c.layers[n]; l != nil {
+				visit(c.direct(l))
+			}
+		case *ast.CallExpr:
+			if l := c.layers[n]; l != nil {
+				visit(c.direct(l))
+			} else if h, ok := c.callHit(n); ok {
+				visit(h)
+			}
+		}
+		return true
+	})
+}
+
+func (c *checker) direct(l *layer) hit {
+	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts}}
+}
+
+// callHit reports whether call runs a function that retries.
+func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
+	h := hit{pos: callPos(call), end: call.Fun.End()}
+	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
+		fn = fn.Origin()
+		h.callee = fn.FullName()
+		if fn.Pkg() == c.pass.Pkg {
+			if d := c.x.funcs[fn]; d != nil {
+				h.reach = c.summary(d)
+			}
+		} else {
+			h.reach = c.importFact(fn)
+		}
+		return h, h.reach != nil
+	}
+	// a closure held in a local variable
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if lit := c.x.litOf[c.pass.TypesInfo.Uses[id]]; lit != nil {
+			h.callee = "the closure " + id.Name
+			h.reach = c.summary(lit)
+			return h, h.reach != nil
+		}
+	}
+	return h, false
+}
+
+func (c *checker) importFact(fn *types.Func) *retriesFact {
+	if fn.Pkg() == nil || modelled(fn.Pkg().Path()) {
+		return nil
+	}
+	var f retriesFact
+	if !c.pass.ImportObjectFact(fn, &f) {
+		return nil
+	}
+	return &f
+}
+
+// summary returns the worst retry layer that running unit (a *ast.FuncDecl
+// or *ast.FuncLit) reaches outside any of its own layers' repeated code,
+// or nil.
+func (c *checker) summary(unit ast.Node) *retriesFact {
+	if r, ok := c.memo[unit]; ok {
+		return r
+	}
+	if c.busy[unit] {
+		return nil // recursion: the other path decides
+	}
+	c.busy[unit] = true
+	var body *ast.BlockStmt
+	var in string
+	switch u := unit.(type) {
+	case *ast.FuncDecl:
+		body = u.Body
+		if fn, ok := c.pass.TypesInfo.Defs[u.Name].(*types.Func); ok {
+			in = fn.FullName()
+		}
+	case *ast.FuncLit:
+		body = u.Body
+		if d := c.x.encl[u]; d != nil {
+			if fn, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func); ok {
+				in = fn.FullName()
+			}
+		}
+	}
+	var best *retriesFact
+	if body != nil {
+		c.walk(body, func(h hit) {
+			r := h.reach
+			if h.direct != nil {
+				cp := *r
+				cp.In = in
+				r = &cp
+			}
+			if best == nil || rank(r.Attempts) > rank(best.Attempts) {
+				best = r
+			}
+		})
+	}
+	delete(c.busy, unit)
+	c.memo[unit] = best
+	return best
+}
+
+// rank orders attempt caps from best to worst: known caps by size, then
+// unknown, then none.
+func rank(n int) int {
+	switch {
+	case n < 0:
+		return 1 << 30
+	case n == 0:
+		return 1<<30 - 1
+	}
+	return n
+}
+
+// report reports h, a hit in the repeated code of outer.
+func (c *checker) report(outer *layer, h hit) {
+	if c.reported[h.pos] || generated(c.pass, h.pos) {
+		return
+	}
+	// client-go's REST client does not retry conflicts: RetryOnConflict
+	// around it is one layer for 409s.
+	if outer.entry == "k8s.io/client-go/util/retry.RetryOnConflict" && h.reach.Lib == k8sRest {
+		return
+	}
+	c.reported[h.pos] = true
+	r := h.reach
+	var what string
+	switch {
+	case h.direct != nil && r.Client:
+		what = r.Layer + " retries by itself" + paren(r.Attempts)
+	case h.direct != nil:
+		what = r.Layer + paren(r.Attempts)
+	default:
+		what = "call to " + h.callee + " reaches " + r.Layer
+		if r.Client {
+			what += ", which retries by itself"
+		}
+		what += paren(r.Attempts)
+		if r.In != "" && r.In != h.callee {
+			what += " in " + r.In
+		}
+	}
+	where := "a retry loop"
+	if outer.lib != "" {
+		where = outer.desc
+	}
+	where += paren(outer.attempts)
+	worst := ""
+	if outer.attempts > 0 && r.Attempts > 0 {
+		worst = fmt.Sprintf(", up to %d×%d = %d calls", outer.attempts, r.Attempts, outer.attempts*r.Attempts)
+	}
+	suppress.Report(c.pass, Name, analysis.Diagnostic{
+		Pos:     h.pos,
+		End:     h.end,
+		Message: fmt.Sprintf("%s inside %s%s; %s", what, where, worst, fix(r)),
+	})
+}
+
+func paren(n int) string {
+	if t := capText(n); t != "" {
+		return " (" + t + ")"
+	}
+	return ""
+}
+
+// fix names the way to keep one retry layer, for the inner layer's kind.
+func fix(r *retriesFact) string {
+	const one = "retry in one layer only: "
+	switch {
+	case stripeModule.MatchString(r.Lib):
+		return one + "set MaxNetworkRetries to 0 in this backend's stripe.BackendConfig, or drop the outer retry"
+	case r.Lib == awsRoot:
+		return one + "give this client aws.NopRetryer{} (or RetryMaxAttempts 1), or drop the outer retry"
+	case r.Lib == retryable:
+		return one + "set RetryMax to 0 on the go-retryablehttp client, or drop the outer retry"
+	case r.Lib == k8sRest:
+		return one + "call (*k8s.io/client-go/rest.Request).MaxRetries(0), or drop the outer retry"
+	case r.Lib == gax:
+		return one + "drop gax.WithRetry from the call options, or drop the outer retry"
+	}
+	return one + "drop the inner or the outer retry, or use github.com/idemlint/idemlint/runtime/retry.Do for both (a nested Do makes a single attempt)"
+}
+
+// modelled reports whether path is a retry library or a self-retrying
+// client the check models directly: its own functions carry no facts (the
+// model knows their configuration; a fact from their internals would not).
+func modelled(path string) bool {
+	for _, p := range []string{
+		"github.com/avast/retry-go", "github.com/cenkalti/backoff", "github.com/sethvargo/go-retry",
+		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest,
+		"github.com/failsafe-go/failsafe-go", retryable, "github.com/jpillora/backoff", "github.com/Rican7/retry",
+		"github.com/go-resty/resty", "resty.dev/", "github.com/stripe/stripe-go", awsRoot, "github.com/googleapis/gax-go",
+		"google.golang.org/grpc", "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
+	} {
+		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isStd reports whether the package is in the standard library, whose
+// transparent connection-level retries (net/http, database/sql) are not
+// retry layers in the sense of this check.
+func isStd(pass *analysis.Pass) bool {
+	path := pass.Pkg.Path()
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[:i]
+	}
+	if strings.Contains(path, ".") || len(pass.Files) == 0 {
+		return false
+	}
+	src := filepath.Join(goroot(), "src") + string(filepath.Separator)
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return goroot() != "" && strings.HasPrefix(name, src)
+}
+
+func goroot() string {
+	if g := os.Getenv("GOROOT"); g != "" {
+		return g
+	}
+	return build.Default.GOROOT
+}
+
+func generated(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}

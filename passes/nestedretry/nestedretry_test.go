@@ -1,0 +1,50 @@
+package nestedretry
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/internal/testgopath"
+)
+
+func TestSamePackage(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, Analyzer, "samepkg")
+}
+
+// TestFactRoundTrip checks that the fact survives the gob encoding drivers
+// use between packages (vet's fact files included), and that the encoding
+// is deterministic.
+func TestFactRoundTrip(t *testing.T) {
+	for _, want := range []*retriesFact{
+		{Layer: "github.com/avast/retry-go/v4.Do", Attempts: 5, In: "example.com/pay.Charge"},
+		{Layer: "(*github.com/hashicorp/go-retryablehttp.Client).Do", Lib: retryable, Client: true, Attempts: 3, In: "example.com/pay.(*Client).send"},
+		{Layer: "retry loop", Attempts: -1, In: "example.com/pay.poll"},
+		{Layer: "github.com/googleapis/gax-go/v2.Invoke", Lib: gax, In: "example.com/cloud.(*Client).Get"},
+	} {
+		var b1, b2 bytes.Buffer
+		if err := gob.NewEncoder(&b1).Encode(want); err != nil {
+			t.Fatalf("encode %v: %v", want, err)
+		}
+		if err := gob.NewEncoder(&b2).Encode(want); err != nil {
+			t.Fatalf("encode %v: %v", want, err)
+		}
+		if !bytes.Equal(b1.Bytes(), b2.Bytes()) {
+			t.Errorf("encoding of %v is not deterministic", want)
+		}
+		got := new(retriesFact)
+		if err := gob.NewDecoder(&b1).Decode(got); err != nil {
+			t.Fatalf("decode %v: %v", want, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("round trip: got %+v, want %+v", got, want)
+		}
+		if got.String() != want.String() {
+			t.Errorf("String after round trip: got %q, want %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package samepkg
+
+import (
+	"context"
+	"time"
+
+	retry "github.com/avast/retry-go/v4"
+)
+
+func op() error    { return nil }
+func other() error { return nil }
+
+// A retry library call inside a hand-written retry loop.
+func libraryInLoop() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = retry.Do(op) // want `github.com/avast/retry-go/v4.Do \(10 attempts\) inside a retry loop \(3 attempts\), up to 3×10 = 30 calls; retry in one layer only: drop the inner or the outer retry`
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A hand-written loop inside a retry library's operation.
+func loopInLibrary() error {
+	return retry.Do(func() error {
+		var err error
+		for i := 0; i < 4; i++ { // want `retry loop \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+			if err = op(); err == nil {
+				return nil
+			}
+			time.Sleep(time.Second)
+		}
+		return err
+	}, retry.Attempts(10))
+}
+
+// Nested hand loops: the inner loop is reported.
+func nestedLoops() error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		for i := 0; i < 5; i++ { // want `retry loop \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls`
+			if err = op(); err == nil {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// One call deep: the helper retries.
+func helper() error {
+	return retry.Do(op, retry.Attempts(5))
+}
+
+func oneCallDeep() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = helper(); err == nil { // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Two calls deep, through a method on a concrete type.
+type store struct{}
+
+func (s *store) save() error { return s.saveWithRetry() }
+
+func (s *store) saveWithRetry() error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func twoCallsDeep(s *store) error {
+	return retry.Do(func() error {
+		return s.save() // want `call to \(\*samepkg.store\).save reaches retry loop \(4 attempts\) in \(\*samepkg.store\).saveWithRetry inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+	})
+}
+
+// A closure held in a variable and called inside the loop.
+func closureCall() error {
+	send := func() error { return retry.Do(op, retry.Attempts(2)) }
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = send(); err == nil { // want `call to the closure send reaches github.com/avast/retry-go/v4.Do \(2 attempts\) in samepkg.closureCall inside a retry loop \(3 attempts\), up to 3×2 = 6 calls`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A named operation declared in this package: its body is the repeated code.
+func attempt() error { return helper() } // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside github.com/avast/retry-go/v4.Do \(3 attempts\), up to 3×5 = 15 calls`
+
+func namedOp() error {
+	return retry.Do(attempt, retry.Attempts(3))
+}
+
+// Suppressed with a reason.
+func suppressed() error {
+	return retry.Do(func() error {
+		//idemlint:ignore nestedretry the helper's retries are for a different failure mode
+		return helper()
+	})
+}
+
+// ---- negatives
+
+// Two retries one after the other.
+func sequential() error {
+	if err := retry.Do(op, retry.Attempts(3)); err != nil {
+		return err
+	}
+	return retry.Do(other, retry.Attempts(3))
+}
+
+// The callee loops over items without retrying.
+func each(items []string) error {
+	for _, it := range items {
+		if err := op(); err != nil {
+			return err
+		}
+		_ = it
+	}
+	return nil
+}
+
+func itemsInRetry(items []string) error {
+	return retry.Do(func() error { return each(items) })
+}
+
+// The outer loop ranges over items: not a retry.
+func retryPerItem(items []string) error {
+	for range items {
+		if err := retry.Do(op, retry.Attempts(3)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A polling loop that never leaves on success is not a retry either.
+func worker(ctx context.Context) {
+	for ctx.Err() == nil {
+		_ = retry.Do(op, retry.Attempts(3))
+		time.Sleep(time.Second)
+	}
+}
+
+// Calls inside the inner layer's own operation belong to the inner layer:
+// only the inner retry.Do is reported against the loop.
+func innerOpBody() error {
+	var err error
+	for i := 0; i < 2; i++ {
+		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(3 attempts\) inside a retry loop \(2 attempts\), up to 2×3 = 6 calls`
+			return each(nil)
+		}, retry.Attempts(3))
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A closure stored but never called in the loop is not reached.
+func storedClosure() (func() error, error) {
+	var err error
+	for i := 0; i < 3; i++ {
+		later := func() error { return helper() }
+		if err = op(); err == nil {
+			return later, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, err
+}
