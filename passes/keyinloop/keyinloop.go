@@ -398,11 +398,11 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	if err != nil {
 		return none, false
 	}
-	start, end, ok := keys.LineSpan(src, file, stmt)
+	start, end, textEnd, ok := keys.LineSpan(src, file, stmt)
 	if !ok {
 		return none, false
 	}
-	text := string(src[file.Offset(stmt.Pos()):file.Offset(stmt.End())])
+	text := string(src[file.Offset(stmt.Pos()):file.Offset(textEnd)])
 	target := "retry loop"
 	if s.Kind == retryscope.LibraryCall {
 		target = "retry call"

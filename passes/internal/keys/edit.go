@@ -91,24 +91,35 @@ func Indent(src []byte, file *token.File, pos token.Pos) string {
 }
 
 // LineSpan returns the byte range of the whole lines that n occupies, the
-// final newline included, when nothing but white space shares those lines
-// with n.
-func LineSpan(src []byte, file *token.File, n ast.Node) (token.Pos, token.Pos, bool) {
-	start := file.LineStart(file.Line(n.Pos()))
+// final newline included, and the end of n's text on its last line (a
+// trailing line comment included), when nothing but white space precedes n
+// on its first line and nothing but white space or a line comment follows
+// it on its last.
+func LineSpan(src []byte, file *token.File, n ast.Node) (start, end, textEnd token.Pos, ok bool) {
+	start = file.LineStart(file.Line(n.Pos()))
 	for i := file.Offset(start); i < file.Offset(n.Pos()); i++ {
 		if src[i] != ' ' && src[i] != '\t' {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 	}
 	i := file.Offset(n.End())
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
 		i++
 	}
+	if i+1 < len(src) && src[i] == '/' && src[i+1] == '/' {
+		for i < len(src) && src[i] != '\n' {
+			i++
+		}
+	}
 	if i < len(src) && src[i] != '\n' {
-		return 0, 0, false
+		return 0, 0, 0, false
+	}
+	j := i
+	for j > file.Offset(n.End()) && (src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '\r') {
+		j--
 	}
 	if i < len(src) {
 		i++
 	}
-	return start, file.Pos(i), true
+	return start, file.Pos(i), file.Pos(j), true
 }

@@ -1,0 +1,49 @@
+package configdefault
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/google/uuid"
+)
+
+func send(req *http.Request) error {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// mintID and Gen.Next are declared elsewhere in a real program; here they
+// have no body the check could read.
+func mintID() string
+
+type Gen struct{}
+
+func (g *Gen) Next() string
+
+type Order struct{ DedupToken string }
+
+func place(o Order) error { return nil }
+
+func configured(req *http.Request, g *Gen) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req.Header.Set("Idempotency-Key", mintID())
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		req.Header.Set("X-Dedup-Key", g.Next())
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		if err := place(Order{DedupToken: uuid.NewString()}); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}

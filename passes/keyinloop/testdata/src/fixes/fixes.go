@@ -1,0 +1,102 @@
+package fixes
+
+import (
+	"fmt"
+	"net/http"
+
+	retrygo "github.com/avast/retry-go/v4"
+	"github.com/google/uuid"
+)
+
+func send(req *http.Request) error {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func loop(req *http.Request) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		key := uuid.NewString() // want `mints the key`
+		req.Header.Set("Idempotency-Key", key)
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+func labelled(req *http.Request, prefix string) error {
+retry:
+	for attempt := 0; attempt < 3; attempt++ {
+		var key = prefix + uuid.NewString() // want `mints the key`
+		req.Header.Set("Idempotency-Key", key)
+		if err := send(req); err != nil {
+			continue retry
+		}
+		return nil
+	}
+	return fmt.Errorf("gave up")
+}
+
+func library(req *http.Request) error {
+	if err := retrygo.Do(func() error {
+		k := uuid.NewString() // want `mints the key`
+		req.Header.Set("Idempotency-Key", k)
+		return send(req)
+	}, retrygo.Attempts(3)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// No fix: the key depends on the attempt number.
+func usesAttempt(req *http.Request) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		key := fmt.Sprint(attempt, uuid.NewString()) // want `mints the key`
+		req.Header.Set("Idempotency-Key", key)
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// No fix: the name is taken above the loop.
+func nameTaken(req *http.Request, key string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		key := uuid.NewString() // want `mints the key`
+		req.Header.Set("Idempotency-Key", key)
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// No fix: the minting is inline in the sink.
+func inline(req *http.Request) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `mints the key`
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// No fix: the tuple also declares err, which exists above.
+func tuple(req *http.Request) (err error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		id, err := uuid.NewRandom() // want `mints the key`
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", id.String())
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
