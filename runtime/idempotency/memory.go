@@ -58,16 +58,19 @@ func WithClock(now func() time.Time) MemoryOption {
 type memShard struct {
 	mu      sync.Mutex
 	entries map[memKey]*memEntry
-	order   []memKey // insertion order, for eviction; may hold stale keys
+	order   []*memEntry // insertion order, for eviction; may hold removed entries
 	head    int
 	max     int
-	fence   int64 // last fence handed out by this shard
+	fence   int64     // last fence handed out by this shard
+	minExp  time.Time // no entry expires before this
 	_       [40]byte
 }
 
 type memKey struct{ tenant, key string }
 
 type memEntry struct {
+	key         memKey
+	removed     bool // no longer in the shard's map
 	fingerprint []byte
 	completed   bool
 	fence       int64
@@ -88,7 +91,7 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	per := (cfg.maxEntries + cfg.shards - 1) / cfg.shards
 	s := &MemoryStore{shards: make([]memShard, cfg.shards), seed: maphash.MakeSeed(), now: cfg.now}
 	for i := range s.shards {
-		s.shards[i].entries = make(map[memKey]*memEntry)
+		s.shards[i].entries = make(map[memKey]*memEntry, min(per, 4096))
 		s.shards[i].max = per
 	}
 	return s
@@ -127,7 +130,7 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	defer sh.mu.Unlock()
 	e, ok := sh.entries[k]
 	if ok && !now.Before(e.expiresAt) {
-		delete(sh.entries, k)
+		sh.remove(e)
 		ok = false
 	}
 	if !ok {
@@ -136,13 +139,17 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 		}
 		sh.fence++
 		e = &memEntry{
-			fingerprint: bytes.Clone(req.Fingerprint),
+			key:         k,
+			fingerprint: req.Fingerprint, // Claim may keep it (see ClaimRequest)
 			fence:       sh.fence,
 			leaseUntil:  now.Add(req.LeaseTTL),
 			expiresAt:   now.Add(req.TTL),
 		}
 		sh.entries[k] = e
-		sh.order = append(sh.order, k)
+		sh.order = append(sh.order, e)
+		if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
+			sh.minExp = e.expiresAt
+		}
 		return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, e.fence}}, nil
 	}
 	if !bytes.Equal(e.fingerprint, req.Fingerprint) {
@@ -160,46 +167,55 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, e.fence}, Steps: maps.Clone(e.steps)}, nil
 }
 
+// remove deletes e from the shard. The caller holds sh.mu.
+func (sh *memShard) remove(e *memEntry) {
+	delete(sh.entries, e.key)
+	e.removed = true
+}
+
 // makeRoom evicts expired entries, else the oldest completed one. It
 // reports whether there is room. The caller holds sh.mu.
 func (sh *memShard) makeRoom(now time.Time) bool {
-	// Drop stale or expired keys from the front of the insertion order.
+	// Drop removed or expired entries from the front of the insertion order.
 	for sh.head < len(sh.order) {
-		k := sh.order[sh.head]
-		e, ok := sh.entries[k]
-		if ok && now.Before(e.expiresAt) {
+		e := sh.order[sh.head]
+		if !e.removed && now.Before(e.expiresAt) {
 			break
 		}
-		if ok {
-			delete(sh.entries, k)
+		if !e.removed {
+			sh.remove(e)
 		}
-		sh.order[sh.head] = memKey{}
+		sh.order[sh.head] = nil
 		sh.head++
 	}
 	sh.compact()
 	if len(sh.entries) < sh.max {
 		return true
 	}
-	// Full of live entries. Evict an expired entry if one is near the front
-	// (with the usual constant TTL, insertion order is expiry order), else
-	// the oldest completed entry; in-progress entries are never evicted.
-	const window = 64
-	for i := sh.head; i < len(sh.order) && i < sh.head+window; i++ {
-		k := sh.order[i]
-		if e, ok := sh.entries[k]; ok && !now.Before(e.expiresAt) {
-			delete(sh.entries, k)
+	// Full of live entries. If any may have expired (TTLs differ), sweep
+	// the shard for them; else evict the oldest completed entry. In-progress
+	// entries are never evicted.
+	if !now.Before(sh.minExp) {
+		sh.minExp = time.Time{}
+		for _, e := range sh.entries {
+			if !now.Before(e.expiresAt) {
+				sh.remove(e)
+			} else if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
+				sh.minExp = e.expiresAt
+			}
+		}
+		if len(sh.entries) < sh.max {
 			return true
 		}
 	}
 	for i := sh.head; i < len(sh.order); i++ {
-		k := sh.order[i]
-		e, ok := sh.entries[k]
-		if ok && e.completed {
-			delete(sh.entries, k)
+		e := sh.order[i]
+		if !e.removed && e.completed {
+			sh.remove(e)
 			return true
 		}
-		if !ok && i == sh.head {
-			sh.order[i] = memKey{}
+		if e.removed && i == sh.head {
+			sh.order[i] = nil
 			sh.head++
 		}
 	}
@@ -207,19 +223,19 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 }
 
 // compact drops the consumed prefix of the order queue when it dominates,
-// and rebuilds the queue when it holds too many stale keys.
+// and drops removed entries when they dominate.
 func (sh *memShard) compact() {
 	if sh.head > 0 && sh.head*2 >= len(sh.order) {
-		sh.order = append(sh.order[:0], sh.order[sh.head:]...)
+		n := copy(sh.order, sh.order[sh.head:])
+		clear(sh.order[n:])
+		sh.order = sh.order[:n]
 		sh.head = 0
 	}
-	if len(sh.order)-sh.head > 4*sh.max+64 {
+	if len(sh.order)-sh.head > 2*len(sh.entries)+64 {
 		live := sh.order[:0]
-		seen := make(map[memKey]bool, len(sh.entries))
-		for _, k := range sh.order[sh.head:] {
-			if _, ok := sh.entries[k]; ok && !seen[k] {
-				seen[k] = true
-				live = append(live, k)
+		for _, e := range sh.order[sh.head:] {
+			if !e.removed {
+				live = append(live, e)
 			}
 		}
 		clear(sh.order[len(live):])
@@ -238,9 +254,9 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 		sh := &s.shards[i]
 		now := s.now()
 		sh.mu.Lock()
-		for k, e := range sh.entries {
+		for _, e := range sh.entries {
 			if !now.Before(e.expiresAt) {
-				delete(sh.entries, k)
+				sh.remove(e)
 				n++
 			}
 		}
@@ -277,7 +293,7 @@ func (s *MemoryStore) Release(ctx context.Context, l Lease) error {
 		e.leaseUntil = time.Time{} // keep the recovery points; end the lease
 		return nil
 	}
-	delete(sh.entries, memKey{l.Tenant, l.Key})
+	sh.remove(e)
 	return nil
 }
 
@@ -333,7 +349,7 @@ func (w *memWork) Complete(ctx context.Context, resp *Response) error {
 		return fmt.Errorf("memory complete: %w", ErrLeaseLost)
 	}
 	e.completed = true
-	e.resp = cloneResponse(resp)
+	e.resp = resp // Work.Complete takes ownership; reads return copies
 	e.leaseUntil = time.Time{}
 	for _, f := range w.onCommit {
 		f()

@@ -38,8 +38,34 @@ type PostgresStore struct {
 type PostgresOption func(*postgresConfig)
 
 type postgresConfig struct {
-	table string
-	iso   sql.IsolationLevel
+	table     string
+	iso       sql.IsolationLevel
+	syncClaim bool
+}
+
+// WithSyncClaim makes the claim statement commit with the session's
+// synchronous_commit setting. By default the claim commits with
+// synchronous_commit = off, set for that statement only: it saves a WAL
+// flush per request and is safe, because every later commit that matters
+// (the completion with the business writes, a recorded step) flushes the
+// WAL past the claim; a claim lost in a database crash belongs to an
+// attempt whose transaction was lost too, so its retry simply starts over.
+func WithSyncClaim() PostgresOption {
+	return func(c *postgresConfig) { c.syncClaim = true }
+}
+
+// insertClaim is the claim statement: one INSERT … ON CONFLICT DO NOTHING
+// RETURNING fence.
+func insertClaim(t, seq string, sync bool) string {
+	vals := `$1, $2, $3, $4, 'in_progress', nextval('` + seq + `'),
+	now() + $5::bigint * interval '1 microsecond', now() + $6::bigint * interval '1 microsecond'`
+	src := `VALUES (` + vals + `)`
+	if !sync {
+		src = `SELECT ` + vals + ` FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`
+	}
+	return `INSERT INTO ` + t + ` (tenant, idem_key, fp_version, fingerprint, state, fence, locked_until, expires_at)
+` + src + `
+ON CONFLICT (tenant, idem_key) DO NOTHING RETURNING fence`
 }
 
 // WithTable sets the table name (default "idempotency_keys"), optionally
@@ -118,9 +144,7 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 	const owned = pk + ` AND fence = $3 AND state = 'in_progress'`
 	return &PostgresStore{
 		db: db, table: t, seq: seq, iso: cfg.iso,
-		qInsert: `INSERT INTO ` + t + ` (tenant, idem_key, fp_version, fingerprint, state, fence, locked_until, expires_at)
-VALUES ($1, $2, $3, $4, 'in_progress', nextval('` + seq + `'), now() + $5::bigint * interval '1 microsecond', now() + $6::bigint * interval '1 microsecond')
-ON CONFLICT (tenant, idem_key) DO NOTHING RETURNING fence`,
+		qInsert: insertClaim(t, seq, cfg.syncClaim),
 		qSelect: `SELECT fingerprint, state = 'completed', coalesce(locked_until > now(), false),
 	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8, expires_at <= now(),
 	steps, resp_status, resp_headers, resp_body

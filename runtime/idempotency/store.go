@@ -66,7 +66,8 @@ type ClaimRequest struct {
 	Tenant string
 	// Key is the client's idempotency key (1 to 255 printable ASCII bytes).
 	Key string
-	// Fingerprint identifies the request (see Fingerprint).
+	// Fingerprint identifies the request (see Fingerprint). The store may
+	// keep the slice: do not modify it after the call.
 	Fingerprint []byte
 	// LeaseTTL is how long the claim stays exclusive without completion;
 	// after it another attempt may take the key over.

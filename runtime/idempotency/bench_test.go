@@ -1,0 +1,187 @@
+package idempotency
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// BenchmarkMemoryClaimComplete measures a fresh key's claim, begin and
+// completion on the memory store, in parallel.
+func BenchmarkMemoryClaimComplete(b *testing.B) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	fp := Fingerprint("POST", "/payments", "", "application/json", []byte(`{"amount":1}`))
+	resp := &Response{Status: 201, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"id":1}`)}
+	var worker atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		prefix := []byte(NewKey()[:8] + strconv.FormatInt(worker.Add(1), 10) + "-")
+		buf := make([]byte, 0, 64)
+		n := int64(0)
+		for pb.Next() {
+			n++
+			buf = strconv.AppendInt(append(buf[:0], prefix...), n, 10)
+			r, err := s.Claim(ctx, ClaimRequest{Key: string(buf), Fingerprint: fp, LeaseTTL: DefaultLease, TTL: DefaultTTL})
+			if err != nil || r.Outcome != Acquired {
+				b.Fatalf("claim: %v %v", r.Outcome, err)
+			}
+			w, _ := s.Begin(ctx, r.Lease)
+			if err := w.Complete(ctx, resp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+}
+
+// BenchmarkMiddlewareMemory measures a keyed POST through the middleware on
+// the memory store (no network), in parallel.
+func BenchmarkMiddlewareMemory(b *testing.B) {
+	h := Middleware(NewMemoryStore())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(201)
+		w.Write([]byte(`{"id":1}`))
+	}))
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":1}`))
+			r.Header.Set("Idempotency-Key", NewKey())
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != 201 {
+				b.Fatalf("status %d", w.Code)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// stmtCounter is a pgx tracer counting statements sent to the server
+// (each one a round trip; BEGIN and COMMIT included).
+type stmtCounter struct{ claims, begins, commits, other atomic.Int64 }
+
+func (c *stmtCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	q := strings.ToLower(strings.TrimSpace(d.SQL))
+	switch {
+	case strings.HasPrefix(q, "insert into idempotency_keys"):
+		c.claims.Add(1)
+	case strings.HasPrefix(q, "begin"):
+		c.begins.Add(1)
+	case strings.HasPrefix(q, "commit"):
+		c.commits.Add(1)
+	default:
+		c.other.Add(1)
+	}
+	return ctx
+}
+
+func (c *stmtCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (c *stmtCounter) reset() {
+	c.claims.Store(0)
+	c.begins.Store(0)
+	c.commits.Store(0)
+	c.other.Store(0)
+}
+
+// BenchmarkPostgresPayment compares a keyed POST that creates one payment
+// row through the middleware on PostgreSQL with the same handler without it
+// (its own BEGIN, INSERT, COMMIT), and counts the statements per request.
+func BenchmarkPostgresPayment(b *testing.B) {
+	setup := schemaDB(b) // creates the schema; the counting handle reuses it
+	var schema string
+	if err := setup.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := pgx.ParseConfig(withSearchPath(b, testDSN(), schema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	counter := &stmtCounter{}
+	cfg.Tracer = counter
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	db.SetMaxOpenConns(16)
+	db.SetMaxIdleConns(16)
+	ctx := context.Background()
+	store, err := NewPostgresStore(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE payments (id bigserial PRIMARY KEY, amount bigint NOT NULL)`); err != nil {
+		b.Fatal(err)
+	}
+	insert := func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO payments (amount) VALUES ($1) RETURNING id`, 100).Scan(&id)
+		return id, err
+	}
+	answer := func(w http.ResponseWriter, id int64) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		w.Write(strconv.AppendInt([]byte(`{"id":`), id, 10))
+		w.Write([]byte("}"))
+	}
+	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tx, err := db.BeginTx(r.Context(), nil)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		defer tx.Rollback()
+		id, err := insert(r.Context(), tx)
+		if err == nil {
+			err = tx.Commit()
+		}
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		answer(w, id)
+	})
+	keyed := Middleware(store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, err := insert(r.Context(), Tx(r.Context()))
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		answer(w, id)
+	}))
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+	}{{"without", bare}, {"middleware", keyed}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetParallelism(4)
+			counter.reset()
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":100}`))
+					r.Header.Set("Content-Type", "application/json")
+					r.Header.Set("Idempotency-Key", NewKey())
+					w := httptest.NewRecorder()
+					c.h.ServeHTTP(w, r)
+					if w.Code != http.StatusCreated {
+						b.Fatalf("status %d: %s", w.Code, w.Body)
+					}
+				}
+			})
+			n := float64(b.N)
+			b.ReportMetric(n/time.Since(start).Seconds(), "req/s")
+			b.ReportMetric(float64(counter.claims.Load())/n, "claims/op")
+			b.ReportMetric(float64(counter.begins.Load()+counter.commits.Load()+counter.other.Load()+counter.claims.Load())/n, "stmts/op")
+		})
+	}
+}
