@@ -99,7 +99,7 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 		if sig := fn.Signature(); sig.Recv() != nil {
 			r = c.x.region(recv(call))
 		} else {
-			r = &region{open: true} // the package's global backend
+			r = c.globalStripeBackend()
 		}
 		s = c.configured(r, "stripe", c.stripeSetting)
 		if s.attempts == 0 {
@@ -127,7 +127,11 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 		default:
 			return nil
 		}
-		s = c.configured(c.x.region(recv(call)), "k8s", c.k8sSetting)
+		// MaxRetries is set per request, on the request chain: the
+		// RESTClient a request comes from carries no retry setting.
+		r := c.x.region(recv(call))
+		r.open = false
+		s = c.configured(r, "k8s", c.k8sSetting)
 		if s.attempts == 0 {
 			s.attempts = k8sDefault
 		}
@@ -445,6 +449,23 @@ func (c *checker) stripeSetting(s *setting, n ast.Node) {
 			eval(call.Args[0])
 		}
 	}
+}
+
+// globalStripeBackend is the region of the backends the package installs
+// with stripe.SetBackend, which the resource packages' functions use.
+func (c *checker) globalStripeBackend() *region {
+	var args []ast.Expr
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if name, call := c.calleeOf(n); call != nil && len(call.Args) == 2 && stripeModule.MatchString(name) && strings.HasSuffix(name, ".SetBackend") {
+				args = append(args, call.Args[1])
+			}
+			return true
+		})
+	}
+	r := c.x.region(args...)
+	r.open = false // set elsewhere, if anywhere: the default applies
+	return r
 }
 
 // ---- aws-sdk-go-v2

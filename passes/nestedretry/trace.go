@@ -274,8 +274,24 @@ func (t *tracer) variable(v *types.Var, depth int) {
 	for _, d := range defs {
 		t.expr(d, depth+1, false)
 	}
+	// Statements that set its fields count with the values they set;
+	// calls of its methods count by themselves (their other arguments
+	// are not the variable's configuration).
 	for _, u := range t.x.uses[v] {
-		t.node(u, depth+1)
+		if t.seenNode[u] {
+			continue
+		}
+		t.seenNode[u] = true
+		t.r.nodes = append(t.r.nodes, u)
+		if as, ok := u.(*ast.AssignStmt); ok {
+			for i, lhs := range as.Lhs {
+				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && len(as.Rhs) == len(as.Lhs) {
+					if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && t.x.info.Uses[id] == v {
+						t.expr(as.Rhs[i], depth+1, false)
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -1,0 +1,40 @@
+package k8scase
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/retry"
+)
+
+func transient(error) bool { return true }
+
+func create(ctx context.Context, rc *rest.RESTClient, obj runtime.Object) error {
+	return retry.OnError(retry.DefaultBackoff, transient, func() error {
+		return rc.Post().Resource("widgets").Body(obj).Do(ctx).Error() // want `\(\*k8s.io/client-go/rest.Request\).Do retries by itself \(11 attempts\) inside k8s.io/client-go/util/retry.OnError \(4 attempts\), up to 4×11 = 44 calls; retry in one layer only: call \(\*k8s.io/client-go/rest.Request\).MaxRetries\(0\), or drop the outer retry`
+	})
+}
+
+func fewRetries(ctx context.Context, rc *rest.RESTClient) error {
+	return retry.OnError(retry.DefaultRetry, transient, func() error {
+		req := rc.Get().Resource("widgets").MaxRetries(2)
+		_, err := req.DoRaw(ctx) // want `DoRaw retries by itself \(3 attempts\) inside k8s.io/client-go/util/retry.OnError \(5 attempts\), up to 5×3 = 15 calls`
+		return err
+	})
+}
+
+// ---- negatives
+
+// The REST client does not retry conflicts: one layer for 409s.
+func update(ctx context.Context, rc *rest.RESTClient, obj runtime.Object) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		return rc.Put().Resource("widgets").Body(obj).Do(ctx).Error()
+	})
+}
+
+func noRESTRetries(ctx context.Context, rc *rest.RESTClient, obj runtime.Object) error {
+	return retry.OnError(retry.DefaultBackoff, transient, func() error {
+		return rc.Post().Resource("widgets").MaxRetries(0).Body(obj).Do(ctx).Error()
+	})
+}

@@ -1,0 +1,99 @@
+package retryablehttpcase
+
+import (
+	"net/http"
+	"time"
+
+	retry "github.com/avast/retry-go/v4"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+func clientDo(req *retryablehttp.Request) error {
+	c := retryablehttp.NewClient()
+	var err error
+	for i := 0; i < 3; i++ {
+		_, err = c.Do(req) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Do retries by itself \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls; retry in one layer only: set RetryMax to 0 on the go-retryablehttp client, or drop the outer retry`
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func clientRetryMax(url string) error {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 2
+	return retry.Do(func() error {
+		_, err := c.Post(url, "application/json", nil) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Post retries by itself \(3 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×3 = 30 calls`
+		return err
+	})
+}
+
+func packageGet(url string) error {
+	return retry.Do(func() error {
+		_, err := retryablehttp.Get(url) // want `github.com/hashicorp/go-retryablehttp.Get retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		return err
+	})
+}
+
+func standardClient(req *http.Request) error {
+	hc := retryablehttp.NewClient().StandardClient()
+	return retry.Do(func() error {
+		_, err := hc.Do(req) // want `\(\*net/http.Client\).Do retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		return err
+	})
+}
+
+type api struct {
+	http *http.Client
+}
+
+func newAPI() *api {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 1
+	return &api{http: &http.Client{Transport: &retryablehttp.RoundTripper{Client: rc}}}
+}
+
+// The client is stored in a field; every value assigned to it sends
+// through a RoundTripper.
+func (a *api) fetch(url string) error {
+	return retry.Do(func() error {
+		_, err := a.http.Get(url) // want `\(\*net/http.Client\).Get retries by itself \(2 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×2 = 20 calls`
+		return err
+	})
+}
+
+// ---- negatives
+
+func noRetries(req *retryablehttp.Request) error {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 0
+	return retry.Do(func() error {
+		_, err := c.Do(req)
+		return err
+	})
+}
+
+func literalWithoutRetryMax(req *retryablehttp.Request) error {
+	c := &retryablehttp.Client{HTTPClient: http.DefaultClient}
+	return retry.Do(func() error {
+		_, err := c.Do(req)
+		return err
+	})
+}
+
+func plainHTTP(req *http.Request) error {
+	hc := &http.Client{Timeout: time.Second}
+	return retry.Do(func() error {
+		_, err := hc.Do(req)
+		return err
+	})
+}
+
+func defaultHTTP(url string) error {
+	return retry.Do(func() error {
+		_, err := http.Get(url)
+		return err
+	})
+}
