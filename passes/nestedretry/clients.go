@@ -504,7 +504,9 @@ func (c *checker) awsSetting(s *setting, n ast.Node) {
 			s.set(k) // 0 means unset
 		}
 	})
-	isStd := func(e ast.Expr) bool { return c.typeIn(e, func(p string) bool { return p == awsRetry }, "StandardOptions") }
+	isStd := func(e ast.Expr) bool {
+		return c.typeIn(e, func(p string) bool { return p == awsRetry }, "StandardOptions")
+	}
 	c.fieldSetting(n, "MaxAttempts", isStd, func(v ast.Expr) {
 		if k, ok := c.intValue(v); !ok {
 			s.unknown = true
