@@ -512,3 +512,32 @@ func TestResponseTooLarge(t *testing.T) {
 		}
 	})
 }
+
+// A handler whose transaction failed (it ignored the error and answered
+// 201) cannot complete: nothing is stored, the key is released, 503.
+func TestFailedTransactionReleases(t *testing.T) {
+	b := newPostgresBackend(t)
+	var fail atomic.Bool
+	fail.Store(true)
+	inner := paymentHandler(b, 0)
+	h := Middleware(b.store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fail.Swap(false) {
+			b.addPayment(r.Context(), 1)
+			Tx(r.Context()).ExecContext(r.Context(), `INSERT INTO no_such_table VALUES (1)`) // error ignored
+			w.WriteHeader(http.StatusCreated)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	key := NewKey()
+	wantProblem(t, do(t, h, "POST", key, `{"amount":2}`), http.StatusServiceUnavailable, ProblemStoreUnavailable)
+	if _, err := b.store.Lookup(context.Background(), "", key); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("key after failed transaction: %v, want ErrNotFound", err)
+	}
+	if n := b.payments(t); n != 0 {
+		t.Fatalf("payments = %d, want 0", n)
+	}
+	if a := do(t, h, "POST", key, `{"amount":2}`); a.status != 201 || b.payments(t) != 1 {
+		t.Fatalf("retry: %d, payments %d", a.status, b.payments(t))
+	}
+}
