@@ -81,13 +81,16 @@ type ClaimRequest struct {
 // grows with every claim or takeover, so a stale owner's writes are
 // rejected.
 type Lease struct {
-	Tenant string
-	Key    string
-	Fence  int64
+	// Tenant and Key name the key.
+	Tenant, Key string
+	// Fence is the attempt's fence token: stores accept its completion,
+	// steps and release only while it is the key's current fence.
+	Fence int64
 }
 
 // ClaimResult is what Claim found or did.
 type ClaimResult struct {
+	// Outcome says what happened.
 	Outcome Outcome
 	// Lease is valid when Outcome is Acquired or TakenOver.
 	Lease Lease
@@ -102,21 +105,30 @@ type ClaimResult struct {
 
 // Response is a stored final response.
 type Response struct {
+	// Status is the HTTP status code.
 	Status int
+	// Header holds the allow-listed headers (see WithReplayHeaders).
 	Header http.Header
-	Body   []byte
+	// Body is the whole response body.
+	Body []byte
 }
 
 // Record is a key's stored state, as returned by Lookup.
 type Record struct {
-	Tenant      string
-	Key         string
+	// Tenant and Key name the key.
+	Tenant, Key string
+	// Fingerprint is the fingerprint of the request that claimed the key.
 	Fingerprint []byte
-	Completed   bool
-	Fence       int64
-	Response    *Response // nil until completed
-	Steps       map[string]json.RawMessage
-	ExpiresAt   time.Time
+	// Completed is true once the final response is stored.
+	Completed bool
+	// Fence is the current fence token.
+	Fence int64
+	// Response is the final response; nil until completed.
+	Response *Response
+	// Steps holds the recorded recovery points and their results.
+	Steps map[string]json.RawMessage
+	// ExpiresAt is when the key expires (the store's clock).
+	ExpiresAt time.Time
 }
 
 // Work is one attempt's unit of work, begun by Store.Begin after a
