@@ -7,12 +7,16 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/passes/nojitter"
+	"github.com/idemlint/idemlint/passes/retryscope"
+	"github.com/idemlint/idemlint/passes/unboundedretry"
 )
 
 // checkNames lists every check of the suite, in the order drivers show them.
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
-var checkNames = []string{}
+var checkNames = []string{unboundedretry.Name, nojitter.Name}
 
 // Checks returns the names of all the suite's checks.
 func Checks() []string { return slices.Clone(checkNames) }
@@ -50,14 +54,48 @@ func validFuncName(n string) bool {
 
 // Bind registers the suite-level flags on fs, bound to cfg: -retry-funcs,
 // -key-generators, -key-headers, -key-fields (comma-separated lists) and
-// -strict-context. Drivers parse them before any analyzer runs; the
-// analyzers built by New read cfg when they run.
+// -strict-context. A driver parses them before it calls New (see
+// ParseArgs), and registers them on its flag set too so that its own
+// parsing accepts them.
 func (cfg *Config) Bind(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&cfg.RetryFuncs), "retry-funcs", "comma-separated full names of extra functions that retry their function argument")
 	fs.Var((*listFlag)(&cfg.KeyGenerators), "key-generators", "comma-separated full names of extra functions that mint a fresh key")
 	fs.Var((*listFlag)(&cfg.KeyHeaders), "key-headers", "comma-separated extra header names that carry an idempotency key")
 	fs.Var((*listFlag)(&cfg.KeyFields), "key-fields", "comma-separated extra struct field names that carry an idempotency key")
 	fs.BoolVar(&cfg.StrictContext, "strict-context", cfg.StrictContext, "unboundedretry: also report retry loops bounded only by a caller's context")
+}
+
+// ParseArgs sets cfg from the suite-level flags among args (-name=value,
+// -name value, or a bare -strict-context), leaving every other argument
+// alone: the driver's own flag parsing sees all of them afterwards.
+func (cfg *Config) ParseArgs(args []string) error {
+	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	cfg.Bind(fs)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() && !hasValue {
+			value, hasValue = "true", true
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return fmt.Errorf("flag -%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return fmt.Errorf("flag -%s: %v", name, err)
+		}
+	}
+	return cfg.Validate()
 }
 
 type listFlag []string
@@ -75,8 +113,8 @@ func (l *listFlag) Set(s string) error {
 }
 
 // New builds the suite's analyzers for cfg: every check not disabled.
-// The analyzers keep cfg and read it when they run, so flags bound with
-// Bind and parsed after New still take effect.
+// The analyzers copy cfg: fill it (from flags or settings) before calling
+// New.
 func New(cfg *Config) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
 	for _, a := range build(cfg) {
@@ -89,5 +127,9 @@ func New(cfg *Config) []*analysis.Analyzer {
 
 // build constructs one analyzer per check, sharing one retry model.
 func build(cfg *Config) []*analysis.Analyzer {
-	return nil
+	scope := retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs})
+	return []*analysis.Analyzer{
+		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
+		nojitter.New(&nojitter.Config{Scope: scope}),
+	}
 }

@@ -46,7 +46,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 }
 
-const runtimeFix = "github.com/idemlint/idemlint/runtime/retry.Do waits with full jitter"
+const runtimeFix = "use github.com/idemlint/idemlint/runtime/retry.Do, which waits with full jitter"
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	seen := make(map[token.Pos]bool) // a helper's wait shared by several scopes is reported once

@@ -22,6 +22,7 @@ const (
 	retryable   = "github.com/hashicorp/go-retryablehttp"
 	jpillora    = "github.com/jpillora/backoff"
 	rican7      = "github.com/Rican7/retry"
+	idemRetry   = "github.com/idemlint/idemlint/runtime/retry"
 )
 
 // origin resolves a local variable to the value last assigned to it before
@@ -247,6 +248,29 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 				s.Trigger = TriggerStatus
 				return s
 			}
+		}
+	case idemRetry:
+		// runtime/retry.Do(ctx, policy, op): capped (4 attempts by default)
+		// and bounded in time (15 s by default), with full jitter.
+		if (callee.Name() == "Do" || callee.Name() == "DoValue") && len(call.Args) == 3 {
+			op = 2
+			s.Cap = Cap{Kind: CapBounded, Pos: call.Args[1].Pos()}
+			if lit, ok := m.origin(di, call.Args[1], call.Pos()).(*ast.CompositeLit); ok {
+				s.Cap = Cap{Kind: CapKnown, N: 4, Pos: lit.Pos()}
+				for _, elt := range lit.Elts {
+					if kv, ok := elt.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "MaxAttempts" {
+							if n, ok := m.intConst(kv.Value); ok && n > 0 {
+								s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: kv.Pos()}
+							} else if !ok {
+								s.Cap = Cap{Kind: CapBounded, Pos: kv.Pos()}
+							}
+						}
+					}
+				}
+			}
+			s.Deadline = Deadline{Kind: DeadlineLibrary, Pos: call.Args[1].Pos()}
+			s.Waits = []Wait{{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true}}
 		}
 	case rican7:
 		if callee.Name() == "Retry" && len(call.Args) >= 1 {

@@ -16,7 +16,7 @@ func constant() error {
 		if err := op(); err == nil {
 			return nil
 		}
-		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter: clients that fail together retry together; wait a random duration in \[0, d\) \(full jitter\), or github.com/idemlint/idemlint/runtime/retry.Do waits with full jitter`
+		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter: clients that fail together retry together; wait a random duration in \[0, d\) \(full jitter\), or use github.com/idemlint/idemlint/runtime/retry.Do, which waits with full jitter`
 	}
 	return nil
 }

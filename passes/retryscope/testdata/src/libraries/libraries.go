@@ -16,6 +16,8 @@ import (
 	sretry "github.com/sethvargo/go-retry"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kretry "k8s.io/client-go/util/retry"
+
+	idem "github.com/idemlint/idemlint/runtime/retry"
 )
 
 func op() error { return nil }
@@ -138,4 +140,10 @@ func nextBackOff() error {
 		}
 		time.Sleep(d)
 	}
+}
+
+func idemlintRetry(ctx context.Context, n int) {
+	idem.Do(ctx, idem.Policy{}, func(context.Context) error { return nil })                              // want `library-call cap=4 deadline=library-max-elapsed-time waits=jittered body`
+	idem.Do(ctx, idem.Policy{MaxAttempts: 6}, func(context.Context) error { return nil })                // want `library-call cap=6 deadline=library-max-elapsed-time waits=jittered body`
+	idem.DoValue(ctx, idem.Policy{MaxAttempts: n}, func(context.Context) (int, error) { return 0, nil }) // want `library-call cap=bounded deadline=library-max-elapsed-time waits=jittered body`
 }

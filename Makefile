@@ -1,0 +1,47 @@
+# idemlint: the two commands a newcomer runs are `make demo` and `make test`.
+SHELL := /bin/bash
+GO    ?= go
+BIN   := $(CURDIR)/bin
+
+.PHONY: all build demo test test-short lint bench golangci clean
+
+all: build
+
+## build: the idemlint command, to bin/idemlint
+build:
+	$(GO) build -o $(BIN)/idemlint ./cmd/idemlint
+
+## demo: idemlint over testdata/demo, a small module that shows every check's findings
+demo: build
+	@echo "== idemlint ./... in testdata/demo"
+	@cd testdata/demo && $(BIN)/idemlint ./... ; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 3 ] || exit $$rc
+	@echo "== go vet -vettool=bin/idemlint ./... in testdata/demo"
+	@cd testdata/demo && $(GO) vet -vettool=$(BIN)/idemlint ./... ; true
+
+## test: every test, with the race detector, including the end-to-end tests of the CLI and the vet tool
+test: build
+	IDEMLINT_BIN=$(BIN)/idemlint $(GO) test -race -count=1 ./...
+	cd runtime/retry/internal/benchcmp && $(GO) vet ./...
+
+test-short:
+	$(GO) test -short ./...
+
+## lint: gofmt, go vet, and idemlint over this repository itself
+lint: build
+	@bad=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); if [ -n "$$bad" ]; then echo "not gofmt-formatted:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(BIN)/idemlint ./...
+
+## bench: the suite over std against the load+typecheck floor, and the runtime benchmarks
+bench: build
+	$(GO) build -o $(BIN)/benchfloor ./internal/benchfloor
+	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor std
+	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
+	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
+
+## golangci: bin/custom-gcl, golangci-lint v2.15.0 with the idemlint plugin, built offline from the module proxy
+golangci:
+	cd cmd/custom-gcl && $(GO) build -o $(BIN)/custom-gcl .
+
+clean:
+	rm -rf $(BIN)
