@@ -1,0 +1,572 @@
+package unkeyedpost
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+// def is one assignment to a local variable.
+type def struct {
+	rhs   ast.Expr
+	tuple int // index into rhs's results when rhs returns several values, else -1
+	pos   token.Pos
+}
+
+// fieldSet is an assignment v.F = rhs.
+type fieldSet struct {
+	field string
+	rhs   ast.Expr
+}
+
+// defIndex lists the assignments of one function, closures included.
+type defIndex struct {
+	defs   map[types.Object][]def
+	fields map[types.Object][]fieldSet
+}
+
+func (c *checker) defIndex(fd *ast.FuncDecl) *defIndex {
+	if di := c.defs[fd]; di != nil {
+		return di
+	}
+	di := &defIndex{defs: make(map[types.Object][]def), fields: make(map[types.Object][]fieldSet)}
+	add := func(lhs, rhs ast.Expr, tuple int, pos token.Pos) {
+		switch l := ast.Unparen(lhs).(type) {
+		case *ast.Ident:
+			if o := c.obj(l); o != nil {
+				di.defs[o] = append(di.defs[o], def{rhs: rhs, tuple: tuple, pos: pos})
+			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(l.X).(*ast.Ident); ok {
+				if o := c.obj(id); o != nil {
+					di.fields[o] = append(di.fields[o], fieldSet{field: l.Sel.Name, rhs: rhs})
+				}
+			}
+		}
+	}
+	ast.Inspect(fd, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+				return true
+			}
+			for i, lhs := range n.Lhs {
+				switch {
+				case len(n.Rhs) == len(n.Lhs):
+					add(lhs, n.Rhs[i], -1, n.End())
+				case len(n.Rhs) == 1:
+					add(lhs, n.Rhs[0], i, n.End())
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				switch {
+				case len(n.Values) == len(n.Names):
+					add(name, n.Values[i], -1, name.Pos())
+				case len(n.Values) == 1:
+					add(name, n.Values[0], i, name.Pos())
+				}
+			}
+		}
+		return true
+	})
+	c.defs[fd] = di
+	return di
+}
+
+func (c *checker) obj(id *ast.Ident) types.Object {
+	if id.Name == "_" {
+		return nil
+	}
+	if o := c.info.Defs[id]; o != nil {
+		return o
+	}
+	return c.info.Uses[id]
+}
+
+// origin resolves a local variable to the value last assigned to it before
+// pos; the first result of a call assigned to several variables counts as
+// the call. Other expressions are returned as they are.
+func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Expr {
+	di := c.defIndex(fd)
+	for range 8 {
+		e = ast.Unparen(e)
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return e
+		}
+		o := c.info.Uses[id]
+		if v, ok := o.(*types.Var); !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
+			return e
+		}
+		var best *def
+		for i, d := range di.defs[o] {
+			if d.pos < before && d.rhs != nil && (best == nil || d.pos > best.pos) {
+				best = &di.defs[o][i]
+			}
+		}
+		if best == nil || best.tuple > 0 {
+			return e
+		}
+		e, before = best.rhs, best.pos
+	}
+	return e
+}
+
+// rootObj returns the variable at the root of req, req.Header,
+// req.Header["K"], &req.
+func (c *checker) rootObj(e ast.Expr) types.Object {
+	for range 16 {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if _, ok := c.obj(x).(*types.Var); ok {
+				return c.obj(x)
+			}
+			return nil
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// aliasRoot is rootObj that also looks through methods returning a copy
+// of their receiver (req.WithContext(ctx), req.Clone(ctx)).
+func (c *checker) aliasRoot(e ast.Expr) types.Object {
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		fn := typeutil.StaticCallee(c.info, call)
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if fn == nil || !ok || fn.Signature().Recv() == nil || fn.Signature().Results().Len() == 0 {
+			return nil
+		}
+		if !types.Identical(deref(fn.Signature().Recv().Type()), deref(fn.Signature().Results().At(0).Type())) {
+			return nil
+		}
+		return c.aliasRoot(sel.X)
+	}
+	return c.rootObj(e)
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// harmless lists packages whose functions never set a request's key
+// header.
+var harmless = map[string]bool{
+	"net/http": true, "net/http/httputil": true, "fmt": true, "log": true, "log/slog": true,
+	"context": true, "io": true, "errors": true, "strings": true, "bytes": true, "encoding/json": true,
+	retryable: true,
+}
+
+// keyed reports whether the request held in objs gets a key header in fd,
+// or may get one: it is handed to code the check cannot see into, or a
+// header with a name that is not constant is set on it.
+func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
+	s := make(map[types.Object]bool)
+	for _, o := range objs {
+		s[o] = true
+	}
+	type pair struct{ lhs, rhs ast.Expr }
+	var pairs []pair
+	ast.Inspect(fd, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			switch {
+			case len(n.Lhs) == len(n.Rhs):
+				for i := range n.Lhs {
+					pairs = append(pairs, pair{n.Lhs[i], n.Rhs[i]})
+				}
+			case len(n.Rhs) == 1:
+				pairs = append(pairs, pair{n.Lhs[0], n.Rhs[0]})
+			}
+		case *ast.ValueSpec:
+			for i := range n.Names {
+				if len(n.Values) == len(n.Names) {
+					pairs = append(pairs, pair{n.Names[i], n.Values[i]})
+				} else if len(n.Values) == 1 && i == 0 {
+					pairs = append(pairs, pair{n.Names[0], n.Values[0]})
+				}
+			}
+		}
+		return true
+	})
+	rootOfPair := func(p pair) (types.Object, types.Object) {
+		r := c.aliasRoot(p.rhs)
+		if r == nil {
+			// retryablehttp.FromRequest(req) wraps the same request.
+			if call, ok := ast.Unparen(p.rhs).(*ast.CallExpr); ok && c.calleeName(call) == retryable+".FromRequest" && len(call.Args) == 1 {
+				r = c.aliasRoot(call.Args[0])
+			}
+		}
+		return c.rootObj(p.lhs), r
+	}
+	for range 4 {
+		grew := false
+		for _, p := range pairs {
+			l, r := rootOfPair(p)
+			if l == nil || r == nil {
+				continue
+			}
+			if s[l] != s[r] {
+				s[l], s[r] = true, true
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	keyedWrite := func(ws []keys.HeaderWrite) bool {
+		for _, w := range ws {
+			if !w.Const || c.names.Header(w.Name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range pairs {
+		if l := c.rootObj(p.lhs); l != nil && s[l] {
+			if lit, ok := ast.Unparen(p.rhs).(*ast.CompositeLit); ok && keyedWrite(keys.Writes(c.info, lit)) {
+				return true
+			}
+		}
+	}
+	keyed := false
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if keyed {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			for _, w := range keys.Writes(c.info, n) {
+				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
+					keyed = true
+				}
+			}
+			for i, a := range n.Args {
+				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i) {
+					keyed = true
+				}
+			}
+		case *ast.AssignStmt:
+			for _, w := range keys.Writes(c.info, n) {
+				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
+					keyed = true
+				}
+			}
+		}
+		return !keyed
+	})
+	return keyed
+}
+
+// mayKey reports whether the call may set a key header on its i-th
+// argument.
+func (c *checker) mayKey(call *ast.CallExpr, i int) bool {
+	fn := typeutil.StaticCallee(c.info, call)
+	if fn == nil {
+		if tv, ok := c.info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+			return false // a conversion, append, len
+		}
+		return true // a function value: unknown
+	}
+	sig := fn.Signature()
+	pi := i
+	if sig.Variadic() && pi >= sig.Params().Len()-1 {
+		pi = sig.Params().Len() - 1
+	}
+	if c.keyedParams[fn.Origin()][pi] {
+		return true
+	}
+	if c.funcs[fn.Origin()] != nil {
+		return false // a helper of the package that does not key it
+	}
+	return fn.Pkg() == nil || !harmless[fn.Pkg().Path()]
+}
+
+// retriedAfter reports whether scope may repeat after the send call: the
+// check cannot prove that every path after the send leaves the scope for
+// good.
+func (c *checker) retriedAfter(scope *retryscope.Scope, call *ast.CallExpr) bool {
+	switch scope.Kind {
+	case retryscope.Loop:
+		return c.loopRepeatsAfter(scope, call)
+	case retryscope.LibraryCall:
+		entry := scope.Entry
+		switch {
+		case entry == "k8s.io/client-go/util/retry.RetryOnConflict":
+			return false // repeats only on a 409 Conflict: nothing was applied
+		case strings.HasPrefix(entry, "github.com/sethvargo/go-retry."):
+			// Only errors wrapped in RetryableError are retried.
+			found := false
+			ast.Inspect(scope.Body, func(n ast.Node) bool {
+				if x, ok := n.(*ast.CallExpr); ok && x.End() > call.Pos() && c.calleeName(x) == "github.com/sethvargo/go-retry.RetryableError" {
+					found = true
+				}
+				return !found
+			})
+			return found
+		case strings.HasPrefix(entry, "k8s.io/apimachinery/pkg/util/wait."):
+			return c.anyReturnAfter(scope.Body, call, func(r *ast.ReturnStmt) bool {
+				if len(r.Results) != 2 {
+					return true
+				}
+				return !c.isTrue(r.Results[0]) && !c.certainError(r, r.Results[1])
+			})
+		}
+		return c.anyReturnAfter(scope.Body, call, func(r *ast.ReturnStmt) bool {
+			if len(r.Results) == 0 {
+				return true
+			}
+			last := r.Results[len(r.Results)-1]
+			return !c.isNil(last) && !c.permanent(last)
+		})
+	}
+	return true
+}
+
+// anyReturnAfter reports whether a return statement of body (not of
+// nested function literals) that ends after the send satisfies retries.
+func (c *checker) anyReturnAfter(body *ast.BlockStmt, call *ast.CallExpr, retries func(*ast.ReturnStmt) bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if n.End() > call.Pos() && retries(n) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (c *checker) isNil(e ast.Expr) bool {
+	tv, ok := c.info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func (c *checker) isTrue(e ast.Expr) bool {
+	tv, ok := c.info.Types[e]
+	return ok && tv.Value != nil && tv.Value.String() == "true"
+}
+
+// permanent reports whether e wraps an error so that the library stops
+// retrying.
+func (c *checker) permanent(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch c.calleeName(call) {
+	case "github.com/avast/retry-go/v4.Unrecoverable", "github.com/avast/retry-go/v5.Unrecoverable",
+		"github.com/cenkalti/backoff/v4.Permanent", "github.com/cenkalti/backoff/v5.Permanent",
+		"github.com/idemlint/idemlint/runtime/retry.Permanent":
+		return true
+	}
+	return false
+}
+
+// certainError reports whether e, returned by r, is a non-nil error: a
+// call that makes one, or a variable r returns only when it is not nil.
+func (c *checker) certainError(r *ast.ReturnStmt, e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		switch c.calleeName(x) {
+		case "errors.New", "fmt.Errorf":
+			return true
+		}
+	case *ast.Ident:
+		o := c.info.Uses[x]
+		if o == nil {
+			return false
+		}
+		p := c.parentsOfNode(r)
+		child := ast.Node(r)
+		for n := p[r]; n != nil; child, n = n, p[n] {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || child != ifs.Body {
+				continue
+			}
+			if b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ {
+				if id, ok := ast.Unparen(b.X).(*ast.Ident); ok && c.info.Uses[id] == o && c.isNil(b.Y) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// parentsOfNode returns the parent index of the function declaration that
+// holds n.
+func (c *checker) parentsOfNode(n ast.Node) keys.Parents {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= n.Pos() && n.Pos() <= f.FileEnd {
+			for _, d := range f.Decls {
+				if d.Pos() <= n.Pos() && n.End() <= d.End() {
+					return c.parentsOf(d)
+				}
+			}
+		}
+	}
+	return keys.Parents{}
+}
+
+func (c *checker) parentsOf(n ast.Node) keys.Parents {
+	p := c.parents[n]
+	if p == nil {
+		p = keys.ParentsOf(n)
+		c.parents[n] = p
+	}
+	return p
+}
+
+// loopRepeatsAfter reports whether the loop may start another pass after
+// the send: a continue after it, or a path after it that does not leave
+// the loop.
+func (c *checker) loopRepeatsAfter(scope *retryscope.Scope, call *ast.CallExpr) bool {
+	p := c.parentsOfNode(scope.Node)
+	label := ""
+	if l, ok := p[scope.Node].(*ast.LabeledStmt); ok {
+		label = l.Label.Name
+	}
+	// A continue or goto after the send repeats.
+	repeats := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			if repeats {
+				return false
+			}
+			switch x := x.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				if x != n {
+					walk(x, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				if x.Pos() < call.Pos() {
+					return true
+				}
+				switch x.Tok {
+				case token.CONTINUE:
+					if x.Label == nil && !nested || x.Label != nil && x.Label.Name == label {
+						repeats = true
+					}
+				case token.GOTO:
+					repeats = true
+				}
+			}
+			return true
+		})
+	}
+	walk(scope.Body, false)
+	if repeats {
+		return true
+	}
+	// Climb from the send to the loop body: at each level, the statements
+	// after the one holding the send must leave the loop.
+	var n ast.Node = call
+	for {
+		parent := p[n]
+		if parent == nil {
+			return true
+		}
+		var list []ast.Stmt
+		switch b := parent.(type) {
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			if parent != scope.Node {
+				return true // the send is in a closure or an inner loop
+			}
+		}
+		if list == nil {
+			n = parent
+			continue
+		}
+		i := 0
+		for i < len(list) && list[i] != n {
+			i++
+		}
+		if c.leaves(list[i:], label, c.inSwitch(p, parent, scope.Body)) {
+			return false
+		}
+		if parent == scope.Body {
+			return true
+		}
+		n = parent
+	}
+}
+
+// inSwitch reports whether list's owner lies in a switch or select case
+// below the loop body, where an unlabelled break leaves the switch.
+func (c *checker) inSwitch(p keys.Parents, owner ast.Node, body *ast.BlockStmt) bool {
+	for n := owner; n != nil && n != body; n = p[n] {
+		switch n.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			return true
+		}
+	}
+	return false
+}
+
+// leaves reports whether list always leaves the loop: it ends in a return,
+// a panic, or a break of the loop.
+func (c *checker) leaves(list []ast.Stmt, label string, inSwitch bool) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch st := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.BREAK && (st.Label == nil && !inSwitch || st.Label != nil && st.Label.Name == label)
+	case *ast.BlockStmt:
+		return c.leaves(st.List, label, inSwitch)
+	case *ast.IfStmt:
+		return st.Else != nil && c.leaves(st.Body.List, label, inSwitch) && c.leaves([]ast.Stmt{st.Else}, label, inSwitch)
+	case *ast.ExprStmt:
+		if call, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				_, builtin := c.info.Uses[id].(*types.Builtin)
+				return builtin
+			}
+			switch c.calleeName(call) {
+			case "os.Exit", "log.Fatal", "log.Fatalf", "log.Panic", "log.Panicf":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package loops
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+const endpoint = "https://api.example.com/payments"
+
+// POST by http.Post in a hand loop.
+func post(body []byte) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := http.Post(endpoint, "application/json", bytes.NewReader(body)) // want `POST request sent by net/http.Post inside the retry loop carries no idempotency key, so a retry after a timeout or a 5xx can apply it twice; mint a key once above the retry with github.com/idemlint/idemlint/runtime/idempotency.NewKey\(\) and set it in the Idempotency-Key header, or send through github.com/idemlint/idemlint/runtime/retry.NewTransport, which keys non-idempotent requests`
+		if err == nil && resp.StatusCode < 500 {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return fmt.Errorf("gave up")
+}
+
+func postForm(c *http.Client, form url.Values) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err := http.PostForm(endpoint, form); err == nil { // want `POST request sent by net/http.PostForm inside the retry loop`
+			return nil
+		}
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err := c.PostForm(endpoint, form); err == nil { // want `POST request sent by \(\*net/http.Client\).PostForm inside the retry loop`
+			return nil
+		}
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err := c.Post(endpoint, "text/plain", nil); err == nil { // want `POST request sent by \(\*net/http.Client\).Post inside the retry loop`
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// Do with a request built in the loop, with a constant or a named method.
+func do(ctx context.Context, c *http.Client, body []byte) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Request-Id", "r-1")
+		resp, doErr := c.Do(req) // want `POST request sent by \(\*net/http.Client\).Do inside the retry loop`
+		if doErr == nil && resp.StatusCode < 500 {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+func patch(c *http.Client) error {
+	method := "PATCH"
+	req, err := http.NewRequest(method, endpoint, nil)
+	if err != nil {
+		return err
+	}
+	for {
+		resp, err := c.Do(req) // want `PATCH request sent by \(\*net/http.Client\).Do inside the retry loop`
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if resp.StatusCode >= 500 {
+			continue
+		}
+		return nil
+	}
+}
+
+// The request goes through WithContext and a literal.
+func derived(ctx context.Context, c *http.Client) error {
+	base, _ := http.NewRequest("POST", endpoint, nil)
+	for attempt := 0; attempt < 3; attempt++ {
+		req := base.WithContext(ctx)
+		if _, err := c.Do(req); err == nil { // want `POST request sent by \(\*net/http.Client\).Do`
+			return nil
+		}
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		req := &http.Request{Method: http.MethodPost, Header: http.Header{"Accept": {"*/*"}}}
+		if _, err := c.Do(req); err == nil { // want `POST request sent by \(\*net/http.Client\).Do`
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// Built in the loop, sent by a helper: reported where it is built.
+func sendIt(c *http.Client, req *http.Request) error {
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func viaHelper(c *http.Client) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequest(http.MethodPost, endpoint, nil) // want `POST request built here and sent by loops.sendIt inside the retry loop`
+		if err != nil {
+			return err
+		}
+		if err := sendIt(c, req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
+
+// A send inside a switch case, then the loop goes on.
+func inSwitch(c *http.Client, kind int) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		switch kind {
+		case 1:
+			if _, err := http.Post(endpoint, "", nil); err == nil { // want `POST request sent by net/http.Post inside the retry loop`
+				return nil
+			}
+			break
+		default:
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return fmt.Errorf("gave up")
+}

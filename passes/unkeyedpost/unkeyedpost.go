@@ -1,0 +1,469 @@
+package unkeyedpost
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "unkeyedpost"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+	// KeyHeaders are extra request headers that carry an idempotency key,
+	// besides Idempotency-Key and X-Idempotency-Key (case-insensitive).
+	KeyHeaders []string
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg. The analyzer reads cfg when it runs.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	a := &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/unkeyedpost.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
+			return nil, nil
+		},
+	}
+	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
+	return a
+}
+
+const (
+	retryable       = "github.com/hashicorp/go-retryablehttp"
+	idempotencyPath = "github.com/idemlint/idemlint/runtime/idempotency"
+)
+
+// checker holds what one run knows about the package.
+type checker struct {
+	pass  *analysis.Pass
+	info  *types.Info
+	res   *retryscope.Result
+	names *keys.Names
+	funcs map[*types.Func]*ast.FuncDecl
+	// keyedParams lists, per package function, the parameters on which it
+	// sets a key header (or may: it passes them on to unknown code).
+	keyedParams map[*types.Func]map[int]bool
+	// sendsParams lists, per package function, the request parameters it
+	// sends with (*net/http.Client).Do without a key.
+	sendsParams map[*types.Func]map[int]bool
+	defs        map[ast.Node]*defIndex
+	parents     map[ast.Node]keys.Parents
+	file        *ast.File
+}
+
+func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
+	if len(res.Scopes()) == 0 {
+		return
+	}
+	c := &checker{
+		pass: pass, info: pass.TypesInfo, res: res,
+		names:       keys.NewNames(cfg.KeyHeaders, nil),
+		funcs:       make(map[*types.Func]*ast.FuncDecl),
+		keyedParams: make(map[*types.Func]map[int]bool),
+		sendsParams: make(map[*types.Func]map[int]bool),
+		defs:        make(map[ast.Node]*defIndex),
+		parents:     make(map[ast.Node]keys.Parents),
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+					c.funcs[fn] = fd
+				}
+			}
+		}
+	}
+	c.summarise()
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		c.file = f
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if s := c.send(fd, call); s != nil {
+						c.check(fd, s)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
+
+// summarise finds the package's helpers that key a request parameter and
+// those that send one.
+func (c *checker) summarise() {
+	for range 3 {
+		changed := false
+		for fn, fd := range c.funcs {
+			for id, i := range params(c.info, fd) {
+				o := c.info.Defs[id]
+				if !isRequestish(o.Type()) {
+					continue
+				}
+				if !c.keyedParams[fn][i] && c.keyed(fd, []types.Object{o}) {
+					set(c.keyedParams, fn, i)
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, fd := range c.funcs {
+		for id, i := range params(c.info, fd) {
+			o := c.info.Defs[id]
+			if !isRequest(o.Type(), "net/http") || c.keyedParams[fn][i] {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if ok && len(call.Args) == 1 && c.calleeName(call) == "(*net/http.Client).Do" && c.aliasRoot(call.Args[0]) == o {
+					set(c.sendsParams, fn, i)
+				}
+				return true
+			})
+		}
+	}
+}
+
+func set(m map[*types.Func]map[int]bool, fn *types.Func, i int) {
+	if m[fn] == nil {
+		m[fn] = make(map[int]bool)
+	}
+	m[fn][i] = true
+}
+
+// params returns fd's named parameters with their indices.
+func params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
+	out := make(map[*ast.Ident]int)
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			if info.Defs[name] != nil && name.Name != "_" {
+				out[name] = i
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// sendInfo is one send of a non-idempotent request.
+type sendInfo struct {
+	call   *ast.CallExpr
+	entry  string // full name of the sending function
+	method string
+	// req is the request argument; nil for Post and PostForm.
+	req ast.Expr
+	// built is the request's construction, when found: the NewRequest call
+	// or the &http.Request{} literal.
+	built ast.Expr
+	// reqObjs are the variables the request passes through.
+	reqObjs []types.Object
+	// client is the retrying client's scope for go-retryablehttp sends.
+	client *retryscope.Scope
+	// helper is set when a package helper sends the request.
+	helper bool
+}
+
+// send classifies call as a send of a POST or PATCH request, or returns nil.
+func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
+	fn := typeutil.StaticCallee(c.info, call)
+	if fn == nil {
+		return nil
+	}
+	s := &sendInfo{call: call, entry: fn.FullName()}
+	recv := func() ast.Expr {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return sel.X
+		}
+		return nil
+	}
+	switch s.entry {
+	case "net/http.Post", "net/http.PostForm":
+		s.method = "POST"
+		return s
+	case "(*net/http.Client).Post", "(*net/http.Client).PostForm":
+		s.method = "POST"
+		s.client = c.standardClientScope(fd, recv())
+		return s
+	case "(*net/http.Client).Do":
+		s.client = c.standardClientScope(fd, recv())
+		s.req = call.Args[0]
+	case retryable + ".Post", retryable + ".PostForm":
+		if sc := c.res.Of(call); sc != nil && sc.Kind == retryscope.Client {
+			s.method, s.client = "POST", sc
+			return s
+		}
+		return nil
+	case "(*" + retryable + ".Client).Post", "(*" + retryable + ".Client).PostForm":
+		s.client = c.clientScope(fd, recv(), call.Pos())
+		if s.client == nil {
+			return nil
+		}
+		s.method = "POST"
+		return s
+	case "(*" + retryable + ".Client).Do":
+		s.client = c.clientScope(fd, recv(), call.Pos())
+		if s.client == nil {
+			return nil
+		}
+		s.req = call.Args[0]
+	default:
+		for i := range c.sendsParams[fn.Origin()] {
+			if i < len(call.Args) {
+				s.req, s.helper = call.Args[i], true
+			}
+		}
+		if s.req == nil {
+			return nil
+		}
+	}
+	if !c.resolve(fd, s) {
+		return nil
+	}
+	return s
+}
+
+// clientScope returns the retrying-client scope whose construction in fd
+// the client expression x comes from.
+func (c *checker) clientScope(fd *ast.FuncDecl, x ast.Expr, before token.Pos) *retryscope.Scope {
+	if x == nil {
+		return nil
+	}
+	v := c.origin(fd, x, before)
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = ast.Unparen(u.X)
+	}
+	if sc := c.res.Of(v); sc != nil && sc.Kind == retryscope.Client {
+		return sc
+	}
+	return nil
+}
+
+// standardClientScope returns the retrying-client scope behind an
+// *http.Client obtained with (*retryablehttp.Client).StandardClient().
+func (c *checker) standardClientScope(fd *ast.FuncDecl, x ast.Expr) *retryscope.Scope {
+	if x == nil {
+		return nil
+	}
+	v, ok := c.origin(fd, x, x.Pos()).(*ast.CallExpr)
+	if !ok || c.calleeName(v) != "(*"+retryable+".Client).StandardClient" {
+		return nil
+	}
+	sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	return c.clientScope(fd, sel.X, v.Pos())
+}
+
+// resolve finds the construction and the method of s's request; it
+// reports false when the method is not a constant POST or PATCH.
+func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
+	e := s.req
+	before := s.call.Pos()
+	for range 8 {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if o := c.info.Uses[id]; o != nil {
+				s.reqObjs = append(s.reqObjs, o)
+			}
+		}
+		v := c.origin(fd, e, before)
+		switch v := v.(type) {
+		case *ast.CallExpr:
+			switch c.calleeName(v) {
+			case "net/http.NewRequest", retryable + ".NewRequest":
+				return c.method(fd, s, v, v.Args[0])
+			case "net/http.NewRequestWithContext", retryable + ".NewRequestWithContext":
+				return c.method(fd, s, v, v.Args[1])
+			case retryable + ".FromRequest":
+				e, before = v.Args[0], v.Pos()
+				continue
+			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone", "(*" + retryable + ".Request).WithContext":
+				e, before = ast.Unparen(v.Fun).(*ast.SelectorExpr).X, v.Pos()
+				continue
+			}
+			return false
+		case *ast.UnaryExpr:
+			if lit, ok := ast.Unparen(v.X).(*ast.CompositeLit); ok && v.Op == token.AND && isRequest(c.info.TypeOf(lit), "net/http") {
+				for _, elt := range lit.Elts {
+					if kv, ok := elt.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Method" {
+							return c.method(fd, s, lit, kv.Value)
+						}
+					}
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// method records the request's construction and reports whether its
+// method is a constant POST or PATCH (and is not changed afterwards).
+func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool {
+	s.built = built
+	name, ok := c.stringValue(fd, m)
+	if !ok {
+		return false
+	}
+	for _, o := range s.reqObjs {
+		for _, fs := range c.defIndex(fd).fields[o] {
+			if fs.field == "Method" {
+				if name, ok = c.stringValue(fd, fs.rhs); !ok {
+					return false
+				}
+			}
+		}
+	}
+	switch strings.ToUpper(name) {
+	case "POST", "PATCH":
+		s.method = strings.ToUpper(name)
+		return true
+	}
+	return false
+}
+
+// stringValue returns the constant string e evaluates to, looking through
+// a local variable assigned once.
+func (c *checker) stringValue(fd *ast.FuncDecl, e ast.Expr) (string, bool) {
+	e = c.origin(fd, e, e.Pos())
+	tv, ok := c.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+func (c *checker) calleeName(call *ast.CallExpr) string {
+	if fn := typeutil.StaticCallee(c.info, call); fn != nil {
+		return fn.FullName()
+	}
+	return ""
+}
+
+// check reports s when it is retried and its request carries no key.
+func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
+	var scope *retryscope.Scope
+	where := ""
+	if s.client != nil {
+		scope = s.client
+		where = "through a " + retryable + " client, which retries connection errors and 5xx whatever the method"
+	} else {
+		scope = c.res.Innermost(s.call.Pos())
+		if scope == nil || !c.retriedAfter(scope, s.call) {
+			return
+		}
+		where = "inside the retry loop"
+		if scope.Kind == retryscope.LibraryCall {
+			where = "inside the operation retried by " + scope.Entry
+		}
+	}
+	if s.req != nil && c.keyed(fd, s.reqObjs) {
+		return
+	}
+	if s.built != nil && c.builtKeyed(s.built) {
+		return
+	}
+	pos, end := s.call.Pos(), s.call.End()
+	what := "sent by " + s.entry
+	if s.helper {
+		what = "sent by " + s.entry
+		if s.built != nil && scope.Contains(s.built.Pos()) {
+			pos, end = s.built.Pos(), s.built.End()
+			what = "built here and sent by " + s.entry
+		}
+	}
+	d := analysis.Diagnostic{
+		Pos: pos,
+		End: end,
+		Message: fmt.Sprintf("%s request %s %s carries no idempotency key, so a retry after a timeout or a 5xx can apply it twice; "+
+			"mint a key once above the retry with %s.NewKey() and set it in the Idempotency-Key header, "+
+			"or send through github.com/idemlint/idemlint/runtime/retry.NewTransport, which keys non-idempotent requests",
+			s.method, what, where, idempotencyPath),
+	}
+	if fix, ok := c.fix(fd, scope, s); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	suppress.Report(c.pass, Name, d)
+}
+
+// builtKeyed reports whether a request literal sets a key header.
+func (c *checker) builtKeyed(built ast.Expr) bool {
+	lit, ok := built.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	keyed := false
+	ast.Inspect(lit, func(n ast.Node) bool {
+		for _, w := range keys.Writes(c.info, n) {
+			if !w.Const || c.names.Header(w.Name) {
+				keyed = true
+			}
+		}
+		return !keyed
+	})
+	return keyed
+}
+
+// isRequest reports whether t is *path.Request (or path.Request).
+func isRequest(t types.Type, path string) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == "Request"
+}
+
+// isRequestish reports whether a value of type t can carry a request's
+// headers: an *http.Request, a *retryablehttp.Request, an http.Header.
+func isRequestish(t types.Type) bool {
+	return isRequest(t, "net/http") || isRequest(t, retryable) || keys.IsHeader(t)
+}
