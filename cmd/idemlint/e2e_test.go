@@ -1,0 +1,154 @@
+package main_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/demo/findings.txt from the standalone driver's output")
+
+// binary returns the idemlint command to test: $IDEMLINT_BIN (set by
+// make test), or one built into a temporary directory.
+func binary(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv("IDEMLINT_BIN"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(t.TempDir(), "idemlint")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var finding = regexp.MustCompile(`^(?:.*/)?(payments/[^:]+\.go:\d+:\d+): (.*)$`)
+
+// findings extracts "file:line:col: message" lines, with paths relative to
+// the demo module, sorted.
+func findings(t *testing.T, out []byte) []string {
+	t.Helper()
+	var got []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := finding.FindStringSubmatch(line); m != nil {
+			got = append(got, m[1]+": "+m[2])
+		}
+	}
+	slices.Sort(got)
+	return got
+}
+
+func demoDir(t *testing.T) string {
+	dir, err := filepath.Abs("../../testdata/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func run(t *testing.T, dir string, wantExit int, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	if code != wantExit {
+		t.Fatalf("%s %v: exit %d, want %d\n%s", name, args, code, wantExit, out.String())
+	}
+	return out.Bytes()
+}
+
+// TestDemoDrivers runs the standalone command and the vet tool over the
+// demo module: both must report exactly the reviewed findings.
+func TestDemoDrivers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	standalone := findings(t, run(t, dir, 3, bin, "./..."))
+	golden := filepath.Join(dir, "findings.txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(strings.Join(standalone, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if !slices.Equal(standalone, want) {
+		t.Errorf("idemlint ./... findings differ from %s (go test ./cmd/idemlint -update rewrites it after review)\ngot:\n%s\nwant:\n%s", golden, strings.Join(standalone, "\n"), strings.Join(want, "\n"))
+	}
+	vet := findings(t, run(t, dir, 1, "go", "vet", "-vettool="+bin, "./..."))
+	if !slices.Equal(vet, want) {
+		t.Errorf("go vet -vettool findings differ from the standalone ones\nvet:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
+	}
+	for _, check := range []string{"unboundedretry", "nojitter"} {
+		if !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, checkMessages[check]) }) {
+			t.Errorf("the demo shows no %s finding", check)
+		}
+	}
+}
+
+var checkMessages = map[string]string{
+	"unboundedretry": "has no attempt cap and no deadline",
+	"nojitter":       "has no jitter",
+}
+
+// TestDisableFlag checks -<check>=false drops that check's findings.
+func TestDisableFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	got := findings(t, run(t, dir, 3, bin, "-nojitter=false", "./..."))
+	if len(got) == 0 {
+		t.Fatal("no findings with -nojitter=false")
+	}
+	for _, f := range got {
+		if strings.Contains(f, checkMessages["nojitter"]) {
+			t.Errorf("nojitter finding with -nojitter=false: %s", f)
+		}
+	}
+}
+
+// TestJSON checks -json prints findings as JSON keyed by package and check.
+func TestJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	out := run(t, dir, 0, bin, "-json", "./...")
+	for _, want := range []string{`"example.com/demo/payments"`, `"unboundedretry"`, `"nojitter"`, `"posn"`} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("-json output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// TestBadFlag checks a malformed suite flag is a clear usage error.
+func TestBadFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	out := run(t, dir, 2, bin, "-retry-funcs=notafunction", "./...")
+	if !bytes.Contains(out, []byte(`retry-funcs: "notafunction" is not a full function name`)) {
+		t.Errorf("unexpected output: %s", out)
+	}
+}
