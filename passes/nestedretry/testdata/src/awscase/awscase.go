@@ -6,6 +6,7 @@ import (
 
 	retry "github.com/avast/retry-go/v4"
 	"github.com/aws/aws-sdk-go-v2/aws"
+	retry2 "github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 )
@@ -33,6 +34,16 @@ func maxAttempts(ctx context.Context, in *ec2.TerminateInstancesInput) error {
 	client := ec2.NewFromConfig(cfg)
 	return retry.Do(func() error {
 		_, err := client.TerminateInstances(ctx, in) // want `TerminateInstances retries by itself \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+		return err
+	})
+}
+
+func customRetryer(ctx context.Context, cfg aws.Config, in *ec2.RunInstancesInput) error {
+	client := ec2.NewFromConfig(cfg, func(o *ec2.Options) {
+		o.Retryer = retry2.AddWithMaxAttempts(retry2.NewStandard(), 2)
+	})
+	return retry.Do(func() error {
+		_, err := client.RunInstances(ctx, in) // want `RunInstances retries by itself \(2 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×2 = 20 calls`
 		return err
 	})
 }

@@ -64,6 +64,14 @@ func (a *api) fetch(url string) error {
 	})
 }
 
+func roundTrip(req *http.Request) error {
+	rt := &retryablehttp.RoundTripper{}
+	return retry.Do(func() error {
+		_, err := rt.RoundTrip(req) // want `\(\*github.com/hashicorp/go-retryablehttp.RoundTripper\).RoundTrip retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		return err
+	})
+}
+
 // ---- negatives
 
 func noRetries(req *retryablehttp.Request) error {
