@@ -392,7 +392,7 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	where := ""
 	if s.client != nil {
 		scope = s.client
-		where = "through a " + retryable + " client, which retries connection errors and 5xx whatever the method"
+		where = "through a " + retryable + " client, which retries connection errors and 5xx whatever the method,"
 	} else {
 		scope = c.res.Innermost(s.call.Pos())
 		if scope == nil || !c.retriedAfter(scope, s.call) {

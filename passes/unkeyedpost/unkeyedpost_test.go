@@ -11,5 +11,5 @@ import (
 
 func TestUnkeyedPost(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, unkeyedpost.Analyzer, "loops", "lookalikes")
+	analysistest.Run(t, dir, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients")
 }
