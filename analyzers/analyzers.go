@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/internal/checkdoc"
 	"github.com/idemlint/idemlint/passes/nojitter"
 	"github.com/idemlint/idemlint/passes/retryscope"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
@@ -17,6 +18,11 @@ import (
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
 var checkNames = []string{unboundedretry.Name, nojitter.Name}
+
+// Docs returns every check's structured documentation, in checkNames order.
+func Docs() []*checkdoc.Doc {
+	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation}
+}
 
 // Checks returns the names of all the suite's checks.
 func Checks() []string { return slices.Clone(checkNames) }

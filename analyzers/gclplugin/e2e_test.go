@@ -22,10 +22,11 @@ import (
 // .golangci.example.yml, and checks that both drivers report the same
 // findings and make the same fixes.
 //
-// A missing binary is built into a temporary directory, unless
-// IDEMLINT_E2E_GOLANGCI=1, which makes it an error: CI sets it so that the
-// test always runs the binaries the Makefile built. Building custom-gcl with
-// a cold build cache takes minutes.
+// IDEMLINT_BIN, when set, names the idemlint binary instead. A missing
+// binary is built into a temporary directory, unless IDEMLINT_E2E_GOLANGCI=1,
+// which makes it an error: CI sets it so that the test always runs the
+// binaries the Makefile built. Building custom-gcl with a cold build cache
+// takes minutes, close to go test's default timeout: build it first.
 
 const e2eEnv = "IDEMLINT_E2E_GOLANGCI"
 
@@ -38,7 +39,10 @@ func TestGolangciMatchesIdemlint(t *testing.T) {
 		t.Fatal(err)
 	}
 	gcl := binary(t, root, "custom-gcl", filepath.Join(root, "cmd", "custom-gcl"), ".")
-	idem := binary(t, root, "idemlint", root, "./cmd/idemlint")
+	idem := os.Getenv("IDEMLINT_BIN")
+	if idem == "" {
+		idem = binary(t, root, "idemlint", root, "./cmd/idemlint")
+	}
 	demo := filepath.Join(root, "testdata", "demo")
 	config := filepath.Join(root, ".golangci.example.yml")
 
@@ -50,7 +54,7 @@ func TestGolangciMatchesIdemlint(t *testing.T) {
 			t.Fatalf("idemlint -json reports nothing in %s: the demo must have findings for the comparison to mean anything", demo)
 		}
 		if d := diffLines(want, got); d != "" {
-			t.Errorf("golangci-lint and idemlint disagree (- idemlint only, + golangci-lint only):\n%s", d)
+			t.Errorf("golangci-lint and idemlint disagree (- idemlint only, + golangci-lint only; are %s and %s up to date?):\n%s", gcl, idem, d)
 		}
 	})
 
