@@ -13,3 +13,27 @@ func TestUnkeyedPost(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients")
 }
+
+func TestFixes(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	results := analysistest.RunWithSuggestedFixes(t, dir, unkeyedpost.Analyzer, "fixes", "fixalias")
+	fixes := 0
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			fixes += len(d.SuggestedFixes)
+		}
+	}
+	if fixes != 5 {
+		t.Errorf("got %d suggested fixes, want 5 (loop, library, built before, client, alias)", fixes)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, unkeyedpost.Analyzer, "configdefault")
+	a := unkeyedpost.New(&unkeyedpost.Config{})
+	if err := a.Flags.Set("key-headers", "X-Dedup-Key"); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, a, "config")
+}
