@@ -57,7 +57,9 @@ func WithClock(now func() time.Time) MemoryOption {
 
 type memShard struct {
 	mu      sync.Mutex
-	entries map[memKey]*memEntry
+	entries map[uint64]*memEntry // by key hash; collisions chained by next
+	n       int                  // entries held
+	deletes int                  // since the map was last rebuilt
 	order   []*memEntry // insertion order, for eviction; may hold removed entries
 	head    int
 	max     int
@@ -70,6 +72,8 @@ type memKey struct{ tenant, key string }
 
 type memEntry struct {
 	key         memKey
+	hash        uint64
+	next        *memEntry // same hash
 	removed     bool // no longer in the shard's map
 	fingerprint []byte
 	completed   bool
@@ -91,19 +95,85 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	per := (cfg.maxEntries + cfg.shards - 1) / cfg.shards
 	s := &MemoryStore{shards: make([]memShard, cfg.shards), seed: maphash.MakeSeed(), now: cfg.now}
 	for i := range s.shards {
-		s.shards[i].entries = make(map[memKey]*memEntry, min(per, 4096))
+		s.shards[i].entries = make(map[uint64]*memEntry, min(2*per, 8192))
 		s.shards[i].max = per
 	}
 	return s
 }
 
-func (s *MemoryStore) shard(tenant, key string) *memShard {
+func (s *MemoryStore) shard(tenant, key string) (*memShard, uint64) {
 	var h maphash.Hash
 	h.SetSeed(s.seed)
 	h.WriteString(tenant)
 	h.WriteByte(0)
 	h.WriteString(key)
-	return &s.shards[h.Sum64()%uint64(len(s.shards))]
+	sum := h.Sum64()
+	return &s.shards[sum%uint64(len(s.shards))], sum
+}
+
+// get returns the entry of k. The caller holds sh.mu.
+func (sh *memShard) get(hash uint64, k memKey) *memEntry {
+	for e := sh.entries[hash]; e != nil; e = e.next {
+		if e.key == k {
+			return e
+		}
+	}
+	return nil
+}
+
+// put adds e, whose key is absent. The caller holds sh.mu.
+func (sh *memShard) put(e *memEntry) {
+	e.next = sh.entries[e.hash]
+	sh.entries[e.hash] = e
+	sh.n++
+}
+
+// remove deletes e from the shard. The caller holds sh.mu.
+func (sh *memShard) remove(e *memEntry) {
+	if e.removed {
+		return
+	}
+	e.removed = true
+	sh.n--
+	if head := sh.entries[e.hash]; head == e {
+		if e.next != nil {
+			sh.entries[e.hash] = e.next
+		} else {
+			delete(sh.entries, e.hash)
+			sh.deletes++
+		}
+	} else {
+		for p := head; p != nil; p = p.next {
+			if p.next == e {
+				p.next = e.next
+				break
+			}
+		}
+	}
+	e.next = nil
+	// Rebuild the map now and then: deletions leave tombstones that make
+	// probes longer.
+	if sh.deletes > sh.max/2+256 {
+		m := make(map[uint64]*memEntry, 2*len(sh.entries))
+		for h, e := range sh.entries {
+			m[h] = e
+		}
+		sh.entries = m
+		sh.deletes = 0
+	}
+}
+
+// each calls f for every entry; f may remove the entry it is given.
+func (sh *memShard) each(f func(e *memEntry)) {
+	var all []*memEntry
+	for _, e := range sh.entries {
+		for ; e != nil; e = e.next {
+			all = append(all, e)
+		}
+	}
+	for _, e := range all {
+		f(e)
+	}
 }
 
 // Len returns the number of entries held, expired ones included.
@@ -112,7 +182,7 @@ func (s *MemoryStore) Len() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		n += len(sh.entries)
+		n += sh.n
 		sh.mu.Unlock()
 	}
 	return n
@@ -125,27 +195,29 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	}
 	now := s.now()
 	k := memKey{req.Tenant, req.Key}
-	sh := s.shard(req.Tenant, req.Key)
+	sh, hash := s.shard(req.Tenant, req.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e, ok := sh.entries[k]
+	e := sh.get(hash, k)
+	ok := e != nil
 	if ok && !now.Before(e.expiresAt) {
 		sh.remove(e)
 		ok = false
 	}
 	if !ok {
-		if len(sh.entries) >= sh.max && !sh.makeRoom(now) {
+		if sh.n >= sh.max && !sh.makeRoom(now) {
 			return ClaimResult{}, fmt.Errorf("memory claim: %w", ErrStoreFull)
 		}
 		sh.fence++
 		e = &memEntry{
 			key:         k,
+			hash:        hash,
 			fingerprint: req.Fingerprint, // Claim may keep it (see ClaimRequest)
 			fence:       sh.fence,
 			leaseUntil:  now.Add(req.LeaseTTL),
 			expiresAt:   now.Add(req.TTL),
 		}
-		sh.entries[k] = e
+		sh.put(e)
 		sh.order = append(sh.order, e)
 		if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
 			sh.minExp = e.expiresAt
@@ -167,12 +239,6 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, e.fence}, Steps: maps.Clone(e.steps)}, nil
 }
 
-// remove deletes e from the shard. The caller holds sh.mu.
-func (sh *memShard) remove(e *memEntry) {
-	delete(sh.entries, e.key)
-	e.removed = true
-}
-
 // makeRoom evicts expired entries, else the oldest completed one. It
 // reports whether there is room. The caller holds sh.mu.
 func (sh *memShard) makeRoom(now time.Time) bool {
@@ -189,7 +255,7 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 		sh.head++
 	}
 	sh.compact()
-	if len(sh.entries) < sh.max {
+	if sh.n < sh.max {
 		return true
 	}
 	// Full of live entries. If any may have expired (TTLs differ), sweep
@@ -197,14 +263,14 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 	// entries are never evicted.
 	if !now.Before(sh.minExp) {
 		sh.minExp = time.Time{}
-		for _, e := range sh.entries {
+		sh.each(func(e *memEntry) {
 			if !now.Before(e.expiresAt) {
 				sh.remove(e)
 			} else if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
 				sh.minExp = e.expiresAt
 			}
-		}
-		if len(sh.entries) < sh.max {
+		})
+		if sh.n < sh.max {
 			return true
 		}
 	}
@@ -231,7 +297,7 @@ func (sh *memShard) compact() {
 		sh.order = sh.order[:n]
 		sh.head = 0
 	}
-	if len(sh.order)-sh.head > 2*len(sh.entries)+64 {
+	if len(sh.order)-sh.head > 2*sh.n+64 {
 		live := sh.order[:0]
 		for _, e := range sh.order[sh.head:] {
 			if !e.removed {
@@ -254,12 +320,12 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 		sh := &s.shards[i]
 		now := s.now()
 		sh.mu.Lock()
-		for _, e := range sh.entries {
+		sh.each(func(e *memEntry) {
 			if !now.Before(e.expiresAt) {
 				sh.remove(e)
 				n++
 			}
-		}
+		})
 		sh.compact()
 		sh.mu.Unlock()
 	}
@@ -267,9 +333,9 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 }
 
 // current returns l's entry if l still owns it. The caller holds sh.mu.
-func (sh *memShard) current(l Lease) *memEntry {
-	e, ok := sh.entries[memKey{l.Tenant, l.Key}]
-	if !ok || e.completed || e.fence != l.Fence {
+func (sh *memShard) current(hash uint64, l Lease) *memEntry {
+	e := sh.get(hash, memKey{l.Tenant, l.Key})
+	if e == nil || e.completed || e.fence != l.Fence {
 		return nil
 	}
 	return e
@@ -282,10 +348,10 @@ func (s *MemoryStore) Begin(ctx context.Context, l Lease) (Work, error) {
 
 // Release implements Store.
 func (s *MemoryStore) Release(ctx context.Context, l Lease) error {
-	sh := s.shard(l.Tenant, l.Key)
+	sh, hash := s.shard(l.Tenant, l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(l)
+	e := sh.current(hash, l)
 	if e == nil {
 		return nil
 	}
@@ -299,10 +365,10 @@ func (s *MemoryStore) Release(ctx context.Context, l Lease) error {
 
 // SaveStep implements Store.
 func (s *MemoryStore) SaveStep(ctx context.Context, l Lease, step string, result json.RawMessage) error {
-	sh := s.shard(l.Tenant, l.Key)
+	sh, hash := s.shard(l.Tenant, l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(l)
+	e := sh.current(hash, l)
 	if e == nil {
 		return fmt.Errorf("memory save step %q: %w", step, ErrLeaseLost)
 	}
@@ -316,11 +382,11 @@ func (s *MemoryStore) SaveStep(ctx context.Context, l Lease, step string, result
 // Lookup implements Store.
 func (s *MemoryStore) Lookup(ctx context.Context, tenant, key string) (*Record, error) {
 	now := s.now()
-	sh := s.shard(tenant, key)
+	sh, hash := s.shard(tenant, key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e, ok := sh.entries[memKey{tenant, key}]
-	if !ok || !now.Before(e.expiresAt) {
+	e := sh.get(hash, memKey{tenant, key})
+	if e == nil || !now.Before(e.expiresAt) {
 		return nil, fmt.Errorf("memory lookup: %w", ErrNotFound)
 	}
 	return &Record{
@@ -340,10 +406,10 @@ func (w *memWork) Context(ctx context.Context) context.Context { return ctx }
 func (w *memWork) addOnCommit(f func()) { w.onCommit = append(w.onCommit, f) }
 
 func (w *memWork) Complete(ctx context.Context, resp *Response) error {
-	sh := w.s.shard(w.l.Tenant, w.l.Key)
+	sh, hash := w.s.shard(w.l.Tenant, w.l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(w.l)
+	e := sh.current(hash, w.l)
 	if e == nil {
 		w.onCommit = nil
 		return fmt.Errorf("memory complete: %w", ErrLeaseLost)
