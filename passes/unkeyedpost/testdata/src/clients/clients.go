@@ -127,3 +127,20 @@ func plainClient() error {
 	}
 	return nil
 }
+
+func packageLevelForm() error {
+	_, err := retryablehttp.PostForm(endpoint, url.Values{"a": {"1"}}) // want `POST request sent by github.com/hashicorp/go-retryablehttp.PostForm through a`
+	return err
+}
+
+func silenced() error {
+	//idemlint:ignore unkeyedpost the server dedupes on the order id in the body
+	_, err := retryablehttp.Post(endpoint, "application/json", nil)
+	return err
+}
+
+func silencedNoReason() error {
+	//idemlint:ignore unkeyedpost
+	_, err := retryablehttp.Post(endpoint, "application/json", nil) // want `POST request sent by github.com/hashicorp/go-retryablehttp.Post`
+	return err
+}

@@ -134,3 +134,16 @@ func inSwitch(c *http.Client, kind int) error {
 	}
 	return fmt.Errorf("gave up")
 }
+
+func cloned(ctx context.Context, c *http.Client) error {
+	base, err := http.NewRequest(http.MethodPatch, endpoint, nil)
+	if err != nil {
+		return err
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err := c.Do(base.Clone(ctx)); err == nil { // want `PATCH request sent by \(\*net/http.Client\).Do inside the retry loop`
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}

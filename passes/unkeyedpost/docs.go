@@ -1,0 +1,86 @@
+package unkeyedpost
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation; docs/unkeyedpost.md
+// is generated from it.
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "POST and PATCH requests retried without an idempotency key",
+	Since: "v0.1.0",
+	Text: `
+A request that timed out, or failed with a 5xx, may have been applied: the server can have charged the card and
+then lost the connection. Sending a POST or PATCH again without an idempotency key applies it twice.
+
+The check reports a non-idempotent request sent inside a retry scope of idemlint's retry model (a hand-written retry
+loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, sethvargo/go-retry, failsafe-go, k8s
+` + "`wait`" + ` or client-go ` + "`retry.OnError`" + `) with no idempotency-key header on it:
+
+- ` + "`http.Post`, `http.PostForm`, `(*http.Client).Post` and `PostForm`" + `;
+- ` + "`(*http.Client).Do`" + ` with a request built by ` + "`http.NewRequest`" + ` or ` + "`NewRequestWithContext`" + ` (through ` + "`WithContext`" + `
+  and ` + "`Clone`" + `), or an ` + "`&http.Request{Method: ...}`" + ` literal, whose method is a constant ` + "`POST`" + ` or ` + "`PATCH`" + `
+  (` + "`\"POST\"`, `http.MethodPost`" + `, or a local variable holding one);
+- a POST or PATCH sent through a go-retryablehttp client built in the function: ` + "`retryablehttp.NewClient()`" + `,
+  ` + "`&retryablehttp.Client{RetryMax: n}`" + `, the default client of package-level ` + "`retryablehttp.Post`/`PostForm`" + `, and the
+  ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method.
+
+It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
+request is built.
+
+Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
+` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper
+of the package it passes the request to); requests handed to code the check cannot see into (a function value, an
+interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant; ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
+a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
+permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry
+operation that never wraps an error in ` + "`RetryableError`" + `, a k8s condition that returns ` + "`true`" + ` or a certain error after
+the send, and client-go's ` + "`RetryOnConflict`" + `, which retries only on a 409 Conflict. Generated files are skipped.`,
+	Rule: `Every non-idempotent operation exposed to retries (POST that creates or charges, message handlers with side effects) needs an idempotency key or natural idempotence.
+
+Gotcha: retrying on 500 for a POST without a key creates duplicates.`,
+	Before: `
+for attempt := 0; attempt < 4; attempt++ {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	if resp, err := client.Do(req); err == nil && resp.StatusCode < 500 {
+		return nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	After: `
+key := idempotency.NewKey()
+for attempt := 0; attempt < 4; attempt++ {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	if resp, err := client.Do(req); err == nil && resp.StatusCode < 500 {
+		return nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	Fix: `
+Mint one key per logical operation with ` + "`github.com/idemlint/idemlint/runtime/idempotency.NewKey()`" + ` above the retry and
+set it on every attempt's request, or send through ` + "`github.com/idemlint/idemlint/runtime/retry.NewTransport`" + `, which
+keys every non-idempotent request that has no key and reuses that key for its own retries (and then drop the hand
+retry: retry at one layer).
+
+Suggested fixes, offered when the request comes from ` + "`req, err := http.NewRequest...`" + ` followed by
+` + "`if err != nil { ...return }`" + ` (so the request is never nil where the header is set):
+
+- **Mint an idempotency key above the retry and set it on the request** when the request is built inside the
+  retry: ` + "`key := idempotency.NewKey()`" + ` above the loop (or above the statement that calls the retry library) and
+  ` + "`req.Header.Set(\"Idempotency-Key\", key)`" + ` after the error check;
+- **Set an idempotency key on the request** when it is built once before the retry, or sent through a retrying
+  client: ` + "`req.Header.Set(\"Idempotency-Key\", idempotency.NewKey())`" + ` after the error check.
+
+Both add the import of ` + "`github.com/idemlint/idemlint/runtime/idempotency`" + `, under another name when ` + "`idempotency`" + ` is
+taken. The server must honour the key: see [runtime/idempotency](runtime-idempotency.md).`,
+	Options: []checkdoc.Option{
+		{Flag: "-key-headers", Setting: "key-headers", Default: "none",
+			Text: "comma-separated extra request headers that carry a key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
+	},
+}
