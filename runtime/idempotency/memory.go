@@ -27,6 +27,7 @@ type MemoryStore struct {
 	shards []memShard
 	seed   maphash.Seed
 	now    func() time.Time
+	mask   uint64 // ANDed with key hashes; tests clear bits to force collisions
 }
 
 // MemoryOption configures a MemoryStore.
@@ -93,7 +94,7 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	cfg.shards = max(cfg.shards, 1)
 	cfg.maxEntries = max(cfg.maxEntries, 1)
 	per := (cfg.maxEntries + cfg.shards - 1) / cfg.shards
-	s := &MemoryStore{shards: make([]memShard, cfg.shards), seed: maphash.MakeSeed(), now: cfg.now}
+	s := &MemoryStore{shards: make([]memShard, cfg.shards), seed: maphash.MakeSeed(), now: cfg.now, mask: ^uint64(0)}
 	for i := range s.shards {
 		s.shards[i].entries = make(map[uint64]*memEntry, min(2*per, 8192))
 		s.shards[i].max = per
@@ -107,7 +108,7 @@ func (s *MemoryStore) shard(tenant, key string) (*memShard, uint64) {
 	h.WriteString(tenant)
 	h.WriteByte(0)
 	h.WriteString(key)
-	sum := h.Sum64()
+	sum := h.Sum64() & s.mask
 	return &s.shards[sum%uint64(len(s.shards))], sum
 }
 

@@ -246,7 +246,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case InProgress:
 		writeProblem(w, http.StatusConflict, ProblemInProgress, "A request is outstanding for this Idempotency-Key",
-			"Retry with the same key after the Retry-After delay.", claim.RetryAfter)
+			"Retry with the same key after the Retry-After delay.", max(claim.RetryAfter, time.Millisecond))
 		return
 	case Acquired, TakenOver:
 	default:

@@ -306,3 +306,50 @@ func TestStepsResume(t *testing.T) {
 		}
 	})
 }
+
+// Keys whose hashes collide are kept apart (the memory store chains them).
+func TestMemoryHashCollisions(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore(WithShards(1), WithMaxEntries(3))
+	s.mask = 0 // every key hashes to 0
+	claim := func(k string) ClaimResult {
+		r, err := s.Claim(ctx, ClaimRequest{Key: k, Fingerprint: []byte(k), LeaseTTL: time.Hour, TTL: time.Hour})
+		if err != nil {
+			t.Fatalf("claim %s: %v", k, err)
+		}
+		return r
+	}
+	a, b, c := claim("a"), claim("b"), claim("c")
+	if a.Outcome != Acquired || b.Outcome != Acquired || c.Outcome != Acquired {
+		t.Fatalf("outcomes %v %v %v", a.Outcome, b.Outcome, c.Outcome)
+	}
+	w, _ := s.Begin(ctx, b.Lease)
+	if err := w.Complete(ctx, &Response{Status: 201, Body: []byte("b")}); err != nil {
+		t.Fatal(err)
+	}
+	if r := claim("b"); r.Outcome != Completed || string(r.Response.Body) != "b" {
+		t.Fatalf("b = %+v", r)
+	}
+	if r := claim("a"); r.Outcome != InProgress {
+		t.Fatalf("a = %v, want in-progress", r.Outcome)
+	}
+	if err := s.Release(ctx, c.Lease); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lookup(ctx, "", "c"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("c after release: %v", err)
+	}
+	claim("d")
+	claim("e") // full: evicts b, the only completed entry, from the middle of the chain
+	if _, err := s.Lookup(ctx, "", "b"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("b not evicted: %v", err)
+	}
+	for _, k := range []string{"a", "d", "e"} {
+		if r, err := s.Lookup(ctx, "", k); err != nil || r.Key != k {
+			t.Fatalf("Lookup(%s) = %+v, %v", k, r, err)
+		}
+	}
+	if s.Len() != 3 {
+		t.Fatalf("Len = %d, want 3", s.Len())
+	}
+}
