@@ -17,11 +17,11 @@ import (
 // checkNames lists every check of the suite, in the order drivers show them.
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
-var checkNames = []string{unboundedretry.Name, nojitter.Name}
+var checkNames = []string{unboundedretry.Name, nojitter.Name, DirectiveName}
 
 // Docs returns every check's structured documentation, in checkNames order.
 func Docs() []*checkdoc.Doc {
-	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation}
+	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, directiveDoc}
 }
 
 // Checks returns the names of all the suite's checks.
@@ -69,6 +69,7 @@ func (cfg *Config) Bind(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&cfg.KeyHeaders), "key-headers", "comma-separated extra header names that carry an idempotency key")
 	fs.Var((*listFlag)(&cfg.KeyFields), "key-fields", "comma-separated extra struct field names that carry an idempotency key")
 	fs.BoolVar(&cfg.StrictContext, "strict-context", cfg.StrictContext, "unboundedretry: also report retry loops bounded only by a caller's context")
+	fs.BoolVar(&cfg.ReportUnusedIgnores, "report-unused-ignores", cfg.ReportUnusedIgnores, "ignoredirective: also report //idemlint:ignore directives that silence nothing")
 }
 
 // ParseArgs sets cfg from the suite-level flags among args (-name=value,
@@ -134,8 +135,15 @@ func New(cfg *Config) []*analysis.Analyzer {
 // build constructs one analyzer per check, sharing one retry model.
 func build(cfg *Config) []*analysis.Analyzer {
 	scope := retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs})
-	return []*analysis.Analyzer{
+	checks := []*analysis.Analyzer{
 		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
 		nojitter.New(&nojitter.Config{Scope: scope}),
 	}
+	var enabled []*analysis.Analyzer
+	for _, c := range checks {
+		if !slices.Contains(cfg.Disable, c.Name) {
+			enabled = append(enabled, c)
+		}
+	}
+	return append(checks, newDirectiveChecker(enabled, cfg.ReportUnusedIgnores))
 }

@@ -26,4 +26,7 @@ type Config struct {
 	// StrictContext makes unboundedretry report loops bounded only by a
 	// caller's context.
 	StrictContext bool `json:"strict-context"`
+	// ReportUnusedIgnores makes ignoredirective report //idemlint:ignore
+	// directives that silence nothing.
+	ReportUnusedIgnores bool `json:"report-unused-ignores"`
 }

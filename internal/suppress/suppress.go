@@ -82,6 +82,10 @@ func parse(c *ast.Comment) *Directive {
 	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
 		return nil
 	}
+	// A trailing "// ..." is a comment on the directive, not part of it.
+	if i := strings.Index(rest, "//"); i >= 0 {
+		rest = rest[:i]
+	}
 	fields := strings.Fields(rest)
 	d := &Directive{Pos: c.Slash}
 	if len(fields) == 0 {

@@ -101,6 +101,25 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 	}
 	if !retries {
+		// if op() == nil { return }: the attempt compared with nil in place.
+		isCall := isErrorCall(m.info)
+		success, failAlways := false, false
+		for _, x := range w.exits {
+			if len(x.guards) == 1 && x.guards[0].cond != nil && condImplies(m.info, x.guards[0].cond, !x.guards[0].neg, isCall, token.NEQ) {
+				failAlways = true
+			}
+			for _, g := range x.guards {
+				if g.cond != nil && condImplies(m.info, g.cond, !g.neg, isCall, token.EQL) {
+					success = true
+				}
+			}
+		}
+		if cond != nil && condImplies(m.info, cond, true, isCall, token.NEQ) {
+			success = true
+		}
+		retries = success && !failAlways
+	}
+	if !retries {
 		return nil
 	}
 	for _, x := range w.exits {
@@ -353,58 +372,70 @@ func (w *loopWalk) leaves(list []ast.Stmt, inSwitch, nested bool) bool {
 
 // impliesNil reports whether g holding means e == nil.
 func impliesNil(info *types.Info, g guard, e types.Object) bool {
-	if g.cond == nil {
-		return false
-	}
-	return condImplies(info, g.cond, !g.neg, e, token.EQL)
+	return g.cond != nil && condImplies(info, g.cond, !g.neg, isVar(info, e), token.EQL)
 }
 
 // impliesNonNil reports whether g holding means e != nil.
 func impliesNonNil(info *types.Info, g guard, e types.Object) bool {
-	if g.cond == nil {
-		return false
+	return g.cond != nil && condImplies(info, g.cond, !g.neg, isVar(info, e), token.NEQ)
+}
+
+func isVar(info *types.Info, e types.Object) func(ast.Expr) bool {
+	return func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && info.Uses[id] == e
 	}
-	return condImplies(info, g.cond, !g.neg, e, token.NEQ)
+}
+
+// isErrorCall matches a call returning an error, compared with nil in place:
+// if op() == nil { return }.
+func isErrorCall(info *types.Info) func(ast.Expr) bool {
+	return func(x ast.Expr) bool {
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+			return false
+		}
+		t := info.TypeOf(call)
+		return t != nil && isError(t)
+	}
 }
 
 // condImplies reports whether cond having truth value want implies the
-// comparison "e op nil".
-func condImplies(info *types.Info, cond ast.Expr, want bool, e types.Object, op token.Token) bool {
+// comparison "e op nil", where isE matches e.
+func condImplies(info *types.Info, cond ast.Expr, want bool, isE func(ast.Expr) bool, op token.Token) bool {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return condImplies(info, c.X, !want, e, op)
+			return condImplies(info, c.X, !want, isE, op)
 		}
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LAND:
 			if want {
-				return condImplies(info, c.X, true, e, op) || condImplies(info, c.Y, true, e, op)
+				return condImplies(info, c.X, true, isE, op) || condImplies(info, c.Y, true, isE, op)
 			}
 		case token.LOR:
 			if !want {
-				return condImplies(info, c.X, false, e, op) || condImplies(info, c.Y, false, e, op)
+				return condImplies(info, c.X, false, isE, op) || condImplies(info, c.Y, false, isE, op)
 			}
 		case token.EQL, token.NEQ:
-			if !isNilCompare(info, c, e) {
+			if !isNilCompare(info, c, isE) {
 				return false
 			}
-			holds := c.Op == op
-			return holds == want
+			return (c.Op == op) == want
 		}
 	}
 	return false
 }
 
-// isNilCompare reports whether b compares e with nil.
-func isNilCompare(info *types.Info, b *ast.BinaryExpr, e types.Object) bool {
+// isNilCompare reports whether b compares what isE matches with nil.
+func isNilCompare(info *types.Info, b *ast.BinaryExpr, isE func(ast.Expr) bool) bool {
 	isNil := func(x ast.Expr) bool {
 		tv, ok := info.Types[x]
 		return ok && tv.IsNil()
-	}
-	isE := func(x ast.Expr) bool {
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		return ok && info.Uses[id] == e
 	}
 	return (isE(b.X) && isNil(b.Y)) || (isNil(b.X) && isE(b.Y))
 }
@@ -535,6 +566,9 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		case *ast.CallExpr:
 			if !w.m.isConversion(n) {
 				varying = true
+				if t := w.m.info.TypeOf(n); t != nil && isError(t) {
+					attempt = true // if op() == nil: the attempt itself
+				}
 			}
 			fn := w.m.callee(n)
 			if fn == nil {

@@ -172,3 +172,13 @@ func worker(ch <-chan item) {
 		}
 	}
 }
+
+// Stops on the first error, compared in place.
+func batchInPlace(items []item) error {
+	for i := 0; i < len(items); i++ {
+		if send(items[i]) != nil {
+			return nil
+		}
+	}
+	return nil
+}

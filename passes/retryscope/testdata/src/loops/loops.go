@@ -280,3 +280,12 @@ func timerReset(ctx context.Context) error {
 	}
 	return errors.New("gave up")
 }
+
+func callInPlace() {
+	for i := 0; i < 3; i++ { // want `loop cap=3 deadline=none waits=constant body`
+		if op() == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
