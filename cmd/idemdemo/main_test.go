@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/retry"
 )
 
 func testDSN() string {
@@ -262,18 +263,22 @@ func startDemo(t *testing.T, bin string, args ...string) (*exec.Cmd, *strings.Bu
 			addr = args[i+1]
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/payments/count")
-		if err == nil {
-			resp.Body.Close()
-			return cmd, &log
+	// Poll until it answers: bounded, jittered, with a deadline.
+	err := retry.Do(context.Background(), retry.Policy{
+		MaxAttempts: 400, BaseDelay: 20 * time.Millisecond, MaxDelay: 100 * time.Millisecond, Deadline: 20 * time.Second,
+	}, func(ctx context.Context) error {
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/payments/count", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("idemdemo did not start: %v\n%s", err, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
+		resp.Body.Close()
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("idemdemo did not start: %v\n%s", err, log.String())
 	}
+	return cmd, &log
 }
 
 // Verification 4: the demo on PostgreSQL is killed (SIGKILL) in the middle

@@ -61,7 +61,7 @@ type memShard struct {
 	entries map[uint64]*memEntry // by key hash; collisions chained by next
 	n       int                  // entries held
 	deletes int                  // since the map was last rebuilt
-	order   []*memEntry // insertion order, for eviction; may hold removed entries
+	order   []*memEntry          // insertion order, for eviction; may hold removed entries
 	head    int
 	max     int
 	fence   int64     // last fence handed out by this shard
@@ -75,7 +75,7 @@ type memEntry struct {
 	key         memKey
 	hash        uint64
 	next        *memEntry // same hash
-	removed     bool // no longer in the shard's map
+	removed     bool      // no longer in the shard's map
 	fingerprint []byte
 	completed   bool
 	fence       int64
