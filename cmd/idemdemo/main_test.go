@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -222,9 +221,9 @@ func TestDemoValidation(t *testing.T) {
 func buildDemo(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "idemdemo")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		gobin = "go"
+	gobin, err := exec.LookPath("go") // go test puts GOROOT/bin first in PATH
+	if err != nil {
+		t.Fatalf("go command: %v", err)
 	}
 	out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {

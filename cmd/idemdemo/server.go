@@ -87,7 +87,7 @@ func newServer(store idempotency.Store, payments paymentStore, lease, workDelay 
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Location", "/payments/"+p.ID)
 		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(p)
+		_ = json.NewEncoder(w).Encode(p) // the status is sent; a failed write is the client's loss
 	})))
 	mux.HandleFunc("GET /payments/count", func(w http.ResponseWriter, r *http.Request) {
 		n, err := payments.count(r.Context())
@@ -96,7 +96,7 @@ func newServer(store idempotency.Store, payments paymentStore, lease, workDelay 
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]int64{"count": n})
+		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
 	})
 	return mux
 }
@@ -104,7 +104,7 @@ func newServer(store idempotency.Store, payments paymentStore, lease, workDelay 
 func invalid(w http.ResponseWriter, detail string) {
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(http.StatusBadRequest)
-	json.NewEncoder(w).Encode(map[string]any{
+	_ = json.NewEncoder(w).Encode(map[string]any{
 		"type": problemInvalidPayment, "title": "Invalid payment", "status": http.StatusBadRequest, "detail": detail,
 	})
 }

@@ -262,6 +262,13 @@ func (m *middleware) unavailable(w http.ResponseWriter, r *http.Request, err err
 		"The request was not processed; retry with the same key.", m.cfg.retryAfter503)
 }
 
+// abort discards the attempt's work.
+func (m *middleware) abort(r *http.Request, work Work) {
+	if err := work.Abort(context.WithoutCancel(r.Context())); err != nil {
+		m.cfg.onError(r, err)
+	}
+}
+
 // release gives the key up with a context that outlives the request.
 func (m *middleware) release(r *http.Request, l Lease) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 5*time.Second)
@@ -288,7 +295,7 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key str
 		}
 		// The handler panicked: discard its work, release, re-panic.
 		v := recover()
-		work.Abort(context.WithoutCancel(r.Context()))
+		m.abort(r, work)
 		m.release(r, claim.Lease)
 		if v != nil { // nil: runtime.Goexit, which goes on unwinding
 			panic(v)
@@ -301,7 +308,7 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key str
 	}
 
 	fail := func() {
-		work.Abort(context.WithoutCancel(r.Context()))
+		m.abort(r, work)
 		m.release(r, claim.Lease)
 	}
 	switch {

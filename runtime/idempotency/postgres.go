@@ -127,7 +127,7 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 	if err != nil {
 		return nil, fmt.Errorf("idempotency: create table: %w", err)
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit: sql.ErrTxDone
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "idemlint:"+cfg.table); err != nil {
 		return nil, fmt.Errorf("idempotency: create table: %w", err)
 	}
@@ -201,7 +201,7 @@ func (s *PostgresStore) claimExisting(ctx context.Context, req ClaimRequest) (Cl
 	if err != nil {
 		return ClaimResult{}, false, err
 	}
-	defer tx.Rollback()
+	defer func() { _ = tx.Rollback() }() // after Commit: sql.ErrTxDone
 	var (
 		fp                        []byte
 		completed, locked, expird bool
@@ -409,7 +409,7 @@ func (w *pgWork) Context(ctx context.Context) context.Context {
 func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
 	headers, err := json.Marshal(resp.Header)
 	if err != nil {
-		w.tx.Rollback()
+		_ = w.tx.Rollback() // the error above is the one to report
 		return fmt.Errorf("postgres complete: %w", err)
 	}
 	body := resp.Body
@@ -418,11 +418,11 @@ func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
 	}
 	res, err := w.tx.ExecContext(ctx, w.s.qComplete, w.l.Tenant, w.l.Key, w.l.Fence, resp.Status, string(headers), body)
 	if err != nil {
-		w.tx.Rollback()
+		_ = w.tx.Rollback() // the error above is the one to report
 		return fmt.Errorf("postgres complete: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		w.tx.Rollback()
+		_ = w.tx.Rollback() // the error above is the one to report
 		return fmt.Errorf("postgres complete: %w", ErrLeaseLost)
 	}
 	if err := w.tx.Commit(); err != nil {
