@@ -62,7 +62,9 @@ func (at *attempt) committed() {
 // check, so in-memory business state changes exactly when the key
 // completes; with PostgresStore (whose business writes go through Tx) it
 // runs right after the commit. It never runs when the attempt fails or its
-// lease was lost. Outside Middleware, f runs at once.
+// lease was lost. Outside Middleware, f runs at once. With MemoryStore, f
+// runs under the store's shard lock: keep it short and do not call the
+// store from it.
 func OnCommit(ctx context.Context, f func()) {
 	at := attemptFrom(ctx)
 	if at == nil {
