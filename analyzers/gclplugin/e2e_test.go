@@ -172,10 +172,12 @@ func run(t *testing.T, dir, prog string, codes []int, args ...string) []byte {
 
 // golangciArgs makes golangci-lint run only the linters the configuration
 // enables and report every finding, so that its output can be compared with
-// idemlint's. The JSON report goes to a file.
+// idemlint's. The JSON report goes to a file. Each run has a cache of its
+// own (see run), so it need not wait for other golangci-lint processes.
 func golangciArgs(t *testing.T) []string {
 	return []string{
 		"run",
+		"--allow-parallel-runners",
 		"--default=none",
 		"--max-issues-per-linter=0",
 		"--max-same-issues=0",
