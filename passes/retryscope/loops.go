@@ -96,11 +96,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) {
 			success = true
 		}
-		if success && !failAlways {
+		if success && !failAlways && !w.iteratesAll(w.attemptsOf(e)) {
 			retries = true
 		}
 	}
-	if !retries {
+	if !retries && !w.iteratesAll(w.inPlaceCalls()) {
 		// if op() == nil { return }: the attempt compared with nil in place.
 		isCall := isErrorCall(m.info)
 		success, failAlways := false, false
@@ -143,6 +143,143 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
 	return s
+}
+
+// attemptsOf returns the calls in the loop that assign the error e.
+func (w *loopWalk) attemptsOf(e types.Object) []*ast.CallExpr {
+	var calls []*ast.CallExpr
+	for _, d := range w.di.defs[e] {
+		if in(w.loop, d.pos) {
+			if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
+				calls = append(calls, call)
+			}
+		}
+	}
+	return calls
+}
+
+// inPlaceCalls returns the calls returning an error that the loop's exits
+// compare with nil in place.
+func (w *loopWalk) inPlaceCalls() []*ast.CallExpr {
+	var calls []*ast.CallExpr
+	isCall := isErrorCall(w.m.info)
+	for _, x := range w.exits {
+		for _, g := range x.guards {
+			if g.cond == nil {
+				continue
+			}
+			ast.Inspect(g.cond, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && isCall(c) {
+					calls = append(calls, c)
+					return false
+				}
+				return true
+			})
+		}
+	}
+	return calls
+}
+
+// iteratesAll reports whether every attempt works on something that
+// changes from one pass to the next: an item picked by the loop counter
+// (items[i]), or a value computed from its own previous value (dir =
+// filepath.Dir(dir)). Such a loop walks or searches; it does not repeat an
+// attempt. It reports false when there are no calls.
+func (w *loopWalk) iteratesAll(calls []*ast.CallExpr) bool {
+	if len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		if !w.iterates(c, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *loopWalk) iterates(n ast.Node, depth int) bool {
+	if depth > 3 || n == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr:
+			if w.mentionsCounter(n.Index) {
+				found = true
+			}
+		case *ast.Ident:
+			o := w.m.info.Uses[n]
+			if o == nil || !local(o) || w.counts[o] {
+				return true
+			}
+			if w.carried(o) {
+				found = true
+				return false
+			}
+			for _, d := range w.di.defs[o] {
+				if in(w.loop, d.pos) && d.rhs != nil && w.iterates(d.rhs, depth+1) {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (w *loopWalk) mentionsCounter(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && w.counts[w.m.info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// carried reports whether o is assigned in the loop from its own previous
+// value, directly or through other variables assigned in the loop.
+func (w *loopWalk) carried(o types.Object) bool {
+	var depends func(e ast.Expr, depth int) bool
+	depends = func(e ast.Expr, depth int) bool {
+		if e == nil || depth > 3 {
+			return false
+		}
+		hit := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || hit {
+				return !hit
+			}
+			u := w.m.info.Uses[id]
+			if u == o {
+				hit = true
+				return false
+			}
+			if u != nil && local(u) && u != o {
+				for _, d := range w.di.defs[u] {
+					if in(w.loop, d.pos) && depends(d.rhs, depth+1) {
+						hit = true
+					}
+				}
+			}
+			return !hit
+		})
+		return hit
+	}
+	for _, d := range w.di.defs[o] {
+		if in(w.loop, d.pos) && depends(d.rhs, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func isInteger(t types.Type) bool {

@@ -182,3 +182,32 @@ func batchInPlace(items []item) error {
 	}
 	return nil
 }
+
+func stat(string) error     { return nil }
+func parentOf(string) string { return "" }
+
+// Walking up directories: each pass works on the parent of the last.
+func walkUp(dir string) (string, error) {
+	for {
+		if err := stat(dir); err == nil {
+			return dir, nil
+		}
+		parent := parentOf(dir)
+		if parent == dir {
+			return "", errNotFound
+		}
+		dir = parent
+	}
+}
+
+// Trying each item until one works.
+func firstThatWorks(items []item) error {
+	for i := 0; i < len(items); i++ {
+		if err := send(items[i]); err == nil {
+			return nil
+		}
+	}
+	return errNotFound
+}
+
+var errNotFound = net.ErrClosed

@@ -289,3 +289,16 @@ func callInPlace() {
 		time.Sleep(time.Second)
 	}
 }
+
+func opAttempt(n int) error { return nil }
+
+// The attempt number passed to the attempt is still a retry.
+func attemptArg() error {
+	for i := 0; i < 3; i++ { // want `loop cap=3 deadline=none waits=constant body`
+		if err := opAttempt(i); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
