@@ -183,7 +183,7 @@ func batchInPlace(items []item) error {
 	return nil
 }
 
-func stat(string) error     { return nil }
+func stat(string) error      { return nil }
 func parentOf(string) string { return "" }
 
 // Walking up directories: each pass works on the parent of the last.
