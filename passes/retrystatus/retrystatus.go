@@ -1,0 +1,615 @@
+package retrystatus
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "retrystatus"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg. The analyzer reads cfg when it runs.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	return &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrystatus.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, pass.ResultOf[scope].(*retryscope.Result))
+			return nil, nil
+		},
+	}
+}
+
+// Import paths the check knows.
+const (
+	runtimeRetry = "github.com/idemlint/idemlint/runtime/retry"
+	avastV4      = "github.com/avast/retry-go/v4"
+	avastV5      = "github.com/avast/retry-go/v5"
+	failsafe     = "github.com/failsafe-go/failsafe-go"
+	retryable    = "github.com/hashicorp/go-retryablehttp"
+)
+
+func restyPath(p string) bool {
+	return p == "github.com/go-resty/resty/v2" || p == "resty.dev/v3"
+}
+
+const (
+	reason   = "the answer will not change, so every retry repeats it"
+	fixText  = "return on 4xx other than 408 and 429, and retry only 408, 429 (after its Retry-After), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses (runtime/retry.DefaultRetryable, the default of runtime/retry.Do)"
+	fix429   = "wait for the delay it asks for (github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter), or return retry.ResponseError(resp) from a runtime/retry.Do operation, which honours it"
+	allError = "every status of 400 and above, permanent 4xx included (400, 401, 403, 404, 409, 422, ...)"
+)
+
+type checker struct {
+	pass *analysis.Pass
+	info *types.Info
+}
+
+func run(pass *analysis.Pass, res *retryscope.Result) {
+	if !relevant(pass.Pkg) {
+		return
+	}
+	c := &checker{pass: pass, info: pass.TypesInfo}
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		c.loops(f, res)
+		c.libraries(f)
+	}
+}
+
+// loops checks the retry loops of f: those of the retry model, and loops
+// that the model leaves out because they retry on statuses only (they
+// return on a transport error): a for loop, or a range over an integer,
+// that leaves on some 2xx status and repeats on others.
+func (c *checker) loops(f *ast.File, res *retryscope.Result) {
+	var funcs []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			funcs = append(funcs, n)
+			ast.Inspect(funcBody(n), func(m ast.Node) bool {
+				if m == funcBody(n) {
+					return true
+				}
+				switch m := m.(type) {
+				case *ast.FuncLit:
+					return false // visited on its own
+				case *ast.ForStmt:
+					c.loop(n, m, m.Body, res.Of(m) != nil)
+				case *ast.RangeStmt:
+					if t, ok := c.info.Types[m.X]; ok && isInteger(t.Type) {
+						c.loop(n, m, m.Body, res.Of(m) != nil)
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+func funcBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		return n.Body
+	case *ast.FuncLit:
+		return n.Body
+	}
+	return nil
+}
+
+func relevant(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		switch path := p.Path(); {
+		case path == "net/http", restyPath(path), path == avastV4, path == avastV5, path == failsafe, path == retryable,
+			strings.HasPrefix(path, failsafe+"/"):
+			return true
+		}
+	}
+	return false
+}
+
+// loop checks a loop; modelled says the retry model found it a retry.
+func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled bool) {
+	if body == nil || len(body.List) == 0 {
+		return
+	}
+	u := c.newUnit(body)
+	if len(u.holders) == 0 {
+		return
+	}
+	if !modelled && c.indexesByCounter(loop) {
+		return // a loop over items by index
+	}
+	u.label = labelOf(fn, loop)
+	w := &walker{u: u, retried: map[guardRef]set{}}
+	w.stmts(body.List, state{}, nil, w.retry)
+	if w.aborted {
+		return
+	}
+	if !modelled {
+		var ok set
+		for code := 200; code < 300; code++ {
+			ok.add(code)
+		}
+		if w.exits.and(ok).empty() {
+			return // never leaves on success: not a retry
+		}
+	}
+	decl := c.enclosingDecl(loop.Pos())
+	keyed := c.keyed(decl)
+	readsRetryAfter := c.readsRetryAfter(decl, u)
+	for _, g := range w.order {
+		c.report(g, w.retried[g], "retry loop repeats the attempt on", keyed, !readsRetryAfter)
+	}
+}
+
+// indexesByCounter reports whether a loop indexes something with its
+// counter (the variable its post statement steps, or a range key).
+func (c *checker) indexesByCounter(loop ast.Stmt) bool {
+	counters := map[types.Object]bool{}
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+		if l.Post != nil {
+			ast.Inspect(l.Post, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.IncDecStmt:
+					counters[c.objOf(n.X)] = true
+				case *ast.AssignStmt:
+					for _, lhs := range n.Lhs {
+						counters[c.objOf(lhs)] = true
+					}
+				}
+				return true
+			})
+		}
+	case *ast.RangeStmt:
+		body = l.Body
+		if l.Key != nil {
+			counters[c.objOf(l.Key)] = true
+		}
+	}
+	delete(counters, nil)
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok && counters[c.objOf(ix.Index)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// report reports the statuses a guard retries that it should not.
+func (c *checker) report(g guardRef, retried set, what string, keyed, check429 bool) {
+	var msgs []string
+	if bad := retried.and(permanent(keyed)); !bad.empty() {
+		msgs = append(msgs, what+" "+describe(bad, keyed)+": "+reason+"; "+fixText)
+	}
+	if check429 && retried.has(429) {
+		msgs = append(msgs, what+" 429 without reading Retry-After: the server said how long to wait; "+fix429)
+	}
+	for _, m := range msgs {
+		suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end, Message: m})
+	}
+}
+
+// libraries checks the retry conditions given to retry libraries in f.
+func (c *checker) libraries(f *ast.File) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			c.libraryCall(n)
+		case *ast.AssignStmt:
+			// client.CheckRetry = func(...) (bool, error) {...}
+			for i, lhs := range n.Lhs {
+				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+				if ok && len(n.Lhs) == len(n.Rhs) && c.isField(sel.Sel, retryable, "Client", "CheckRetry") {
+					c.predicate(n.Rhs[i], n.Pos(), "CheckRetry policy retries", false)
+				}
+			}
+		case *ast.CompositeLit:
+			for _, elt := range n.Elts {
+				kv, ok := elt.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if key, ok := kv.Key.(*ast.Ident); ok && c.isField(key, retryable, "Client", "CheckRetry") {
+					c.predicate(kv.Value, n.Pos(), "CheckRetry policy retries", false)
+				}
+			}
+		}
+		return true
+	})
+}
+
+func (c *checker) isField(id *ast.Ident, path, typ, field string) bool {
+	v, ok := c.info.Uses[id].(*types.Var)
+	if !ok || !v.IsField() || v.Name() != field || v.Pkg() == nil || v.Pkg().Path() != path {
+		return false
+	}
+	// The field's struct is path.typ: look the field up there.
+	obj := v.Pkg().Scope().Lookup(typ)
+	if obj == nil {
+		return false
+	}
+	st, ok := obj.Type().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) libraryCall(call *ast.CallExpr) {
+	fn := callee(c.info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return
+	}
+	path := fn.Pkg().Path()
+	switch {
+	case restyPath(path) && fn.Signature().Recv() != nil:
+		switch fn.Name() {
+		case "AddRetryCondition", "AddRetryConditions", "SetRetryConditions":
+			for _, a := range call.Args {
+				c.predicate(a, call.Pos(), "retry condition retries", false)
+			}
+		case "AddRetryAfterErrorCondition":
+			sel, _ := call.Fun.(*ast.SelectorExpr)
+			pos := call.Pos()
+			if sel != nil {
+				pos = sel.Sel.Pos()
+			}
+			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: pos, End: call.End(),
+				Message: "retry condition AddRetryAfterErrorCondition retries " + allError + ": " + reason + "; add a condition that " + fixText})
+		}
+	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
+		c.predicate(call.Args[0], call.Pos(), "RetryIf predicate retries", true)
+	case (path == failsafe || strings.HasPrefix(path, failsafe+"/")) && fn.Name() == "HandleIf" && len(call.Args) == 1:
+		c.predicate(call.Args[0], call.Pos(), "HandleIf predicate retries", false)
+	}
+}
+
+// predicate checks a retry predicate: a function literal, or a function of
+// the package, whose first boolean result says whether to retry.
+func (c *checker) predicate(e ast.Expr, at token.Pos, what string, errArg bool) {
+	var ft *ast.FuncType
+	var body *ast.BlockStmt
+	switch f := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		ft, body = f.Type, f.Body
+	case *ast.Ident, *ast.SelectorExpr:
+		id, _ := f.(*ast.Ident)
+		if sel, ok := f.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		fn, ok := c.info.Uses[id].(*types.Func)
+		if !ok {
+			return
+		}
+		d := c.funcDecl(fn)
+		if d == nil || d.Body == nil {
+			return
+		}
+		ft, body = d.Type, d.Body
+	default:
+		return
+	}
+	if ft.Results == nil || len(ft.Results.List) == 0 {
+		return
+	}
+	u := c.newUnit(body)
+	var holder, errParam types.Object
+	for _, field := range ft.Params.List {
+		for _, n := range field.Names {
+			o := c.info.Defs[n]
+			if o == nil {
+				continue
+			}
+			if isError(o.Type()) && errParam == nil {
+				errParam = o
+			} else if holder == nil && hasStatus(o.Type()) {
+				holder = o
+			}
+		}
+	}
+	if holder != nil {
+		u.holders[holder] = true
+		if errParam != nil {
+			u.paired[errParam] = true
+		}
+	} else if errArg && errParam != nil {
+		u.nonNil[errParam] = true
+	}
+	if len(u.holders) == 0 {
+		return
+	}
+	w := &walker{u: u, retried: map[guardRef]set{}, predicate: true}
+	st := state{present: true, set: all()}
+	for p := range u.paired {
+		st = st.withErr(p, errNil)
+	}
+	w.stmts(body.List, st, nil, func(state) {})
+	if w.aborted {
+		return
+	}
+	keyed := c.keyed(c.enclosingDecl(at))
+	for _, g := range w.order {
+		// Whether a library waits for Retry-After is its own business: 429
+		// is reported in hand-written loops only.
+		c.report(g, w.retried[g], what, keyed, false)
+	}
+}
+
+// hasStatus reports whether t (or what it points to) has a StatusCode
+// integer field or method.
+func hasStatus(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "StatusCode")
+	switch o := obj.(type) {
+	case *types.Var:
+		return isInteger(o.Type())
+	case *types.Func:
+		r := o.Signature().Results()
+		return o.Signature().Params().Len() == 0 && r.Len() == 1 && isInteger(r.At(0).Type())
+	}
+	return false
+}
+
+// funcDecl returns the declaration of a function of the package.
+func (c *checker) funcDecl(fn *types.Func) *ast.FuncDecl {
+	if fn.Pkg() != c.pass.Pkg {
+		return nil
+	}
+	for _, f := range c.pass.Files {
+		if fn.Pos() < f.FileStart || fn.Pos() > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && c.info.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// enclosingDecl returns the function declaration holding pos, or nil.
+func (c *checker) enclosingDecl(pos token.Pos) *ast.FuncDecl {
+	for _, f := range c.pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= pos && pos < fd.End() {
+				return fd
+			}
+		}
+	}
+	return nil
+}
+
+// keyed reports whether fn sends an idempotency key: a 409 may then be
+// the in-progress answer to an earlier attempt, worth retrying.
+func (c *checker) keyed(fn *ast.FuncDecl) bool {
+	if fn == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case ast.Expr:
+			if s, ok := c.stringValue(n); ok {
+				switch strings.ToLower(s) {
+				case "idempotency-key", "x-idempotency-key":
+					found = true
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				switch id.Name {
+				case "IdempotencyKeyHeader", "IdempotencyKey", "NewIdempotencyKey":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// readsRetryAfter reports whether fn reads a Retry-After delay: the header
+// name, runtime/retry.ParseRetryAfter, a StatusError's RetryAfter, or a
+// call that hands the response to code outside the standard library.
+func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
+	if fn == nil {
+		return true
+	}
+	found := false
+	var visit func(n ast.Node, depth int) bool
+	visit = func(n ast.Node, depth int) bool {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if n.Sel.Name == "RetryAfter" {
+					found = true
+				}
+			case *ast.CallExpr:
+				f := callee(c.info, n)
+				if f == nil {
+					break
+				}
+				if f.FullName() == runtimeRetry+".ParseRetryAfter" {
+					found = true
+					break
+				}
+				if !c.takesResponse(u, n) || f.Pkg() == nil {
+					break
+				}
+				switch {
+				case f.Pkg() == c.pass.Pkg:
+					if d := c.funcDecl(f); d != nil && depth < 2 {
+						visit(d, depth+1)
+					}
+				case !std(f.Pkg().Path()):
+					found = true // a helper the check cannot see into
+				}
+			case ast.Expr:
+				if s, ok := c.stringValue(n); ok && strings.EqualFold(s, "retry-after") {
+					found = true
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	return visit(fn, 0)
+}
+
+// takesResponse reports whether call passes a holder or one of its fields
+// (resp.Header) as an argument.
+func (c *checker) takesResponse(u *unit, call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		a = ast.Unparen(a)
+		if sel, ok := a.(*ast.SelectorExpr); ok {
+			a = sel.X
+		}
+		if o := c.objOf(a); o != nil && u.holders[o] {
+			return true
+		}
+	}
+	return false
+}
+
+func std(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func (c *checker) stringValue(e ast.Expr) (string, bool) {
+	tv, ok := c.info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// nonNilError reports whether e is an error value that is never nil: a
+// call of errors.New or fmt.Errorf, a composite literal or its address, a
+// package-level error variable.
+func (c *checker) nonNilError(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if fn := callee(c.info, e); fn != nil {
+			switch fn.FullName() {
+			case "errors.New", "fmt.Errorf":
+				return true
+			}
+		}
+	case *ast.CompositeLit:
+		return true
+	case *ast.UnaryExpr:
+		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
+		return e.Op == token.AND && lit
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = e.(*ast.Ident)
+		}
+		// A sentinel: a package-level errFoo or ErrFoo.
+		v, ok := c.info.Uses[id].(*types.Var)
+		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+			return false
+		}
+		return strings.HasPrefix(v.Name(), "err") || strings.HasPrefix(v.Name(), "Err")
+	}
+	return false
+}
+
+func (c *checker) objOf(e ast.Expr) types.Object {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	if o := c.info.Defs[id]; o != nil {
+		return o
+	}
+	return c.info.Uses[id]
+}
+
+func labelOf(fn ast.Node, loop ast.Node) string {
+	label := ""
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if l, ok := n.(*ast.LabeledStmt); ok && l.Stmt == loop {
+			label = l.Label.Name
+		}
+		return label == ""
+	})
+	return label
+}
+
+func callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr:
+		return callee(info, &ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return callee(info, &ast.CallExpr{Fun: f.X})
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	return fn
+}
+
+func generated(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}

@@ -1,0 +1,836 @@
+package retrystatus
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+)
+
+// A unit is code whose paths decide, per HTTP status, whether the attempt
+// is repeated: the body of a retry loop, or a retry predicate.
+type unit struct {
+	c *checker
+	// holders are the variables whose StatusCode (field or method) is the
+	// status: an *http.Response, a *resty.Response, a status error.
+	holders map[types.Object]bool
+	// aliases are integer variables assigned holder.StatusCode once.
+	aliases map[types.Object]bool
+	// paired are the errors that are nil exactly when a holder has a
+	// response: err in resp, err := client.Do(req), or a predicate's err.
+	paired map[types.Object]bool
+	// nonNil are errors known not to be nil: a RetryIf predicate's argument.
+	nonNil map[types.Object]bool
+	// present are the ok variables of h, ok := err.(*T) for a holder h.
+	present map[types.Object]bool
+	// varying are the variables assigned in the unit: a condition on them is
+	// about the attempt's result in a way the check does not follow.
+	varying map[types.Object]bool
+	label   string // the loop's label, if any
+}
+
+// newUnit finds the holders, aliases and error pairs of body.
+func (c *checker) newUnit(body *ast.BlockStmt) *unit {
+	u := &unit{c: c, holders: map[types.Object]bool{}, aliases: map[types.Object]bool{}, paired: map[types.Object]bool{},
+		nonNil: map[types.Object]bool{}, present: map[types.Object]bool{}, varying: map[types.Object]bool{}}
+	assigned := map[types.Object]int{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if h := c.statusHolder(n); h != nil {
+				u.holders[h] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
+				return true
+			}
+			for _, lhs := range n.Lhs {
+				if o := c.objOf(lhs); o != nil {
+					u.varying[o] = true
+					assigned[o]++
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		holderIn := false
+		for _, lhs := range as.Lhs {
+			if o := c.objOf(lhs); o != nil && u.holders[o] {
+				holderIn = true
+			}
+		}
+		switch {
+		case holderIn && len(as.Rhs) == 1 && len(as.Lhs) == 2:
+			o := c.objOf(as.Lhs[1])
+			if o == nil {
+				break
+			}
+			if _, assert := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); assert {
+				u.present[o] = true
+			} else if isError(o.Type()) {
+				u.paired[o] = true
+			}
+		case len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Tok == token.DEFINE:
+			if o := c.objOf(as.Lhs[0]); o != nil && assigned[o] == 1 && isInteger(o.Type()) && c.isStatus(u, as.Rhs[0]) {
+				u.aliases[o] = true
+			}
+		}
+		return true
+	})
+	return u
+}
+
+// statusHolder returns the variable X of X.StatusCode, when StatusCode is
+// an integer field or a method returning an integer.
+func (c *checker) statusHolder(sel *ast.SelectorExpr) types.Object {
+	if sel.Sel.Name != "StatusCode" {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	o, ok := c.info.Uses[id].(*types.Var)
+	if !ok || o.IsField() {
+		return nil
+	}
+	switch s := c.info.Uses[sel.Sel].(type) {
+	case *types.Var:
+		if s.IsField() && isInteger(s.Type()) {
+			return o
+		}
+	case *types.Func:
+		if r := s.Signature().Results(); s.Signature().Params().Len() == 0 && r.Len() == 1 && isInteger(r.At(0).Type()) {
+			return o
+		}
+	}
+	return nil
+}
+
+// isStatus reports whether e is the status: holder.StatusCode,
+// holder.StatusCode() or an alias.
+func (c *checker) isStatus(u *unit, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok && len(call.Args) == 0 {
+		e = ast.Unparen(call.Fun)
+	}
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		h := c.statusHolder(e)
+		return h != nil && u.holders[h]
+	case *ast.Ident:
+		return u.aliases[c.info.Uses[e]]
+	}
+	return false
+}
+
+// Error states of a paired error on a path where the holder has a response.
+const (
+	errUnknown uint8 = iota
+	errNil
+	errNonNil
+)
+
+// guardRef is a condition that sends statuses towards another attempt.
+type guardRef struct {
+	pos, end token.Pos
+}
+
+// state is what the walk knows on one path.
+type state struct {
+	set     set   // the statuses that reach this point
+	present bool  // a holder has a response
+	errs    map[types.Object]uint8
+	guard   *guardRef // the last status condition taken on its true side
+	last    *guardRef // the last status condition taken either way
+}
+
+func (st state) withErr(o types.Object, v uint8) state {
+	m := make(map[types.Object]uint8, len(st.errs)+1)
+	for k, x := range st.errs {
+		m[k] = x
+	}
+	m[o] = v
+	st.errs = m
+	return st
+}
+
+// walker enumerates the paths of a unit.
+type walker struct {
+	u       *unit
+	steps   int
+	aborted bool
+	// retried collects, per guard, the statuses sent to another attempt.
+	retried map[guardRef]set
+	order   []guardRef
+	// exits are the statuses that leave a loop (return, break).
+	exits set
+	// loop mode: continue and falling off the body retry; return exits.
+	// predicate mode: return's decision says whether to retry.
+	predicate bool
+	decision  int // predicate mode: the result index of the decision
+}
+
+const maxSteps = 20000
+
+func (w *walker) record(g *guardRef, s set) {
+	if g == nil || s.empty() {
+		return
+	}
+	if _, ok := w.retried[*g]; !ok {
+		w.order = append(w.order, *g)
+	}
+	w.retried[*g] = w.retried[*g].or(s)
+}
+
+func (w *walker) retry(st state) {
+	if !st.present {
+		return
+	}
+	g := st.guard
+	if g == nil {
+		g = st.last
+	}
+	w.record(g, st.set)
+}
+
+// stmts walks list on st, then k.
+func (w *walker) stmts(list []ast.Stmt, st state, brk, k func(state)) {
+	if w.aborted {
+		return
+	}
+	if len(list) == 0 {
+		k(st)
+		return
+	}
+	w.stmt(list[0], st, brk, func(st state) { w.stmts(list[1:], st, brk, k) })
+}
+
+func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
+	w.steps++
+	if w.steps > maxSteps {
+		w.aborted = true
+	}
+	if w.aborted || (st.present && st.set.empty()) {
+		return
+	}
+	u := w.u
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		w.assign(s, st, k)
+	case *ast.IfStmt:
+		after := func(st state) {
+			then, els := w.branch(s.Cond, st)
+			if then != nil {
+				w.stmts(s.Body.List, *then, brk, k)
+			}
+			if els != nil {
+				if s.Else != nil {
+					w.stmt(s.Else, *els, brk, k)
+				} else {
+					k(*els)
+				}
+			}
+		}
+		if s.Init != nil {
+			w.stmt(s.Init, st, brk, after)
+		} else {
+			after(st)
+		}
+	case *ast.SwitchStmt:
+		after := func(st state) { w.switchClauses(s, st, k) }
+		if s.Init != nil {
+			w.stmt(s.Init, st, brk, after)
+		} else {
+			after(st)
+		}
+	case *ast.SelectStmt:
+		for _, cc := range s.Body.List {
+			w.stmts(cc.(*ast.CommClause).Body, st, k, k)
+		}
+	case *ast.TypeSwitchStmt:
+		hasDefault := false
+		for _, cc := range s.Body.List {
+			cc := cc.(*ast.CaseClause)
+			hasDefault = hasDefault || cc.List == nil
+			w.stmts(cc.Body, st, k, k)
+		}
+		if !hasDefault {
+			k(st)
+		}
+	case *ast.BlockStmt:
+		w.stmts(s.List, st, brk, k)
+	case *ast.LabeledStmt:
+		w.stmt(s.Stmt, st, brk, k)
+	case *ast.ReturnStmt:
+		if w.predicate {
+			w.decide(s, st)
+		} else if st.present {
+			w.exits = w.exits.or(st.set)
+		}
+	case *ast.BranchStmt:
+		switch s.Tok {
+		case token.CONTINUE:
+			if !w.predicate && (s.Label == nil || s.Label.Name == u.label) {
+				w.retry(st)
+				return
+			}
+			w.aborted = true
+		case token.BREAK:
+			if s.Label == nil && brk != nil {
+				brk(st)
+			} else if s.Label != nil && s.Label.Name != u.label {
+				w.aborted = true
+			} else if st.present {
+				w.exits = w.exits.or(st.set) // out of the loop
+			}
+		default: // goto, fallthrough
+			w.aborted = true
+		}
+	case *ast.ExprStmt:
+		if !w.ends(s.X) {
+			k(st)
+		}
+	case *ast.ForStmt, *ast.RangeStmt:
+		// A nested loop is walked over: a path that leaves from inside it is
+		// not followed.
+		if !w.leavesFrom(s) {
+			k(st)
+		}
+	default:
+		k(st)
+	}
+}
+
+// ends reports whether the expression statement x never returns: panic,
+// os.Exit, log.Fatal and the like.
+func (w *walker) ends(x ast.Expr) bool {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "panic" {
+		_, builtin := w.u.c.info.Uses[id].(*types.Builtin)
+		return builtin
+	}
+	if fn := callee(w.u.c.info, call); fn != nil {
+		switch fn.FullName() {
+		case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
+			"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln":
+			return true
+		}
+	}
+	return false
+}
+
+// leavesFrom reports whether a nested loop holds a return or a branch to
+// an outer statement.
+func (w *walker) leavesFrom(loop ast.Stmt) bool {
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		case *ast.BranchStmt:
+			if n.Label != nil || n.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// assign updates st for an assignment: a new response, an error set.
+func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
+	u := w.u
+	info := u.c.info
+	for i, lhs := range s.Lhs {
+		o := u.c.objOf(lhs)
+		if o == nil {
+			continue
+		}
+		if u.holders[o] {
+			if _, assert := ast.Unparen(s.Rhs[0]).(*ast.TypeAssertExpr); assert {
+				st.present, st.set, st.guard, st.last = true, all(), nil, nil
+				continue
+			}
+			st.present, st.set, st.guard, st.last = true, all(), nil, nil
+			for p := range u.paired {
+				st = st.withErr(p, errNil)
+			}
+			continue
+		}
+		if !u.paired[o] || len(s.Lhs) != len(s.Rhs) {
+			continue
+		}
+		rhs := ast.Unparen(s.Rhs[i])
+		switch {
+		case isNil(info, rhs):
+			st = st.withErr(o, errNil)
+		case w.responseError(rhs):
+			// runtime/retry.ResponseError(resp): nil below 400.
+			lo, hi := st, st.withErr(o, errNonNil)
+			var below set
+			for c := minStatus; c < 400; c++ {
+				below.add(c)
+			}
+			lo.set = lo.set.and(below)
+			hi.set = hi.set.and(all().and(complement(below)))
+			if !lo.set.empty() {
+				lo = lo.withErr(o, errNil)
+				k(lo)
+			}
+			if !hi.set.empty() {
+				k(hi)
+			}
+			return
+		case u.c.nonNilError(rhs):
+			st = st.withErr(o, errNonNil)
+		default:
+			st = st.withErr(o, errUnknown)
+		}
+	}
+	k(st)
+}
+
+func complement(s set) set {
+	for i := range s {
+		s[i] = ^s[i]
+	}
+	return s.and(all())
+}
+
+func (w *walker) responseError(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	fn := callee(w.u.c.info, call)
+	return fn != nil && fn.FullName() == runtimeRetry+".ResponseError" && w.u.c.isHolderExpr(w.u, call.Args[0])
+}
+
+func (c *checker) isHolderExpr(u *unit, e ast.Expr) bool {
+	o := c.objOf(e)
+	return o != nil && u.holders[o]
+}
+
+// switchClauses walks a switch: each case in order with the statuses that
+// reach it, the default clause with those no case took.
+func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
+	rest := &st
+	var def *ast.CaseClause
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		if len(cc.Body) > 0 {
+			if b, ok := cc.Body[len(cc.Body)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				w.aborted = true
+				return
+			}
+		}
+		if cc.List == nil {
+			def = cc
+			continue
+		}
+		if rest == nil {
+			continue
+		}
+		var cond ast.Expr
+		for _, e := range cc.List {
+			if s.Tag != nil {
+				e = &ast.BinaryExpr{X: s.Tag, Op: token.EQL, Y: e, OpPos: e.Pos()}
+			}
+			if cond == nil {
+				cond = e
+			} else {
+				cond = &ast.BinaryExpr{X: cond, Op: token.LOR, Y: e, OpPos: e.Pos()}
+			}
+		}
+		g := &guardRef{pos: cc.Case, end: cc.Colon + 1}
+		then, els := w.branchAt(cond, *rest, g)
+		if then != nil {
+			w.stmts(cc.Body, *then, k, k)
+		}
+		rest = els
+	}
+	if rest == nil {
+		return
+	}
+	if def != nil {
+		st := *rest
+		if st.present && st.last != nil && st.guard == nil && w.mentionsStatus(s.Tag) {
+			st.guard = &guardRef{pos: def.Case, end: def.Colon + 1}
+		}
+		w.stmts(def.Body, st, k, k)
+		return
+	}
+	k(*rest)
+}
+
+func (w *walker) branch(cond ast.Expr, st state) (then, els *state) {
+	return w.branchAt(cond, st, &guardRef{pos: cond.Pos(), end: cond.End()})
+}
+
+// branchAt splits st by cond: the statuses for which cond surely holds,
+// and those for which it surely does not, whatever the conditions the
+// check does not follow. A condition that does not depend on the attempt
+// (a counter, a clock) may go either way.
+func (w *walker) branchAt(cond ast.Expr, st state, g *guardRef) (then, els *state) {
+	if !st.present {
+		return &st, &st
+	}
+	t, e := w.split(cond, st)
+	status := w.mentionsStatus(cond)
+	if !t.empty() {
+		s := st
+		s.set = st.set.and(t)
+		if status {
+			s.guard, s.last = g, g
+		}
+		then = &s
+	}
+	if !e.empty() {
+		s := st
+		s.set = st.set.and(e)
+		if status {
+			s.last = g
+		}
+		els = &s
+	}
+	return then, els
+}
+
+// decide records the statuses for which a predicate's return says retry.
+func (w *walker) decide(r *ast.ReturnStmt, st state) {
+	if w.decision >= len(r.Results) || !st.present {
+		return
+	}
+	d := r.Results[w.decision]
+	if len(r.Results) == 1 && len(r.Results) != w.decision+1 {
+		return // a call returning all the results
+	}
+	t, _ := w.split(d, st)
+	g := st.guard
+	if w.mentionsStatus(d) {
+		g = &guardRef{pos: d.Pos(), end: d.End()}
+	} else if g == nil {
+		g = st.last
+	}
+	w.record(g, st.set.and(t))
+}
+
+func (w *walker) mentionsStatus(e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if x, ok := n.(ast.Expr); ok && w.u.c.isStatus(w.u, x) {
+			found = true
+		}
+		if call, ok := n.(*ast.CallExpr); ok && w.restyClass(call) != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// Leaf kinds of a condition.
+const (
+	leafNeutral = iota // does not depend on the attempt: may go either way
+	leafOpaque         // depends on the attempt in a way not followed
+)
+
+// split returns the statuses of st.set for which cond surely holds and
+// those for which it surely fails.
+func (w *walker) split(cond ast.Expr, st state) (t, e set) {
+	var atoms []ast.Expr
+	var kinds []int
+	w.atoms(cond, st, &atoms, &kinds)
+	if len(atoms) > 6 {
+		return t, e
+	}
+	val := make(map[ast.Expr]bool, len(atoms))
+	var neutral, opaque []ast.Expr
+	for i, a := range atoms {
+		if kinds[i] == leafNeutral {
+			neutral = append(neutral, a)
+		} else {
+			opaque = append(opaque, a)
+		}
+	}
+	dependent := w.mentionsStatus(cond)
+	first := -1 // when cond does not depend on the status, one code decides for all
+	for code := minStatus; code <= maxStatus; code++ {
+		if !st.set.has(code) {
+			continue
+		}
+		if !dependent && first >= 0 {
+			if t.has(first) {
+				t.add(code)
+			}
+			if e.has(first) {
+				e.add(code)
+			}
+			continue
+		}
+		first = code
+		canTrue, canFalse := false, false
+		for nv := 0; nv < 1<<len(neutral); nv++ {
+			for i, a := range neutral {
+				val[a] = nv&(1<<i) != 0
+			}
+			allTrue, allFalse := true, true
+			for ov := 0; ov < 1<<len(opaque); ov++ {
+				for i, a := range opaque {
+					val[a] = ov&(1<<i) != 0
+				}
+				if w.eval(cond, code, st, val) {
+					allFalse = false
+				} else {
+					allTrue = false
+				}
+			}
+			canTrue = canTrue || allTrue
+			canFalse = canFalse || allFalse
+		}
+		if canTrue {
+			t.add(code)
+		}
+		if canFalse {
+			e.add(code)
+		}
+	}
+	return t, e
+}
+
+// atoms lists the leaves of cond whose value the check does not know.
+func (w *walker) atoms(cond ast.Expr, st state, out *[]ast.Expr, kinds *[]int) {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			w.atoms(c.X, st, out, kinds)
+			return
+		}
+	case *ast.BinaryExpr:
+		if c.Op == token.LAND || c.Op == token.LOR {
+			w.atoms(c.X, st, out, kinds)
+			w.atoms(c.Y, st, out, kinds)
+			return
+		}
+	}
+	if _, ok := w.leaf(cond, minStatus, st); ok {
+		return
+	}
+	*out = append(*out, cond)
+	*kinds = append(*kinds, w.kind(cond))
+}
+
+// kind classifies a leaf the check does not evaluate.
+func (w *walker) kind(e ast.Expr) int {
+	u := w.u
+	k := leafNeutral
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		o := u.c.info.Uses[id]
+		if u.holders[o] || u.aliases[o] || u.paired[o] || u.nonNil[o] || u.present[o] || u.varying[o] {
+			k = leafOpaque
+		}
+		return k == leafNeutral
+	})
+	return k
+}
+
+// eval evaluates cond for status code, the unknown leaves taken from val.
+func (w *walker) eval(cond ast.Expr, code int, st state, val map[ast.Expr]bool) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return !w.eval(c.X, code, st, val)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			return w.eval(c.X, code, st, val) && w.eval(c.Y, code, st, val)
+		case token.LOR:
+			return w.eval(c.X, code, st, val) || w.eval(c.Y, code, st, val)
+		}
+	}
+	if v, ok := w.leaf(cond, code, st); ok {
+		return v
+	}
+	return val[cond]
+}
+
+// leaf evaluates a leaf the check understands, for status code.
+func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
+	u := w.u
+	info := u.c.info
+	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+		return constant.BoolVal(tv.Value), true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if u.present[info.Uses[x]] {
+			return true, true
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		default:
+			return false, false
+		}
+		if a, ok := w.intVal(x.X, code); ok {
+			if b, ok := w.intVal(x.Y, code); ok {
+				return compare(a, x.Op, b), true
+			}
+		}
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return false, false
+		}
+		var other ast.Expr
+		switch {
+		case isNil(info, x.Y):
+			other = x.X
+		case isNil(info, x.X):
+			other = x.Y
+		default:
+			return false, false
+		}
+		o := u.c.objOf(other)
+		if o == nil {
+			return false, false
+		}
+		isNilNow := false
+		switch {
+		case u.holders[o]:
+			isNilNow = false
+		case u.nonNil[o]:
+			isNilNow = false
+		case u.paired[o]:
+			switch st.errs[o] {
+			case errNil:
+				isNilNow = true
+			case errNonNil:
+				isNilNow = false
+			default:
+				return false, false
+			}
+		default:
+			return false, false
+		}
+		return isNilNow == (x.Op == token.EQL), true
+	case *ast.CallExpr:
+		if class := w.restyClass(x); class != nil {
+			return class(code), true
+		}
+		fn := callee(info, x)
+		if fn != nil && fn.FullName() == "errors.As" && len(x.Args) == 2 {
+			if a, ok := ast.Unparen(x.Args[1]).(*ast.UnaryExpr); ok && a.Op == token.AND && u.holders[u.c.objOf(a.X)] {
+				return true, true
+			}
+		}
+	}
+	return false, false
+}
+
+// restyClass returns the meaning of resty's (*Response).IsSuccess and
+// IsError on a holder.
+func (w *walker) restyClass(call *ast.CallExpr) func(int) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 0 || !w.u.holders[w.u.c.objOf(sel.X)] {
+		return nil
+	}
+	fn := callee(w.u.c.info, call)
+	if fn == nil || fn.Pkg() == nil || !restyPath(fn.Pkg().Path()) {
+		return nil
+	}
+	switch fn.Name() {
+	case "IsSuccess":
+		return func(c int) bool { return c > 199 && c < 300 }
+	case "IsError":
+		return func(c int) bool { return c > 399 }
+	}
+	return nil
+}
+
+// intVal evaluates an integer expression of the status and constants.
+func (w *walker) intVal(e ast.Expr, code int) (int64, bool) {
+	info := w.u.c.info
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		if v, ok := constant.Int64Val(constant.ToInt(tv.Value)); ok {
+			return v, true
+		}
+		return 0, false
+	}
+	if w.u.c.isStatus(w.u, e) {
+		return int64(code), true
+	}
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok {
+		x, ok1 := w.intVal(b.X, code)
+		y, ok2 := w.intVal(b.Y, code)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch b.Op {
+		case token.ADD:
+			return x + y, true
+		case token.SUB:
+			return x - y, true
+		case token.MUL:
+			return x * y, true
+		case token.QUO:
+			if y != 0 {
+				return x / y, true
+			}
+		case token.REM:
+			if y != 0 {
+				return x % y, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func compare(a int64, op token.Token, b int64) bool {
+	switch op {
+	case token.EQL:
+		return a == b
+	case token.NEQ:
+		return a != b
+	case token.LSS:
+		return a < b
+	case token.LEQ:
+		return a <= b
+	case token.GTR:
+		return a > b
+	case token.GEQ:
+		return a >= b
+	}
+	return false
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+func isInteger(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
