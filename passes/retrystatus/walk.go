@@ -143,8 +143,8 @@ type guardRef struct {
 
 // state is what the walk knows on one path.
 type state struct {
-	set     set   // the statuses that reach this point
-	present bool  // a holder has a response
+	set     set  // the statuses that reach this point
+	present bool // a holder has a response
 	errs    map[types.Object]uint8
 	guard   *guardRef // the last status condition taken on its true side
 	last    *guardRef // the last status condition taken either way
