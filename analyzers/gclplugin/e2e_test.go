@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestGolangciMatchesIdemlint(t *testing.T) {
 		run(t, viaGolangci, gcl, []int{0, 1}, append(golangciArgs(t), "--fix", "./...")...)
 
 		before, fixedByIdemlint, fixedByGolangci := readTree(t, base), readTree(t, viaIdemlint), readTree(t, viaGolangci)
-		if fixable > 0 && equalTrees(before, fixedByIdemlint) {
+		if fixable > 0 && maps.Equal(before, fixedByIdemlint) {
 			t.Errorf("idemlint reports %d findings with suggested fixes, but idemlint -fix changed no file", fixable)
 		}
 		for _, name := range union(fixedByIdemlint, fixedByGolangci) {
@@ -325,27 +326,9 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return files
 }
 
-func equalTrees(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || v != w {
-			return false
-		}
-	}
-	return true
-}
-
 // union returns the keys of a and b, sorted.
 func union(a, b map[string]string) []string {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		keys = append(keys, k)
-	}
+	keys := slices.AppendSeq(slices.Collect(maps.Keys(a)), maps.Keys(b))
 	slices.Sort(keys)
 	return slices.Compact(keys)
 }
