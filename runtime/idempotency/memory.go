@@ -201,8 +201,8 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	defer sh.mu.Unlock()
 	e := sh.get(hash, k)
 	ok := e != nil
-	if ok && !now.Before(e.expiresAt) {
-		sh.remove(e)
+	if ok && !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil)) {
+		sh.remove(e) // expired, and no attempt holds a valid lease on it
 		ok = false
 	}
 	if !ok {

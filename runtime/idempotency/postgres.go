@@ -146,7 +146,8 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 		db: db, table: t, seq: seq, iso: cfg.iso,
 		qInsert: insertClaim(t, seq, cfg.syncClaim),
 		qSelect: `SELECT fingerprint, state = 'completed', coalesce(locked_until > now(), false),
-	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8, expires_at <= now(),
+	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8,
+	expires_at <= now() AND NOT coalesce(locked_until > now(), false),
 	steps, resp_status, resp_headers, resp_body
 FROM ` + t + pk + ` FOR UPDATE`,
 		qRecycle: `UPDATE ` + t + ` SET fp_version = $3, fingerprint = $4, state = 'in_progress', fence = nextval('` + seq + `'),

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -352,4 +354,76 @@ func TestMemoryHashCollisions(t *testing.T) {
 	if s.Len() != 3 {
 		t.Fatalf("Len = %d, want 3", s.Len())
 	}
+}
+
+// An expired key whose attempt still holds a valid lease is neither
+// recycled by a claim nor removed by the reaper.
+func TestExpiryKeepsLiveLease(t *testing.T) {
+	ctx := context.Background()
+	t.Run("memory", func(t *testing.T) {
+		clock := &fakeClock{now: time.Unix(1e9, 0)}
+		s := NewMemoryStore(WithClock(clock.Now))
+		s.Claim(ctx, claimReq("k", 1, time.Hour, time.Minute))
+		clock.Add(2 * time.Minute)
+		if r, _ := s.Claim(ctx, claimReq("k", 2, time.Hour, time.Minute)); r.Outcome != Mismatch {
+			t.Fatalf("claim of an expired key with a live lease = %v, want mismatch", r.Outcome)
+		}
+	})
+	t.Run("postgres", func(t *testing.T) {
+		s, err := NewPostgresStore(ctx, schemaDB(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Claim(ctx, claimReq("k", 1, time.Hour, 100*time.Millisecond))
+		time.Sleep(200 * time.Millisecond)
+		if r, err := s.Claim(ctx, claimReq("k", 1, time.Hour, time.Minute)); err != nil || r.Outcome != InProgress {
+			t.Fatalf("claim of an expired key with a live lease = %v, %v; want in-progress", r.Outcome, err)
+		}
+		if n, err := s.Reap(ctx, 10); err != nil || n != 0 {
+			t.Fatalf("Reap = %d, %v; want 0", n, err)
+		}
+	})
+}
+
+func TestMiddlewareOptions(t *testing.T) {
+	var calls atomic.Int64
+	h := func(opts ...Option) http.Handler {
+		return Middleware(NewMemoryStore(), opts...)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			w.WriteHeader(201)
+		}))
+	}
+	// Optional key: no key passes through (no idempotency), a key is honoured.
+	opt := h(WithOptionalKey())
+	do(t, opt, "POST", "", "{}")
+	do(t, opt, "POST", "", "{}")
+	do(t, opt, "POST", "k", "{}")
+	if a := do(t, opt, "POST", "k", "{}"); a.header.Get("Idempotent-Replayed") != "true" || calls.Load() != 3 {
+		t.Fatalf("optional key: calls %d, replayed %q", calls.Load(), a.header.Get("Idempotent-Replayed"))
+	}
+	// Other header and methods.
+	calls.Store(0)
+	custom := h(WithHeader("X-Request-Id"), WithMethods("PUT"))
+	r := httptest.NewRequest("PUT", "/x", strings.NewReader("{}"))
+	r.Header.Set("X-Request-Id", "abc")
+	custom.ServeHTTP(httptest.NewRecorder(), r)
+	w := httptest.NewRecorder()
+	custom.ServeHTTP(w, r.Clone(context.Background()))
+	if w.Header().Get("Idempotent-Replayed") != "true" || calls.Load() != 1 {
+		t.Fatalf("custom header: calls %d", calls.Load())
+	}
+	if a := do(t, custom, "POST", "", "{}"); a.status != 201 { // POST no longer handled
+		t.Fatalf("POST with WithMethods(PUT): %d", a.status)
+	}
+	// Storable: with 201 not storable, nothing is replayed.
+	calls.Store(0)
+	never := h(WithStorable(func(int) bool { return false }))
+	do(t, never, "POST", "k", "{}")
+	do(t, never, "POST", "k", "{}")
+	if calls.Load() != 2 {
+		t.Fatalf("WithStorable(false): calls %d, want 2", calls.Load())
+	}
+	// Scope errors answer 400.
+	bad := h(WithScope(func(*http.Request) (string, error) { return "", errors.New("no account") }))
+	wantProblem(t, do(t, bad, "POST", "k", "{}"), 400, ProblemScope)
 }
