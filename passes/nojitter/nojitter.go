@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/fiximport"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -66,6 +69,9 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 					d.End = w.Node.End()
 				}
 			}
+			if !w.Library && (w.Kind == retryscope.WaitConstant || w.Kind == retryscope.WaitGrowth) {
+				d.SuggestedFixes = jitterFix(pass, w)
+			}
 			suppress.Report(pass, Name, d)
 		}
 	}
@@ -92,6 +98,44 @@ func message(s *retryscope.Scope, w retryscope.Wait) string {
 		return "retry loop retries at once with no wait between attempts; add a jittered backoff, or " + runtimeFix
 	}
 	return ""
+}
+
+const runtimeRetry = "github.com/idemlint/idemlint/runtime/retry"
+
+// jitterFix wraps the duration of a time.Sleep, time.After, time.NewTimer or
+// Timer.Reset in runtime/retry.Jitter, adding the import (as "retry", or an
+// alias when that name is taken).
+func jitterFix(pass *analysis.Pass, w retryscope.Wait) []analysis.SuggestedFix {
+	call, ok := w.Node.(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	switch fn.FullName() {
+	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset":
+	default:
+		return nil
+	}
+	f := fiximport.File(pass, call.Pos())
+	if f == nil {
+		return nil
+	}
+	name, edits, ok := fiximport.Name(pass, f, runtimeRetry, call.Pos(), "retry", "idemretry", "jitterretry")
+	if !ok {
+		return nil
+	}
+	arg := call.Args[0]
+	edits = append(edits,
+		analysis.TextEdit{Pos: arg.Pos(), End: arg.Pos(), NewText: []byte(name + ".Jitter(")},
+		analysis.TextEdit{Pos: arg.End(), End: arg.End(), NewText: []byte(")")},
+	)
+	return []analysis.SuggestedFix{{
+		Message:   "Wait a random duration in [0, d) with runtime/retry.Jitter (changes behaviour)",
+		TextEdits: edits,
+	}}
 }
 
 func setting(s *retryscope.Scope, w retryscope.Wait) string {

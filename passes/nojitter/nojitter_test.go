@@ -13,3 +13,8 @@ func TestNoJitter(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, nojitter.Analyzer, "jitter", "libraries")
 }
+
+func TestJitterFix(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.RunWithSuggestedFixes(t, dir, nojitter.Analyzer, "fix", "fixalias")
+}
