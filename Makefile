@@ -19,8 +19,8 @@ demo: build
 	@cd testdata/demo && $(GO) vet -vettool=$(BIN)/idemlint ./... ; true
 
 ## test: every test, with the race detector, including the end-to-end tests of the CLI and the vet tool
-test: build
-	IDEMLINT_BIN=$(BIN)/idemlint $(GO) test -race -count=1 ./...
+test: build golangci
+	IDEMLINT_BIN=$(BIN)/idemlint IDEMLINT_E2E_GOLANGCI=1 $(GO) test -race -count=1 -timeout 30m ./...
 	cd runtime/retry/internal/benchcmp && $(GO) vet ./...
 
 test-short:
