@@ -85,6 +85,11 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 		c.loops(f, res)
 		c.libraries(f)
 	}
+	for _, s := range res.Scopes() {
+		if s.Kind == retryscope.LibraryCall && s.Body != nil && !generated(pass, s.Pos) {
+			c.operation(s)
+		}
+	}
 }
 
 // loops checks the retry loops of f: those of the retry model, and loops
@@ -612,4 +617,149 @@ func generated(pass *analysis.Pass, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// operation checks the operation a retry library repeats: the statuses
+// for which it returns an error that the library retries.
+func (c *checker) operation(s *retryscope.Scope) {
+	call, ok := s.Node.(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	var rules opRules
+	var fix string
+	decl := c.enclosingDecl(s.Pos)
+	switch s.Library {
+	case avastV4, avastV5:
+		if call.Ellipsis.IsValid() || c.mentions(decl, "RetryIf") {
+			return // a predicate decides (checked on its own) or options the check cannot see
+		}
+		rules.stops = map[string]bool{s.Library + ".Unrecoverable": true}
+		fix = "wrap the error in retry.Unrecoverable for them"
+	case "github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5":
+		rules.stops = map[string]bool{s.Library + ".Permanent": true}
+		fix = "wrap the error in backoff.Permanent for them"
+	case "github.com/sethvargo/go-retry":
+		rules.wrap = s.Library + ".RetryableError"
+		fix = "do not wrap their error in retry.RetryableError"
+	case runtimeRetry:
+		if len(call.Args) != 3 || !c.defaultRetryable(call.Args[1]) {
+			return
+		}
+		rules.stops = map[string]bool{runtimeRetry + ".Permanent": true}
+		fix = "return retry.ResponseError(resp), which Classify sorts by status, or retry.Permanent"
+	default:
+		return
+	}
+	// The operation's error result.
+	var ft *ast.FuncType
+	switch f := ast.Unparen(call.Args[opIndex(s, call)]).(type) {
+	case *ast.FuncLit:
+		ft = f.Type
+	default:
+		if s.Op != nil {
+			if d := c.funcDecl(s.Op); d != nil {
+				ft = d.Type
+			}
+		} else if decl != nil {
+			// op := func() error {...}; retry.Do(op)
+			ast.Inspect(decl, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.FuncLit); ok && lit.Body == s.Body {
+					ft = lit.Type
+				}
+				return ft == nil
+			})
+		}
+	}
+	if ft == nil {
+		return
+	}
+	if ft.Results == nil {
+		return
+	}
+	n := 0
+	errIdx := -1
+	for _, field := range ft.Results.List {
+		k := max(len(field.Names), 1)
+		if t := c.info.TypeOf(field.Type); t != nil && isError(t) {
+			errIdx = n + k - 1
+		}
+		n += k
+	}
+	if errIdx != n-1 {
+		return
+	}
+	u := c.newUnit(s.Body)
+	if len(u.holders) == 0 {
+		return
+	}
+	w := &walker{u: u, retried: map[guardRef]set{}, predicate: true, decision: errIdx, op: &rules}
+	w.stmts(s.Body.List, state{}, nil, func(state) {})
+	if w.aborted {
+		return
+	}
+	keyed := c.keyed(decl)
+	readsRetryAfter := c.readsRetryAfter(decl, u)
+	what := s.Entry + " retries the error returned on"
+	for _, g := range w.order {
+		retried := w.retried[g]
+		if bad := retried.and(permanent(keyed)); !bad.empty() {
+			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end,
+				Message: what + " " + describe(bad, keyed) + ": " + reason + "; " + fix + ", and " + fixText})
+		}
+		if !readsRetryAfter && retried.has(429) {
+			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end,
+				Message: what + " 429 without reading Retry-After: the server said how long to wait; " + fix429})
+		}
+	}
+}
+
+// opIndex returns the index of the operation among the library call's
+// arguments.
+func opIndex(s *retryscope.Scope, call *ast.CallExpr) int {
+	switch s.Library {
+	case "github.com/cenkalti/backoff/v5":
+		return 1
+	case "github.com/sethvargo/go-retry", runtimeRetry:
+		return 2
+	}
+	return 0
+}
+
+// defaultRetryable reports whether a runtime/retry.Policy argument is a
+// literal that leaves Retryable nil.
+func (c *checker) defaultRetryable(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return false
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return false
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Retryable" {
+			return false
+		}
+	}
+	return true
+}
+
+// mentions reports whether fn uses an identifier named name.
+func (c *checker) mentions(fn *ast.FuncDecl, name string) bool {
+	if fn == nil {
+		return true
+	}
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

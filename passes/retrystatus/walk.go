@@ -174,6 +174,20 @@ type walker struct {
 	// predicate mode: return's decision says whether to retry.
 	predicate bool
 	decision  int // predicate mode: the result index of the decision
+	// op, in predicate mode, says the decision is an error that the
+	// library retries when it is not nil (a retry library's operation).
+	op *opRules
+}
+
+// opRules say which errors returned by a retry library's operation are
+// retried.
+type opRules struct {
+	// stops are the functions whose result the library does not retry
+	// (retry.Unrecoverable, backoff.Permanent).
+	stops map[string]bool
+	// wrap, when set, is the function whose result alone is retried
+	// (sethvargo/go-retry's RetryableError).
+	wrap string
 }
 
 const maxSteps = 20000
@@ -513,12 +527,17 @@ func (w *walker) decide(r *ast.ReturnStmt, st state) {
 		return
 	}
 	d := r.Results[w.decision]
-	if len(r.Results) == 1 && len(r.Results) != w.decision+1 {
-		return // a call returning all the results
+	var t set
+	if w.op != nil {
+		if !w.retriedError(d, st) {
+			return
+		}
+		t = all()
+	} else {
+		t, _ = w.split(d, st)
 	}
-	t, _ := w.split(d, st)
 	g := st.guard
-	if w.mentionsStatus(d) {
+	if w.op == nil && w.mentionsStatus(d) {
 		g = &guardRef{pos: d.Pos(), end: d.End()}
 	} else if g == nil {
 		g = st.last
@@ -833,4 +852,34 @@ func isError(t types.Type) bool { return types.Identical(t, errorType) }
 func isInteger(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
+}
+
+// retriedError reports whether the error e, returned by an operation,
+// surely makes the library try again.
+func (w *walker) retriedError(e ast.Expr, st state) bool {
+	u := w.u
+	e = ast.Unparen(e)
+	if call, ok := e.(*ast.CallExpr); ok {
+		if fn := callee(u.c.info, call); fn != nil {
+			name := fn.FullName()
+			if w.op.stops[name] {
+				return false
+			}
+			if w.op.wrap != "" {
+				return name == w.op.wrap && len(call.Args) == 1 && w.nonNil(call.Args[0], st)
+			}
+		}
+	}
+	if w.op.wrap != "" {
+		return false
+	}
+	return w.nonNil(e, st)
+}
+
+// nonNil reports whether the error e is surely not nil on a path with st.
+func (w *walker) nonNil(e ast.Expr, st state) bool {
+	if o := w.u.c.objOf(e); o != nil && w.u.paired[o] {
+		return st.errs[o] == errNonNil
+	}
+	return w.u.c.nonNilError(e)
 }
