@@ -152,3 +152,40 @@ func TestBadFlag(t *testing.T) {
 		t.Errorf("unexpected output: %s", out)
 	}
 }
+
+// TestFixBuilds applies every suggested fix to a copy of the demo module
+// and checks the result still builds and passes go vet.
+func TestFixBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, src := binary(t), demoDir(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixes import idemlint's runtime: point the copy at this checkout.
+	run(t, dir, 0, "go", "mod", "edit", "-require=github.com/idemlint/idemlint@v0.0.0", "-replace=github.com/idemlint/idemlint="+root)
+	before, err := os.ReadFile(filepath.Join(dir, "payments", "client.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, 0, bin, "-fix", "./...")
+	after, err := os.ReadFile(filepath.Join(dir, "payments", "client.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(before, after) {
+		t.Fatal("idemlint -fix changed nothing in the demo")
+	}
+	if !bytes.Contains(after, []byte("retry.Jitter(")) {
+		t.Errorf("the nojitter fix is missing from the fixed demo:\n%s", after)
+	}
+	run(t, dir, 0, "go", "mod", "tidy")
+	run(t, dir, 0, "go", "build", "./...")
+	run(t, dir, 0, "go", "vet", "./...")
+}
