@@ -44,6 +44,14 @@ type Policy struct {
 	// Budget, when set, is a retry budget shared by all the calls that use it: once retries exceed about
 	// 10% of attempts, calls stop retrying and fail fast with ReasonBudget.
 	Budget *Budget
+	// Breaker, when set, is a circuit breaker for the destination, shared by all the calls to it: while it
+	// is open, calls fail fast with ReasonCircuitOpen and an error matching ErrCircuitOpen. It counts the
+	// same failures as Budget. Nil means no breaker.
+	Breaker *Breaker
+	// DeadlineHeader is the request header in which a NewTransport round trip sends the time left before
+	// its context's deadline, in milliseconds, on every attempt. Empty means DeadlineHeader
+	// ("X-Request-Timeout-Ms"); "-" sends none. Do ignores it.
+	DeadlineHeader string
 	// AllowNested lets this layer retry even when it runs inside another Do's operation. By default such a
 	// nested call makes a single attempt so that layers never multiply attempts.
 	AllowNested bool
@@ -112,6 +120,8 @@ const (
 	ReasonPermanent
 	// ReasonBudget: the shared retry budget is spent.
 	ReasonBudget
+	// ReasonCircuitOpen: the Breaker rejected the next attempt.
+	ReasonCircuitOpen
 )
 
 // String returns a short description of r.
@@ -127,22 +137,28 @@ func (r Reason) String() string {
 		return "permanent error"
 	case ReasonBudget:
 		return "retry budget exhausted"
+	case ReasonCircuitOpen:
+		return "circuit open"
 	}
 	return fmt.Sprintf("Reason(%d)", uint8(r))
 }
 
 // Error is returned by [Do] and [DoValue] when they give up, and by a [NewTransport] round trip that ends
 // with a transport error. It wraps the last attempt's error and, when Reason is ReasonContext, the context's
-// error and cause too, so errors.Is(err, context.Canceled) holds after a cancellation.
+// error and cause too, so errors.Is(err, context.Canceled) holds after a cancellation, and, when Reason is
+// ReasonCircuitOpen, the breaker's [*OpenError], so errors.Is(err, ErrCircuitOpen) holds.
 type Error struct {
 	// Reason says why retrying stopped.
 	Reason Reason
 	// Attempts is the number of attempts made (0 when the context was done before the first).
 	Attempts int
-	// Err is the last attempt's error, or the context's error when no attempt was made.
+	// Err is the last attempt's error, or, when no attempt was made, the context's error or the
+	// breaker's *OpenError.
 	Err error
 
-	ctxErrs [2]error // for ReasonContext: ctx.Err() and context.Cause(ctx)
+	// also holds, for ReasonContext, ctx.Err() and context.Cause(ctx); for ReasonCircuitOpen after at least
+	// one attempt, the *OpenError.
+	also [2]error
 }
 
 // Error describes the failure: why retrying stopped, after how many attempts, and the last error.
@@ -151,13 +167,20 @@ func (e *Error) Error() string {
 	if e.Attempts == 1 {
 		s = ""
 	}
+	if oe, ok := e.also[0].(*OpenError); ok && e.Reason == ReasonCircuitOpen {
+		return fmt.Sprintf("retry: %v, after %d attempt%s: %v", oe, e.Attempts, s, e.Err)
+	}
+	if _, ok := e.Err.(*OpenError); ok && e.Reason == ReasonCircuitOpen && e.Attempts == 0 {
+		return fmt.Sprintf("retry: %v", e.Err)
+	}
 	return fmt.Sprintf("retry: %s after %d attempt%s: %v", e.Reason, e.Attempts, s, e.Err)
 }
 
-// Unwrap returns the last attempt's error and, for ReasonContext, the context's error and its cause.
+// Unwrap returns the last attempt's error and, for ReasonContext, the context's error and its cause, for
+// ReasonCircuitOpen, the breaker's *OpenError.
 func (e *Error) Unwrap() []error {
 	errs := []error{e.Err}
-	for _, c := range e.ctxErrs {
+	for _, c := range e.also {
 		if c != nil { // duplicates are harmless; == could panic on uncomparable errors
 			errs = append(errs, c)
 		}
@@ -168,9 +191,18 @@ func (e *Error) Unwrap() []error {
 func stopped(reason Reason, attempts int, err error, ctx context.Context) *Error {
 	e := &Error{Reason: reason, Attempts: attempts, Err: err}
 	if reason == ReasonContext {
-		e.ctxErrs = [2]error{ctx.Err(), context.Cause(ctx)}
+		e.also = [2]error{ctx.Err(), context.Cause(ctx)}
 	}
 	return e
+}
+
+// circuitOpen is the error of a run the breaker stopped: before any attempt (Err is the *OpenError) or
+// after attempts (Err is the last attempt's error, and the *OpenError is wrapped too).
+func circuitOpen(attempts int, last, open error) *Error {
+	if attempts == 0 {
+		return &Error{Reason: ReasonCircuitOpen, Err: open}
+	}
+	return &Error{Reason: ReasonCircuitOpen, Attempts: attempts, Err: last, also: [2]error{open}}
 }
 
 type permanentError struct{ err error }
@@ -225,30 +257,37 @@ func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
 	if ctx.Err() != nil {
 		return stopped(ReasonContext, 0, context.Cause(ctx), ctx)
 	}
+	var pm permit
+	if p.Breaker != nil {
+		var open error
+		if pm, open = p.Breaker.allow(); open != nil {
+			return circuitOpen(0, nil, open)
+		}
+	}
 	actx := ctx
 	if !marked {
 		actx = mark(ctx)
 	}
 	err := attempt(actx, p, op)
 	if err == nil {
-		if p.Budget != nil {
-			p.Budget.success()
-		}
+		p.observe(ctx, pm, nil, nil)
 		return nil
 	}
-	return retryLoop(ctx, actx, p, err, op)
+	return retryLoop(ctx, actx, p, pm, err, op)
 }
 
-// once makes the single attempt of a nested call and returns its error as is.
+// once makes the single attempt of a nested call and returns its error as is (or the breaker's
+// *OpenError when it rejects the attempt).
 func once(ctx context.Context, p *Policy, op func(context.Context) error) error {
-	err := attempt(ctx, p, op)
-	if p.Budget != nil {
-		if err == nil {
-			p.Budget.success()
-		} else if !isPermanent(err) && retryable(p, err) {
-			p.Budget.failure()
+	var pm permit
+	if p.Breaker != nil {
+		var open error
+		if pm, open = p.Breaker.allow(); open != nil {
+			return open
 		}
 	}
+	err := attempt(ctx, p, op)
+	p.observe(ctx, pm, err, retryableFunc(p))
 	return err
 }
 
@@ -261,16 +300,23 @@ func attempt(ctx context.Context, p *Policy, op func(context.Context) error) err
 	return op(actx)
 }
 
-func retryLoop(ctx, actx context.Context, p *Policy, err error, op func(context.Context) error) error {
+func retryLoop(ctx, actx context.Context, p *Policy, pm permit, err error, op func(context.Context) error) error {
 	s := p.settings()
 	var start time.Time // set by decide when the first attempt has failed
 	var w waiter
 	defer w.stop()
+	rf := retryableFunc(p)
 	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
 	for n := 1; ; n++ {
-		d, reason := decide(ctx, p, &s, &start, n, err, retryAfterHint(err), retryableFunc(p))
+		p.observe(ctx, pm, err, rf)
+		d, reason := decide(ctx, p, &s, &start, n, err, retryAfterHint(err), rf)
 		if reason != 0 {
 			return stopped(reason, n, err, ctx)
+		}
+		if p.Breaker != nil {
+			if open := p.Breaker.openPast(time.Now().Add(d)); open != nil {
+				return circuitOpen(n, err, open)
+			}
 		}
 		if p.OnRetry != nil {
 			p.OnRetry(n, err, d)
@@ -278,10 +324,14 @@ func retryLoop(ctx, actx context.Context, p *Policy, err error, op func(context.
 		if !w.wait(ctx, d) {
 			return stopped(ReasonContext, n, err, ctx)
 		}
-		if err = attempt(actx, p, op); err == nil {
-			if p.Budget != nil {
-				p.Budget.success()
+		if p.Breaker != nil {
+			var open error
+			if pm, open = p.Breaker.allow(); open != nil {
+				return circuitOpen(n, err, open)
 			}
+		}
+		if err = attempt(actx, p, op); err == nil {
+			p.observe(ctx, pm, nil, nil)
 			return nil
 		}
 	}
@@ -294,10 +344,9 @@ func retryableFunc(p *Policy) func(error) bool {
 	return DefaultRetryable
 }
 
-func retryable(p *Policy, err error) bool { return retryableFunc(p)(err) }
-
 // decide is called after attempt n (from 1) failed with err. It returns the wait before the next attempt,
-// or the reason to stop. hint is the server's Retry-After (0 for none). *start is when the deadline started
+// or the reason to stop. The caller has already fed the failure to the budget and the breaker (observe).
+// hint is the server's Retry-After (0 for none). *start is when the deadline started
 // running; decide sets it, to now, when it is zero.
 func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int, err error, hint time.Duration,
 	retryable func(error) bool) (time.Duration, Reason) {
@@ -309,9 +358,6 @@ func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int
 	}
 	if !retryable(err) {
 		return 0, ReasonPermanent
-	}
-	if p.Budget != nil {
-		p.Budget.failure()
 	}
 	if n >= s.maxAttempts {
 		return 0, ReasonExhausted

@@ -64,6 +64,10 @@ func NewIdempotencyKey() string {
 //     is done, or the last attempt failed with a transport error, RoundTrip returns an [*Error].
 //   - It never modifies the caller's request: it works on clones.
 //   - Under Policy.AttemptTimeout, each attempt's context expires after that time, body reading included.
+//   - When the attempt's context has a deadline, each attempt carries the time left before it, in
+//     milliseconds, in the header Policy.DeadlineHeader (default [DeadlineHeader]); see [HonorDeadline].
+//   - With a Policy.Breaker, an attempt the breaker rejects is not sent: RoundTrip returns an [*Error] with
+//     ReasonCircuitOpen, matching [ErrCircuitOpen].
 //   - Inside a Do operation (see [InRetry]) it makes a single attempt unless Policy.AllowNested is set. The
 //     key it adds is then new for each call: set the key yourself, once, outside the retry loop.
 func NewTransport(base http.RoundTripper, p Policy) http.RoundTripper {
@@ -101,9 +105,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	marked := InRetry(ctx)
 	if !keyed && !idempotentMethod(r.Method) || marked && !t.p.AllowNested {
-		resp, _, err := t.attempt(ctx, r, r.Body, r.GetBody)
-		t.account(resp, err)
-		return resp, err
+		return t.single(ctx, r, r.Body, r.GetBody)
 	}
 	if err := ctx.Err(); err != nil {
 		closeBody(r.Body)
@@ -114,9 +116,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, getBody := r.Body, r.GetBody
 	if body != nil && body != http.NoBody && getBody == nil {
 		if r.ContentLength > MaxBufferedBody {
-			resp, _, err := t.attempt(ctx, r, body, nil)
-			t.account(resp, err)
-			return resp, err
+			return t.single(ctx, r, body, nil)
 		}
 		buf, err := io.ReadAll(io.LimitReader(body, MaxBufferedBody+1))
 		if err != nil {
@@ -125,9 +125,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if len(buf) > MaxBufferedBody {
 			once := readCloser{io.MultiReader(bytes.NewReader(buf), body), body}
-			resp, _, err := t.attempt(ctx, r, once, nil)
-			t.account(resp, err)
-			return resp, err
+			return t.single(ctx, r, once, nil)
 		}
 		closeBody(body)
 		getBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(buf)), nil }
@@ -143,12 +141,19 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var w waiter
 	defer w.stop()
 	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
+	var lastErr error // the previous attempt's error, for the breaker's error
 	for n := 1; ; n++ {
+		var pm permit
+		if t.p.Breaker != nil {
+			var open error
+			if pm, open = t.p.Breaker.allow(); open != nil {
+				closeBody(body)
+				return nil, circuitOpen(n-1, lastErr, open)
+			}
+		}
 		resp, cancel, err := t.attempt(actx, r, body, getBody)
 		if err == nil && resp.StatusCode < 400 {
-			if t.p.Budget != nil {
-				t.p.Budget.success()
-			}
+			t.p.observe(ctx, pm, nil, nil)
 			return resp, nil
 		}
 		attemptErr := err
@@ -157,12 +162,23 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			hint = retryAfterHeader(resp.Header, time.Now())
 			attemptErr = &StatusError{StatusCode: resp.StatusCode, RetryAfter: hint}
 		}
+		lastErr = attemptErr
+		t.p.observe(ctx, pm, attemptErr, t.retryable)
 		d, reason := decide(ctx, &t.p, &s, &start, n, attemptErr, hint, t.retryable)
+		var open error
+		if reason == 0 && t.p.Breaker != nil {
+			if open = t.p.Breaker.openPast(time.Now().Add(d)); open != nil {
+				reason = ReasonCircuitOpen
+			}
+		}
 		if reason != 0 {
 			if err == nil && reason != ReasonContext {
 				return resp, nil // the last response, for the caller to read
 			}
 			discard(resp, cancel)
+			if reason == ReasonCircuitOpen {
+				return nil, circuitOpen(n, attemptErr, open)
+			}
 			return nil, stopped(reason, n, attemptErr, ctx)
 		}
 		discard(resp, cancel)
@@ -178,6 +194,27 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 	}
+}
+
+// single sends r once, unretried, through the breaker, and feeds the outcome to the budget and breaker.
+// An open breaker gives an *Error with ReasonCircuitOpen.
+func (t *transport) single(ctx context.Context, r *http.Request, body io.ReadCloser,
+	getBody func() (io.ReadCloser, error)) (*http.Response, error) {
+	var pm permit
+	if t.p.Breaker != nil {
+		var open error
+		if pm, open = t.p.Breaker.allow(); open != nil {
+			closeBody(body)
+			return nil, circuitOpen(0, nil, open)
+		}
+	}
+	resp, _, err := t.attempt(ctx, r, body, getBody)
+	if err == nil && resp.StatusCode >= 400 {
+		t.p.observe(ctx, pm, &StatusError{StatusCode: resp.StatusCode}, t.retryable)
+	} else {
+		t.p.observe(ctx, pm, err, t.retryable)
+	}
+	return resp, err
 }
 
 // retryable is the transport's classification: Policy.Retryable when set, otherwise the status table of
@@ -198,24 +235,6 @@ func (t *transport) retryable(err error) bool {
 	return DefaultRetryable(err)
 }
 
-// account feeds the outcome of a single, unretried attempt to the budget.
-func (t *transport) account(resp *http.Response, err error) {
-	b := t.p.Budget
-	if b == nil {
-		return
-	}
-	switch {
-	case err == nil && resp.StatusCode < 400:
-		b.success()
-	case err == nil:
-		if t.retryable(&StatusError{StatusCode: resp.StatusCode}) {
-			b.failure()
-		}
-	case t.retryable(err):
-		b.failure()
-	}
-}
-
 // attempt sends one copy of r with the given body. With an AttemptTimeout, the response body (if any) owns
 // the attempt's context: closing it releases the context. The returned cancel releases it for a response
 // that is discarded (nil when there is nothing to release).
@@ -228,6 +247,18 @@ func (t *transport) attempt(ctx context.Context, r *http.Request, body io.ReadCl
 	ar := r.WithContext(ctx) // a shallow copy: r is never written to
 	ar.Body = body
 	ar.GetBody = getBody
+	if name := t.p.DeadlineHeader; name != "-" {
+		if dl, ok := ctx.Deadline(); ok {
+			if name == "" {
+				name = DeadlineHeader
+			}
+			ar.Header = r.Header.Clone()
+			if ar.Header == nil {
+				ar.Header = make(http.Header, 1)
+			}
+			ar.Header.Set(name, formatTimeout(time.Until(dl)))
+		}
+	}
 	resp, err := t.base.RoundTrip(ar)
 	if err != nil {
 		if cancel != nil {
