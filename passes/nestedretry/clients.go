@@ -21,6 +21,7 @@ const (
 	awsRetry  = awsRoot + "/aws/retry"
 	awsConfig = awsRoot + "/config"
 	k8sRest   = "k8s.io/client-go/rest"
+	k8sTyped  = "k8s.io/client-go/kubernetes/typed/"
 	gax       = "github.com/googleapis/gax-go/v2"
 )
 
@@ -135,6 +136,14 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 		if s.attempts == 0 {
 			s.attempts = k8sDefault
 		}
+	case strings.HasPrefix(path, k8sTyped):
+		// typed clientsets (clientset.CoreV1().Pods(ns).Create(...)) are
+		// interfaces over REST requests with the default retries
+		if !k8sTypedCall(fn) {
+			return nil
+		}
+		l.lib = k8sRest
+		s.attempts = k8sDefault
 	case path == gax:
 		if name != gax+".Invoke" || len(call.Args) < 2 {
 			return nil
@@ -576,6 +585,16 @@ func (c *checker) k8sSetting(s *setting, n ast.Node) {
 	} else {
 		s.set(k + 1)
 	}
+}
+
+// k8sTypedCall reports whether fn is a method of a typed clientset's
+// resource interface that sends a request: Create(ctx, ...) error-returning.
+func k8sTypedCall(fn *types.Func) bool {
+	sig := fn.Signature()
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() == 0 || sig.Results().Len() == 0 {
+		return false
+	}
+	return isContext(sig.Params().At(0).Type()) && isError(sig.Results().At(sig.Results().Len()-1).Type())
 }
 
 // ---- gax-go

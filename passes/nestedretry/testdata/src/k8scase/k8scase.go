@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	corev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/retry"
 )
@@ -24,7 +25,21 @@ func fewRetries(ctx context.Context, rc *rest.RESTClient) error {
 	})
 }
 
+func typed(ctx context.Context, core corev1.CoreV1Interface, pod *corev1.Pod) error {
+	return retry.OnError(retry.DefaultBackoff, transient, func() error {
+		_, err := core.Pods("default").Create(ctx, pod, corev1.CreateOptions{}) // want `\(k8s.io/client-go/kubernetes/typed/core/v1.PodInterface\).Create retries by itself \(11 attempts\) inside k8s.io/client-go/util/retry.OnError \(4 attempts\), up to 4×11 = 44 calls`
+		return err
+	})
+}
+
 // ---- negatives
+
+func typedConflict(ctx context.Context, core corev1.CoreV1Interface, pod *corev1.Pod) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		_, err := core.Pods("default").Update(ctx, pod, corev1.CreateOptions{})
+		return err
+	})
+}
 
 // The REST client does not retry conflicts: one layer for 409s.
 func update(ctx context.Context, rc *rest.RESTClient, obj runtime.Object) error {
