@@ -147,3 +147,49 @@ func ExampleBudget() {
 	// retry budget exhausted 5 5
 	// retry budget exhausted 1 4
 }
+
+func ExampleBreaker() {
+	// One breaker per downstream service, shared by every call to it.
+	payments := retry.NewBreaker(retry.BreakerConfig{Name: "payments", Window: 10, MinCalls: 4, OpenFor: time.Minute})
+	p := retry.Policy{MaxAttempts: 1, Breaker: payments}
+	down := func(ctx context.Context) error { return errors.New("connection refused") }
+
+	for range 4 {
+		_ = retry.Do(context.Background(), p, down)
+	}
+	fmt.Println(payments.State())
+
+	calls := 0
+	err := retry.Do(context.Background(), p, func(ctx context.Context) error { calls++; return nil })
+	var oe *retry.OpenError
+	errors.As(err, &oe)
+	fmt.Println(calls, errors.Is(err, retry.ErrCircuitOpen), time.Until(oe.ProbeAt) > 59*time.Second)
+	// Output:
+	// open
+	// 0 true true
+}
+
+func ExampleHonorDeadline() {
+	// The server stops working when its caller stops waiting.
+	srv := httptest.NewServer(retry.HonorDeadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(10 * time.Second): // slow work
+			fmt.Fprint(w, "done")
+		case <-r.Context().Done():
+			_, hasDeadline := r.Context().Deadline() // from the X-Request-Timeout-Ms header
+			fmt.Println("server: work abandoned; deadline from the caller:", hasDeadline)
+		}
+	})))
+	defer srv.Close()
+
+	client := &http.Client{Transport: retry.NewTransport(nil, retry.Policy{})}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
+	_, err := client.Do(req) // carries X-Request-Timeout-Ms: 49 (or so)
+	fmt.Println("client:", errors.Is(err, context.DeadlineExceeded))
+	time.Sleep(20 * time.Millisecond) // let the server print
+	// Unordered output:
+	// server: work abandoned; deadline from the caller: true
+	// client: true
+}

@@ -655,6 +655,7 @@ func TestDecideBounds(t *testing.T) {
 		if rand.IntN(2) == 0 {
 			hint = ms(100000)
 		}
+		before := time.Now() // decide's clock reads no earlier: before+d must not pass the deadline either
 		d, reason := decide(context.Background(), p, &s, &start, n, errTransient, hint, DefaultRetryable)
 		deadline := start.Add(s.deadline)
 		switch {
@@ -666,7 +667,7 @@ func TestDecideBounds(t *testing.T) {
 			t.Fatalf("unexpected reason %v", reason)
 		case d < 0 || d > s.max:
 			t.Fatalf("wait %v outside [0, MaxDelay %v]", d, s.max)
-		case time.Now().Add(d).After(deadline.Add(time.Millisecond)):
+		case before.Add(d).After(deadline):
 			t.Fatalf("wait %v ends past the deadline", d)
 		case hint > 0 && d < min(hint, s.max, time.Until(deadline)-time.Millisecond):
 			t.Fatalf("wait %v shorter than Retry-After %v allows", d, hint)
