@@ -371,6 +371,7 @@ func writeProblem(w http.ResponseWriter, status int, typ, title, detail string, 
 	h := w.Header()
 	h.Set("Content-Type", "application/problem+json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("Link", "<"+typ+`>; rel="describedby"`)
 	if retryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(retryAfter.Seconds())))))
 	}

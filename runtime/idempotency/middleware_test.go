@@ -135,6 +135,9 @@ func wantProblem(t *testing.T, a answer, status int, typ string) {
 	if ct := a.header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Fatalf("Content-Type = %q, want application/problem+json", ct)
 	}
+	if l := a.header.Get("Link"); l != "<"+typ+`>; rel="describedby"` {
+		t.Fatalf("Link = %q", l)
+	}
 	var p struct {
 		Type   string
 		Status int
