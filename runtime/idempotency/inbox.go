@@ -29,9 +29,9 @@ var ErrInvalidMessageID = errors.New("idempotency: invalid message id")
 // transaction (Tx returns nil in the handler) and forgets everything when the process ends.
 type Inbox struct {
 	// PostgreSQL
-	db                      *sql.DB
-	table                   string
-	iso                     sql.IsolationLevel
+	db                     *sql.DB
+	table                  string
+	iso                    sql.IsolationLevel
 	qInsert, qSeen, qPrune string
 
 	// memory
