@@ -204,7 +204,7 @@ type region struct {
 func (x *index) region(es ...ast.Expr) *region {
 	t := &tracer{x: x, r: &region{}, seen: make(map[types.Object]bool), seenNode: make(map[ast.Node]bool)}
 	for _, e := range es {
-		t.expr(e, 0, true)
+		t.expr(e, 0)
 	}
 	return t.r
 }
@@ -216,10 +216,8 @@ type tracer struct {
 	seenNode map[ast.Node]bool
 }
 
-// expr adds e's sources. root is true for the traced value itself and false
-// for values mentioned while building it; only the latter are filtered by
-// type.
-func (t *tracer) expr(e ast.Expr, depth int, root bool) {
+// expr adds the sources of e's value.
+func (t *tracer) expr(e ast.Expr, depth int) {
 	if e == nil {
 		return
 	}
@@ -231,11 +229,11 @@ func (t *tracer) expr(e ast.Expr, depth int, root bool) {
 	switch v := e.(type) {
 	case *ast.UnaryExpr:
 		if v.Op == token.AND {
-			t.expr(v.X, depth, root)
+			t.expr(v.X, depth)
 			return
 		}
 	case *ast.StarExpr:
-		t.expr(v.X, depth, root)
+		t.expr(v.X, depth)
 		return
 	case *ast.Ident:
 		if o, ok := t.x.info.Uses[v].(*types.Var); ok {
@@ -250,7 +248,7 @@ func (t *tracer) expr(e ast.Expr, depth int, root bool) {
 			}
 			// another package's field, or a method value: trace the
 			// value it is selected from
-			t.expr(v.X, depth+1, root)
+			t.expr(v.X, depth+1)
 			return
 		}
 		if o, ok := t.x.info.Uses[v.Sel].(*types.Var); ok {
@@ -272,7 +270,7 @@ func (t *tracer) variable(v *types.Var, depth int) {
 		t.r.open = true
 	}
 	for _, d := range defs {
-		t.expr(d, depth+1, false)
+		t.expr(d, depth+1)
 	}
 	// Statements that set its fields count with the values they set;
 	// calls of its methods count by themselves (their other arguments
@@ -287,7 +285,7 @@ func (t *tracer) variable(v *types.Var, depth int) {
 			for i, lhs := range as.Lhs {
 				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && len(as.Rhs) == len(as.Lhs) {
 					if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && t.x.info.Uses[id] == v {
-						t.expr(as.Rhs[i], depth+1, false)
+						t.expr(as.Rhs[i], depth+1)
 					}
 				}
 			}
@@ -335,7 +333,7 @@ func (t *tracer) results(d *ast.FuncDecl, depth int) {
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
-				t.expr(r, depth, false)
+				t.expr(r, depth)
 			}
 		}
 		return true
