@@ -37,6 +37,8 @@ const (
 	ProblemStoreUnavailable = problemBase + "idempotency-store-unavailable"
 	// ProblemBodyTooLarge: 413, the request body exceeds the limit.
 	ProblemBodyTooLarge = problemBase + "idempotency-body-too-large"
+	// ProblemBodyUnreadable: 400, reading the request body failed.
+	ProblemBodyUnreadable = problemBase + "idempotency-body-unreadable"
 	// ProblemResponseTooLarge: 500, the response exceeds the storable size;
 	// the handler's work was rolled back.
 	ProblemResponseTooLarge = problemBase + "idempotency-response-too-large"
@@ -223,7 +225,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("The body exceeds %d bytes.", m.cfg.maxBody), 0)
 			return
 		}
-		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Request body unreadable", err.Error(), 0)
+		writeProblem(w, http.StatusBadRequest, ProblemBodyUnreadable, "Request body unreadable", err.Error(), 0)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -286,6 +287,12 @@ func TestKeyValidation(t *testing.T) {
 		t.Fatalf("255-character key: status %d", a.status)
 	}
 	wantProblem(t, do(t, h, "POST", NewKey(), `{"amount":1,"pad":"`+strings.Repeat("x", 64)+`"}`), 413, ProblemBodyTooLarge)
+	// A body that fails mid-read.
+	r = httptest.NewRequest("POST", "/payments", io.MultiReader(strings.NewReader(`{"am`), iotest.ErrReader(errors.New("reset"))))
+	r.Header.Set("Idempotency-Key", NewKey())
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	wantProblem(t, answer{w.Code, w.Header(), w.Body.String()}, 400, ProblemBodyUnreadable)
 	// GET passes through without a key; PATCH needs one.
 	if a := do(t, h, "GET", "", ""); a.status != 400 || a.body != `{"title":"bad payment"}` {
 		t.Fatalf("GET went through the middleware: %d %s", a.status, a.body)
