@@ -70,16 +70,17 @@ func New(cfg *Config) *analysis.Analyzer {
 // A layer is one retry layer of the package: a retry loop, a retry
 // library call, or a call to a client that retries by itself.
 type layer struct {
-	node     ast.Node
-	pos, end token.Pos
-	body     *ast.BlockStmt // the repeated code, when it is in this package
-	op       *types.Func    // the repeated operation, when it is a named function
-	opExpr   ast.Expr       // the expression naming op
-	desc     string         // "retry loop", the library entry point, or the client method
-	lib      string         // the library's import path; "" for a loop
-	entry    string         // the library entry point's full name
-	client   bool           // a client that retries by itself
-	attempts int            // > 0 known, 0 unknown, -1 none
+	node      ast.Node
+	pos, end  token.Pos
+	body      *ast.BlockStmt // the repeated code, when it is in this package
+	op        *types.Func    // the repeated operation, when it is a named function
+	opExpr    ast.Expr       // the expression naming op
+	desc      string         // "retry loop", the library entry point, or the client method
+	lib       string         // the library's import path; "" for a loop
+	entry     string         // the library entry point's full name
+	client    bool           // a client that retries by itself
+	attempts  int            // > 0 known, 0 unknown, -1 none
+	outerOnly bool           // a loop that never waits: not an inner layer
 }
 
 // A hit is a place in a function that reaches a retry layer: the layer
@@ -151,9 +152,9 @@ func (c *checker) findLayers() {
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
 		switch n := s.Node.(type) {
 		case *ast.ForStmt:
-			l.desc, l.end = "retry loop", n.For+3
+			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
 		case *ast.RangeStmt:
-			l.desc, l.end = "retry loop", n.For+3
+			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
 		case *ast.CallExpr:
 			l.desc, l.end = s.Entry, n.Fun.End()
 			if s.Body == nil && s.Op != nil {
@@ -181,9 +182,22 @@ func (c *checker) findLayers() {
 func (c *checker) add(l *layer) {
 	c.layers[l.node] = l
 	c.order = append(c.order, l)
-	if l.body != nil {
+	if l.body != nil && !l.outerOnly {
 		c.bodies[l.body] = true
 	}
+}
+
+// waits reports whether a loop waits between attempts. A loop that never
+// waits is more often a read or scan loop the model mistook for a retry
+// than a hot retry loop: it is an outer layer, never an inner one, so that
+// such mistakes do not spread through calls and facts.
+func waits(s *retryscope.Scope) bool {
+	for _, w := range s.Waits {
+		if w.Kind != retryscope.WaitNone {
+			return true
+		}
+	}
+	return false
 }
 
 // opRef finds the argument of call that names op.
@@ -255,7 +269,7 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 				return false
 			}
 		case *ast.ForStmt, *ast.RangeStmt:
-			if l := c.layers[n]; l != nil {
+			if l := c.layers[n]; l != nil && !l.outerOnly {
 				visit(c.direct(l))
 			}
 		case *ast.CallExpr:

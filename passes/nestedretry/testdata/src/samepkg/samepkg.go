@@ -192,3 +192,30 @@ func storedClosure() (func() error, error) {
 	}
 	return nil, err
 }
+
+// A loop that never waits is not counted as an inner retry (read and scan
+// loops look like retries to the model), but it still counts as an outer
+// one.
+func readAll() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func hotInner() error {
+	return retry.Do(readAll)
+}
+
+func hotOuter() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = helper(); err == nil { // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls`
+			return nil
+		}
+	}
+	return err
+}
