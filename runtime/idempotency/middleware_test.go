@@ -458,7 +458,7 @@ func TestStaleOwnerRejected(t *testing.T) {
 		var first atomic.Bool
 		first.Store(true)
 		inner := paymentHandler(b, 0)
-		h := Middleware(b.store, WithLease(200*time.Millisecond))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := Middleware(b.store, WithLease(time.Second))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if first.Swap(false) {
 				if _, err := b.addPayment(r.Context(), 1); err != nil {
 					t.Errorf("addPayment: %v", err)
@@ -477,7 +477,7 @@ func TestStaleOwnerRejected(t *testing.T) {
 		if a := do(t, h, "POST", key, `{"amount":1}`); a.status != http.StatusConflict {
 			t.Fatalf("during lease: %d, want 409", a.status)
 		}
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(1100 * time.Millisecond)
 		fresh := do(t, h, "POST", key, `{"amount":1}`)
 		if fresh.status != 201 {
 			t.Fatalf("takeover: %d %s", fresh.status, fresh.body)

@@ -51,7 +51,7 @@ func TestTakeoverFencesStaleOwner(t *testing.T) {
 	for name, mk := range stores {
 		t.Run(name, func(t *testing.T) {
 			s, wait := mk(t)
-			const lease = 150 * time.Millisecond
+			const lease = 500 * time.Millisecond
 			old, err := s.Claim(ctx, claimReq("k", 1, lease, time.Hour))
 			if err != nil || old.Outcome != Acquired {
 				t.Fatalf("claim = %+v, %v", old, err)
@@ -167,21 +167,21 @@ func TestExpiry(t *testing.T) {
 		if err := db.QueryRow(`SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM idempotency_keys`).Scan(&hours); err != nil || hours != 24 {
 			t.Fatalf("default TTL = %v h, %v; want 24", hours, err)
 		}
-		h := mk(300 * time.Millisecond)
+		h := mk(time.Second)
 		for i := range 5 {
 			do(t, h, "POST", "short"+string(rune('0'+i)), `{"a":1}`)
 		}
 		if a := do(t, h, "POST", "short0", `{"a":1}`); a.header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay before expiry missing")
 		}
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(1100 * time.Millisecond)
 		if _, err := s.Lookup(ctx, "", "short1"); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("Lookup after expiry: %v, want ErrNotFound", err)
 		}
 		if a := do(t, h, "POST", "short0", `{"a":2}`); a.status != 201 || a.header.Get("Idempotent-Replayed") != "" {
 			t.Fatalf("reuse after expiry: %d %q", a.status, a.header.Get("Idempotent-Replayed"))
 		}
-		time.Sleep(400 * time.Millisecond)
+		time.Sleep(1100 * time.Millisecond)
 		n, err := s.Reap(ctx, 2) // batches of 2: 5 expired rows take 3 statements
 		if err != nil || n != 5 {
 			t.Fatalf("Reap = %d, %v; want 5", n, err)
