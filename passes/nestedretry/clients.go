@@ -23,6 +23,7 @@ const (
 	k8sRest   = "k8s.io/client-go/rest"
 	k8sTyped  = "k8s.io/client-go/kubernetes/typed/"
 	gax       = "github.com/googleapis/gax-go/v2"
+	idemRetry = "github.com/idemlint/idemlint/runtime/retry"
 )
 
 var stripeModule = regexp.MustCompile(`^github\.com/stripe/stripe-go/v[0-9]+`)

@@ -26,6 +26,9 @@ type retriesFact struct {
 	Attempts int
 	// In is the full name of the function whose body holds the layer.
 	In string
+	// AllowNested is set for a runtime/retry.Do whose Policy sets
+	// AllowNested: it retries even inside another Do.
+	AllowNested bool
 }
 
 func (*retriesFact) AFact() {}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -81,6 +82,9 @@ type layer struct {
 	client    bool           // a client that retries by itself
 	attempts  int            // > 0 known, 0 unknown, -1 none
 	outerOnly bool           // a loop that never waits: not an inner layer
+	// allowNested is set on a runtime/retry.Do whose Policy sets
+	// AllowNested: it retries even inside another Do.
+	allowNested bool
 }
 
 // A hit is a place in a function that reaches a retry layer: the layer
@@ -150,6 +154,9 @@ func (c *checker) findLayers() {
 			continue // constructions; their sends are found below
 		}
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
+		if s.Library == idemRetry {
+			l.allowNested = c.allowNested(s.Node.(*ast.CallExpr))
+		}
 		switch n := s.Node.(type) {
 		case *ast.ForStmt:
 			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
@@ -284,7 +291,7 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 }
 
 func (c *checker) direct(l *layer) hit {
-	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts}}
+	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts, AllowNested: l.allowNested}}
 }
 
 // callHit reports whether call runs a function that retries.
@@ -392,6 +399,11 @@ func (c *checker) report(outer *layer, h hit) {
 	if outer.entry == "k8s.io/client-go/util/retry.RetryOnConflict" && h.reach.Lib == k8sRest {
 		return
 	}
+	// runtime/retry.Do inside another Do's operation makes a single
+	// attempt (the one-layer rule) unless its Policy sets AllowNested.
+	if outer.lib == idemRetry && h.reach.Lib == idemRetry && !h.reach.AllowNested {
+		return
+	}
 	c.reported[h.pos] = true
 	r := h.reach
 	var what string
@@ -451,6 +463,27 @@ func fix(r *retriesFact) string {
 	return one + "drop the inner or the outer retry, or use github.com/idemlint/idemlint/runtime/retry.Do for both (a nested Do makes a single attempt)"
 }
 
+// allowNested reports whether a runtime/retry.Do call's Policy sets
+// AllowNested to true.
+func (c *checker) allowNested(call *ast.CallExpr) bool {
+	if len(call.Args) != 3 {
+		return false
+	}
+	found := false
+	isPolicy := func(e ast.Expr) bool { return c.typeIn(e, func(p string) bool { return p == idemRetry }, "Policy") }
+	for _, n := range c.x.region(call.Args[1]).nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			c.fieldSetting(n, "AllowNested", isPolicy, func(v ast.Expr) {
+				if tv, ok := c.pass.TypesInfo.Types[v]; ok && tv.Value != nil && constant.BoolVal(tv.Value) {
+					found = true
+				}
+			})
+			return true
+		})
+	}
+	return found
+}
+
 // modelled reports whether path is a retry library or a self-retrying
 // client the check models directly: its own functions carry no facts (the
 // model knows their configuration; a fact from their internals would not).
@@ -460,7 +493,7 @@ func modelled(path string) bool {
 		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest,
 		"github.com/failsafe-go/failsafe-go", retryable, "github.com/jpillora/backoff", "github.com/Rican7/retry",
 		"github.com/go-resty/resty", "resty.dev/", "github.com/stripe/stripe-go", awsRoot, "github.com/googleapis/gax-go",
-		"google.golang.org/grpc", "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
+		"google.golang.org/grpc", idemRetry, "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
 	} {
 		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
 			return true

@@ -25,6 +25,7 @@ func TestFactRoundTrip(t *testing.T) {
 		{Layer: "(*github.com/hashicorp/go-retryablehttp.Client).Do", Lib: retryable, Client: true, Attempts: 3, In: "example.com/pay.(*Client).send"},
 		{Layer: "retry loop", Attempts: -1, In: "example.com/pay.poll"},
 		{Layer: "github.com/googleapis/gax-go/v2.Invoke", Lib: gax, In: "example.com/cloud.(*Client).Get"},
+		{Layer: "github.com/idemlint/idemlint/runtime/retry.Do", Lib: idemRetry, Attempts: 2, In: "example.com/pay.Sync", AllowNested: true},
 	} {
 		var b1, b2 bytes.Buffer
 		if err := gob.NewEncoder(&b1).Encode(want); err != nil {
@@ -56,5 +57,5 @@ func TestClients(t *testing.T) {
 
 func TestAcrossPackages(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse")
+	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer")
 }
