@@ -219,3 +219,26 @@ func hotOuter() error {
 	}
 	return err
 }
+
+// Three layers: each inner layer is reported once, against the layer
+// directly around it.
+func threeLayers() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(2 attempts\) inside a retry loop \(3 attempts\), up to 3×2 = 6 calls`
+			var err error
+			for j := 0; j < 4; j++ { // want `retry loop \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(2 attempts\), up to 2×4 = 8 calls`
+				if err = op(); err == nil {
+					return nil
+				}
+				time.Sleep(time.Second)
+			}
+			return err
+		}, retry.Attempts(2))
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
