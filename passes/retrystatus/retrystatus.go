@@ -65,6 +65,7 @@ const (
 	reason   = "the answer will not change, so every retry repeats it"
 	fixText  = "return on 4xx other than 408 and 429, and retry only 408, 429 (after its Retry-After), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses (runtime/retry.DefaultRetryable, the default of runtime/retry.Do)"
 	fix429   = "wait for the delay it asks for (github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter), or return retry.ResponseError(resp) from a runtime/retry.Do operation, which honours it"
+	fixAll   = "add a condition that retries only 408, 429, 502, 503 and 504 instead, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses"
 	allError = "every status of 400 and above, permanent 4xx included (400, 401, 403, 404, 409, 422, ...)"
 )
 
@@ -292,7 +293,7 @@ func (c *checker) libraryCall(call *ast.CallExpr) {
 	}
 	path := fn.Pkg().Path()
 	switch {
-	case restyPath(path) && fn.Signature().Recv() != nil:
+	case restyPath(path) && fn.Signature().Recv() != nil && !restyPath(c.pass.Pkg.Path()):
 		switch fn.Name() {
 		case "AddRetryCondition", "AddRetryConditions", "SetRetryConditions":
 			for _, a := range call.Args {
@@ -305,7 +306,7 @@ func (c *checker) libraryCall(call *ast.CallExpr) {
 				pos = sel.Sel.Pos()
 			}
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: pos, End: call.End(),
-				Message: "retry condition AddRetryAfterErrorCondition retries " + allError + ": " + reason + "; add a condition that " + fixText})
+				Message: "retry condition AddRetryAfterErrorCondition retries " + allError + ": " + reason + "; " + fixAll})
 		}
 	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
 		c.predicate(call.Args[0], call.Pos(), "RetryIf predicate retries", true)

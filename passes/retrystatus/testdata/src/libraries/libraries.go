@@ -34,7 +34,7 @@ func restyIsError() {
 }
 
 func restyAfterError() {
-	resty.New().SetRetryCount(3).AddRetryAfterErrorCondition() // want `retry condition AddRetryAfterErrorCondition retries every status of 400 and above, permanent 4xx included \(400, 401, 403, 404, 409, 422, \.\.\.\): the answer will not change, so every retry repeats it; add a condition that return on`
+	resty.New().SetRetryCount(3).AddRetryAfterErrorCondition() // want `retry condition AddRetryAfterErrorCondition retries every status of 400 and above, permanent 4xx included \(400, 401, 403, 404, 409, 422, \.\.\.\): the answer will not change, so every retry repeats it; add a condition that retries only 408, 429, 502, 503 and 504 instead`
 }
 
 func restyRequest404(c *resty.Client) {
