@@ -32,12 +32,19 @@ lint: build
 	$(GO) vet ./...
 	$(BIN)/idemlint ./...
 
-## bench: the suite over std against the load+typecheck floor, and the runtime benchmarks
+## bench: the suite, the no-op floor and staticcheck -checks all (cold cache) over std and the corpus; runtime benchmarks
+STATICCHECK_VERSION := v0.8.2
 bench: build
 	$(GO) build -o $(BIN)/benchfloor ./internal/benchfloor
-	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor std
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor $(BIN)/staticcheck
 	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
 	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
+
+## corpus: fetch the real-code corpus (testdata/corpus/modules.txt), run idemlint over it, write raw.txt, list unreviewed findings
+.PHONY: corpus
+corpus: build
+	$(GO) run ./internal/corpus/corpusrun -idemlint $(BIN)/idemlint -dir testdata/corpus
 
 ## golangci: bin/custom-gcl, golangci-lint v2.15.0 with the idemlint plugin, built offline from the module proxy
 golangci:

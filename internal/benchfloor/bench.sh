@@ -1,20 +1,57 @@
 #!/usr/bin/env bash
-# bench.sh IDEMLINT FLOOR PATTERN...: run the idemlint suite and the no-op
-# floor over the same packages, each from a warm build cache, and print wall
-# time, peak memory and the ratios.
+# bench.sh IDEMLINT FLOOR STATICCHECK: time, on the same packages (std, then
+# the corpus of testdata/corpus/modules.txt), the idemlint suite, the same
+# multichecker driver with a no-op analyzer (FLOOR: the load+typecheck floor)
+# and `staticcheck -checks all` with a cold staticcheck cache. Prints wall
+# time and peak RSS (/usr/bin/time -f '%e %M') of each and the ratios.
+# Run from the repository root (make bench).
 set -euo pipefail
-idemlint=$1 floor=$2
-shift 2
+idemlint=$1 floor=$2 staticcheck=$3
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/corpus"
+echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "preparing the corpus module (go run ./internal/corpus/corpusrun -prepare)..."
+mapfile -t corpus < <(go run ./internal/corpus/corpusrun -prepare "$work/corpus")
+
+# measure NAME CMD...: run CMD in the corpus module, output to /dev/null,
+# and print "wall_s peak_kb"; a crash (exit status other than 0, 1 for
+# staticcheck findings, 3 for idemlint findings) stops the bench.
 measure() {
-	local out
-	out=$( { /usr/bin/time -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n1 ) || true
-	echo "$out"
+	local out rc
+	set +e
+	out=$( { cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off /usr/bin/time -f '%e %M' "$@" >/dev/null 2>"$work/stderr"; } 2>&1 )
+	rc=$?
+	set -e
+	if [ $rc -ne 0 ]; then
+		echo "bench: $* failed ($rc)" >&2
+		head -20 "$work/stderr" >&2
+		tail -n1 <<<"$out" >&2
+		exit 1
+	fi
+	tail -n1 <<<"$out"
 }
-# Warm the build cache and export data once, so both runs load the same way.
-"$floor" "$@" >/dev/null 2>&1 || true
-read -r ft fm < <(measure "$floor" "$@")
-read -r it im < <(measure "$idemlint" "$@")
-printf '%-10s %10s %14s\n' tool "wall (s)" "peak RSS (MB)"
-printf '%-10s %10s %14.0f\n' floor "$ft" "$(echo "$fm/1024" | bc -l)"
-printf '%-10s %10s %14.0f\n' idemlint "$it" "$(echo "$im/1024" | bc -l)"
-printf 'ratio: time %.2fx, memory %.2fx (packages: %s)\n' "$(echo "$it/$ft" | bc -l)" "$(echo "$im/$fm" | bc -l)" "$*"
+
+run_set() {
+	local name=$1
+	shift
+	# Warm the Go build cache and export data, so the floor and the suite
+	# (and staticcheck, which loads through the same go list -export) load
+	# alike: the first run of each pays for compiling dependencies.
+	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off "$floor" -test=false "$@" >/dev/null 2>&1) || true
+	local ft fm it im st sm
+	read -r ft fm < <(measure "$floor" -test=false "$@")
+	read -r it im < <(measure "$idemlint" -test=false "$@")
+	read -r st sm < <(measure env STATICCHECK_CACHE="$work/sc-$name" "$staticcheck" -checks all -tests=false "$@")
+	printf '\n== %s (%d patterns; load now %s)\n' "$name" "$#" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-22s %9s %14s\n' tool "wall (s)" "peak RSS (MB)"
+	printf '%-22s %9s %14.0f\n' "floor (no-op)" "$ft" "$(bc -l <<<"$fm/1024")"
+	printf '%-22s %9s %14.0f\n' "idemlint suite" "$it" "$(bc -l <<<"$im/1024")"
+	printf '%-22s %9s %14.0f\n' "staticcheck -checks all" "$st" "$(bc -l <<<"$sm/1024")"
+	printf 'suite/floor: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$it/$ft")" "$(bc -l <<<"$im/$fm")"
+	printf 'suite/staticcheck: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$it/$st")" "$(bc -l <<<"$im/$sm")"
+}
+
+run_set std std
+run_set corpus "${corpus[@]}"
