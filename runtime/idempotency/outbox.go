@@ -97,9 +97,9 @@ type OutboxEntry struct {
 // reserves the entries it sends for RelayOptions.Lease.
 type Outbox struct {
 	// PostgreSQL
-	db                                          *sql.DB
-	table                                       string
-	qAdd, qClaim, qDone, qRetry, qFail, qLookup string
+	db                                                  *sql.DB
+	table                                               string
+	qAdd, qClaim, qDone, qRetry, qFail, qLookup, qPrune string
 
 	// memory
 	mu     sync.Mutex
@@ -169,6 +169,7 @@ RETURNING ` + cols,
 		qRetry:  `UPDATE ` + t + ` SET available_at = now() + $2` + us + `, last_error = $3 WHERE id = $1 AND state = 'pending'`,
 		qFail:   `UPDATE ` + t + ` SET state = 'failed', last_error = $2 WHERE id = $1 AND state = 'pending'`,
 		qLookup: `SELECT ` + cols + ` FROM ` + t + ` WHERE kind = $1 AND entity_id = $2 AND idem_key = $3`,
+		qPrune:  `DELETE FROM ` + t + ` WHERE state = 'delivered' AND delivered_at < now() - $1` + us,
 	}, nil
 }
 
@@ -482,4 +483,38 @@ func (o *Outbox) find(id int64) *memOutboxEntry {
 		return nil
 	}
 	return o.mem[i]
+}
+
+// Prune removes the entries delivered more than olderThan ago and returns how many it removed. Their
+// (Kind, EntityID, Key) is then free again: adding the same message later records a new entry, so choose
+// olderThan well above the time within which an operation may be retried (the idempotency keys' TTL).
+// Pending and failed entries are kept.
+func (o *Outbox) Prune(ctx context.Context, olderThan time.Duration) (int, error) {
+	if o.db == nil {
+		cut := time.Now().Add(-olderThan)
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		kept := o.mem[:0]
+		n := 0
+		for _, e := range o.mem {
+			if e.State == OutboxDelivered && e.DeliveredAt.Before(cut) {
+				delete(o.byKey, outboxKey{e.Kind, e.EntityID, e.Key})
+				n++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		clear(o.mem[len(kept):])
+		o.mem = kept
+		return n, nil
+	}
+	res, err := o.db.ExecContext(ctx, o.qPrune, micros(olderThan))
+	if err != nil {
+		return 0, fmt.Errorf("idempotency: outbox: prune: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("idempotency: outbox: prune: %w", err)
+	}
+	return int(n), nil
 }

@@ -293,6 +293,44 @@ func TestOutboxRelayRetries(t *testing.T) {
 	}
 }
 
+func TestOutboxPrune(t *testing.T) {
+	for name, mk := range outboxes() {
+		t.Run(name, func(t *testing.T) {
+			o, _ := mk(t)
+			ctx := context.Background()
+			add := func(key string) {
+				t.Helper()
+				c := ctx
+				if o.db != nil {
+					tx, _ := o.db.BeginTx(ctx, nil)
+					defer tx.Commit()
+					c = ContextWithTx(ctx, tx)
+				}
+				if err := o.Add(c, OutboxMessage{Kind: "k", Key: key}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			add("a")
+			add("b")
+			o.RelayOnce(ctx, func(context.Context, OutboxEntry) error { return nil }, fastRelay)
+			add("c") // pending
+			if n, err := o.Prune(ctx, time.Hour); n != 0 || err != nil {
+				t.Errorf("Prune(1h) = %d, %v", n, err)
+			}
+			time.Sleep(5 * time.Millisecond)
+			if n, err := o.Prune(ctx, time.Millisecond); n != 2 || err != nil {
+				t.Errorf("Prune(1ms) = %d, %v; want the 2 delivered entries", n, err)
+			}
+			if _, err := o.Lookup(ctx, "k", "", "a"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("pruned entry still there: %v", err)
+			}
+			if e, err := o.Lookup(ctx, "k", "", "c"); err != nil || e.State != OutboxPending {
+				t.Errorf("pending entry: %+v, %v", e, err)
+			}
+		})
+	}
+}
+
 func TestOutboxConcurrentRelays(t *testing.T) {
 	o, db := pgOutbox(t)
 	ctx := context.Background()

@@ -90,7 +90,8 @@ type BreakerConfig struct {
 // window holds at least MinCalls calls and the failures reach FailureRatio of them, it opens. Open, it
 // rejects every attempt at once with an error matching [ErrCircuitOpen] (an [*OpenError] that says when it
 // will probe again) for OpenFor. Then it is half-open: up to Probes attempts at a time go through; Probes
-// successes close it with an empty window, and a single failure opens it again for OpenFor.
+// successes close it with an empty window, and a single failure opens it again for OpenFor. A probe that
+// never reports (its operation panicked) frees its slot after OpenFor.
 //
 // Failures are what the retry [Budget] counts as failures, decided at one place for both: an attempt that
 // failed with an error the policy retries, while the caller's context is alive. Statuses 400 to 499 (429
@@ -118,8 +119,9 @@ type Breaker struct {
 
 	mu        sync.Mutex // guards the fields below and every state change
 	openUntil time.Time
-	inFlight  int // half-open: probes running
-	succeeded int // half-open: probes that succeeded
+	inFlight  int       // half-open: probes running
+	succeeded int       // half-open: probes that succeeded
+	probedAt  time.Time // half-open: when the last probe was let through
 }
 
 // NewBreaker returns a closed Breaker with the given configuration; its zero fields mean the defaults
@@ -217,9 +219,15 @@ func (b *Breaker) allowSlow(now time.Time) (permit, error) {
 		b.inFlight, b.succeeded = 0, 0
 	}
 	if b.inFlight >= b.probes {
-		return permitNone, &OpenError{Name: b.name, State: BreakerHalfOpen}
+		if now.Sub(b.probedAt) < b.openFor {
+			return permitNone, &OpenError{Name: b.name, State: BreakerHalfOpen}
+		}
+		// No probe has ended for OpenFor: they were lost (an operation that panicked never reports).
+		// Let new ones through rather than stay half-open forever.
+		b.inFlight = 0
 	}
 	b.inFlight++
+	b.probedAt = now
 	return permitProbe, nil
 }
 
@@ -284,7 +292,7 @@ func (b *Breaker) record(pm permit, o outcome) {
 	case permitProbe:
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		b.inFlight--
+		b.inFlight = max(b.inFlight-1, 0)
 		if BreakerState(b.state.Load()) != BreakerHalfOpen {
 			return
 		}

@@ -240,6 +240,24 @@ func TestBreakerHalfOpenLimitsProbes(t *testing.T) {
 	}
 }
 
+func TestBreakerLostProbeFreesItsSlot(t *testing.T) {
+	b := NewBreaker(BreakerConfig{Window: 2, MinCalls: 1, OpenFor: 20 * time.Millisecond, Probes: 1})
+	p := Policy{MaxAttempts: 1, Breaker: b}
+	Do(context.Background(), p, func(context.Context) error { return errTransient })
+	time.Sleep(25 * time.Millisecond)
+	func() {
+		defer func() { recover() }()
+		Do(context.Background(), p, func(context.Context) error { panic("probe lost") })
+	}()
+	if err := Do(context.Background(), p, func(context.Context) error { return nil }); !errors.Is(err, ErrCircuitOpen) {
+		t.Errorf("second probe while the first one's slot is held: %v, want rejected", err)
+	}
+	time.Sleep(25 * time.Millisecond)
+	if err := Do(context.Background(), p, func(context.Context) error { return nil }); err != nil || b.State() != BreakerClosed {
+		t.Errorf("after OpenFor: %v, state %v; want the lost probe's slot freed and the breaker closed", err, b.State())
+	}
+}
+
 func TestBreakerWindowSlides(t *testing.T) {
 	b := NewBreaker(BreakerConfig{Window: 10, MinCalls: 10, FailureRatio: 0.5})
 	p := Policy{MaxAttempts: 1, Breaker: b}

@@ -41,9 +41,20 @@
 // (three layers of four attempts would otherwise make 64 calls). Set Policy.AllowNested on an inner layer to
 // let it retry anyway. [InRetry] reports whether a context is marked.
 //
+// # Circuit breaker
+//
+// A [Breaker] (Policy.Breaker, one per destination) opens when the failures among the last Window calls
+// reach FailureRatio (once MinCalls calls are in the window); while open, [Do] and the transport fail fast
+// with an error matching [ErrCircuitOpen] that says when it probes again; after OpenFor, a few probes
+// decide whether it closes or opens again. It counts the same failures as the [Budget]: 4xx statuses,
+// permanent errors and the caller's own cancellation are not failures. The zero [BreakerConfig] gives the
+// defaults (100 calls, 20 minimum, 50%, 10s, 3 probes).
+//
 // # HTTP
 //
 // [NewTransport] wraps an [http.RoundTripper]. It retries idempotent methods, and POST and PATCH under an
 // Idempotency-Key header that it adds once per request when the caller did not; it rewinds the body,
-// drains discarded responses, and honours Retry-After. See docs/runtime-retry.md for the full contract.
+// drains discarded responses, and honours Retry-After. Each attempt carries the time left before its
+// context's deadline in [DeadlineHeader] (milliseconds); [HonorDeadline] is the server middleware that turns
+// it back into the request context's deadline. See docs/runtime-retry.md for the full contract.
 package retry

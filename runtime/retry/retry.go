@@ -270,7 +270,9 @@ func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
 	}
 	err := attempt(actx, p, op)
 	if err == nil {
-		p.observe(ctx, pm, nil, nil)
+		if p.Budget != nil || p.Breaker != nil {
+			p.observe(ctx, pm, nil, nil)
+		}
 		return nil
 	}
 	return retryLoop(ctx, actx, p, pm, err, op)
