@@ -140,8 +140,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	s := t.p.settings()
 	var w waiter
 	defer w.stop()
-	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
 	var lastErr error // the previous attempt's error, for the breaker's error
+	//idemlint:ignore unboundedretry decide stops the loop at MaxAttempts and at the deadline
 	for n := 1; ; n++ {
 		var pm permit
 		if t.p.Breaker != nil {
