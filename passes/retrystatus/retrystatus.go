@@ -494,6 +494,8 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					if d := c.funcDecl(f); d != nil && depth < 2 {
 						visit(d, depth+1)
 					}
+				case f.FullName() == runtimeRetry+".ResponseError":
+					// carries the delay in StatusError.RetryAfter: read when that is
 				case !std(f.Pkg().Path()):
 					found = true // a helper the check cannot see into
 				}

@@ -40,6 +40,13 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			if h := c.statusHolder(n); h != nil {
 				u.holders[h] = true
 			}
+		case *ast.CallExpr:
+			// runtime/retry.ResponseError(resp) reads resp's status.
+			if fn := callee(c.info, n); fn != nil && fn.FullName() == runtimeRetry+".ResponseError" && len(n.Args) == 1 {
+				if o := c.objOf(n.Args[0]); o != nil {
+					u.holders[o] = true
+				}
+			}
 		case *ast.AssignStmt:
 			if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
 				return true
@@ -398,6 +405,9 @@ func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
 			}
 			lo.set = lo.set.and(below)
 			hi.set = hi.set.and(all().and(complement(below)))
+			// The call sorts statuses: a retry of its error is reported there
+			// when no condition on the status comes later.
+			hi.last = &guardRef{pos: rhs.Pos(), end: rhs.End()}
 			if !lo.set.empty() {
 				lo = lo.withErr(o, errNil)
 				k(lo)

@@ -21,3 +21,20 @@ func Permanent(err error) error { panic("stub") }
 func ResponseError(resp *http.Response) error { panic("stub") }
 
 func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) { panic("stub") }
+
+type Class uint8
+
+const (
+	ClassUnknown Class = iota
+	ClassTransient
+	ClassPermanent
+)
+
+func Classify(err error) Class { panic("stub") }
+
+type StatusError struct {
+	StatusCode int
+	RetryAfter time.Duration
+}
+
+func (e *StatusError) Error() string { panic("stub") }
