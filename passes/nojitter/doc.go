@@ -21,7 +21,7 @@
 //
 // Waits directed by the server (Retry-After) are fine, and waits the model
 // cannot see into are never reported. A retry loop with no wait at all and
-// more than three attempts is reported with its own message: it retries at
+// more than three counted attempts is reported with its own message: it retries at
 // once, hammering a dependency that is already failing.
 //
 // The fix is full jitter; runtime/retry.Do waits with full jitter.

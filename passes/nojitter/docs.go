@@ -27,7 +27,8 @@ The check reads idemlint's retry model and reports, at the wait:
   ` + "`OnError`" + `; failsafe-go ` + "`WithDelay`" + `/` + "`WithBackoff`" + ` without ` + "`WithJitter*`" + `; and
   go-retryablehttp's default backoff (reported at ` + "`retryablehttp.NewClient()`" + `);
 - retries with no wait at all, in their own message: failsafe-go's default policy (3 attempts, no delay), Rican7/retry
-  without a wait strategy, and hand loops with more than three attempts (or no cap) and no wait.
+  without a wait strategy, and hand loops with more than three counted attempts and no wait (a loop that neither waits nor counts
+  attempts is not taken for a retry: it is far more often a read or scan loop).
 
 Waits directed by the server (` + "`Retry-After`" + `) are fine. Waits the model cannot see into (a rate limiter, a
 function of another package) are never reported. Pollers and tickers are not retries.`,

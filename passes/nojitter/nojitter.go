@@ -92,8 +92,8 @@ func message(s *retryscope.Scope, w retryscope.Wait) string {
 		if w.Library {
 			return fmt.Sprintf("%s retries at once with no wait between attempts (%s); add a jittered backoff, or %s", s.Entry, w.Setting, runtimeFix)
 		}
-		if s.Cap.Kind == retryscope.CapKnown && s.Cap.N <= 3 || s.Cap.Kind == retryscope.CapUnknown || s.Cap.Kind == retryscope.CapBounded {
-			return ""
+		if s.Cap.Kind != retryscope.CapKnown || s.Cap.N <= 3 {
+			return "" // a few quick attempts, e.g. on a conflict, are fine
 		}
 		return "retry loop retries at once with no wait between attempts; add a jittered backoff, or " + runtimeFix
 	}

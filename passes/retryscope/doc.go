@@ -19,7 +19,8 @@
 // or a loop condition that repeats while it is not nil) and no exit taken on
 // every error. Loops that range over items, channels or iterators, pollers
 // and workers that never leave on success, and batches that stop on the
-// first error are not retries.
+// first error, and loops that neither wait nor count their attempts (read,
+// scan and copy loops far more often than retries) are not retries.
 //
 // The pass reports nothing; the idemlint checks read its Result.
 package retryscope

@@ -37,13 +37,19 @@ type loopWalk struct {
 	results map[types.Object]bool         // every variable assigned from a call in the body
 	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
 	counts  map[types.Object]bool         // variables incremented in the body or post statement
+	// depth is, for each error variable, the fewest guards in force where
+	// the loop assigns it: an exit on "err != nil" under just those guards
+	// is taken on every failure of that attempt.
+	depth map[types.Object]int
+	// cur is the number of guards in force where collect is looking.
+	cur int
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
 func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	w := &loopWalk{m: m, di: di, loop: loop,
 		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}}
+		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, depth: map[types.Object]int{}}
 	var cond ast.Expr
 	var post ast.Stmt
 	var rangeCap *Cap
@@ -84,7 +90,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 		success, failAlways := false, false
 		for _, x := range w.exits {
-			if len(x.guards) == 1 && impliesNonNil(m.info, x.guards[0], e) {
+			if d := w.depth[e]; len(x.guards) == d+1 && impliesNonNil(m.info, x.guards[d], e) {
 				failAlways = true
 			}
 			for _, g := range x.guards {
@@ -142,6 +148,12 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	// A loop that neither waits nor counts its attempts repeats a call
+	// that consumes input (reads, scans, copies) far more often than it
+	// retries: precision first.
+	if len(s.Waits) == 1 && s.Waits[0].Kind == WaitNone && s.Cap.Kind != CapKnown && s.Cap.Kind != CapBounded {
+		return nil
+	}
 	return s
 }
 
@@ -339,6 +351,9 @@ func (w *loopWalk) collect(n ast.Node) {
 				}
 				w.results[o] = true
 				if isError(o.Type()) {
+					if d, ok := w.depth[o]; !ok || w.cur < d {
+						w.depth[o] = w.cur
+					}
 					w.errs[o] = true
 					if w.m.waitCall(w.di, call) != nil {
 						if ctx := contextArg(w.m.info, call); ctx != nil {
@@ -375,9 +390,11 @@ func isError(t types.Type) bool { return types.Identical(t, errorType) }
 // inside a nested loop (unlabelled break and continue belong to it).
 func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool) {
 	for _, st := range list {
+		w.cur = len(guards)
 		w.collect(shallow(st))
 		switch st := st.(type) {
 		case *ast.IfStmt:
+			w.cur = len(guards)
 			w.collect(st.Init)
 			then := with(guards, guard{cond: st.Cond})
 			els := with(guards, guard{cond: st.Cond, neg: true})

@@ -64,18 +64,50 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	if decl == nil {
 		return nil
 	}
-	// A helper in this package that waits, such as sleepCtx(ctx, d).
+	// A helper in this package whose job is to wait, such as
+	// sleepCtx(ctx, d): it waits unconditionally, in its own top-level
+	// statements (or a top-level select), and has no loop of its own.
 	hdi := m.defIndex(decl)
-	var inner *waitSite
+	hasLoop := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if inner != nil {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			hasLoop = true
+		case *ast.FuncLit:
 			return false
 		}
-		if c, ok := n.(*ast.CallExpr); ok {
-			inner = m.waitCallDepth(hdi, c, depth+1)
-		}
-		return inner == nil
+		return !hasLoop
 	})
+	if hasLoop {
+		return nil
+	}
+	var inner *waitSite
+	look := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if inner != nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if fn := m.callee(n); fn != nil && fn.FullName() != "(*time.Timer).Reset" {
+					inner = m.waitCallDepth(hdi, n, depth+1)
+				}
+			}
+			return inner == nil
+		})
+	}
+	for _, st := range decl.Body.List {
+		switch st := st.(type) {
+		case *ast.SelectStmt:
+			for _, c := range st.Body.List {
+				look(c.(*ast.CommClause).Comm)
+			}
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
+			look(st)
+		}
+	}
 	if inner == nil {
 		return nil
 	}
@@ -103,6 +135,9 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			}
 		case *ast.CallExpr:
 			if ws := m.waitCall(di, n); ws != nil {
+				if fn := m.callee(n); fn != nil && fn.FullName() == "(*time.Timer).Reset" && !m.receivesTimer(body, n) {
+					return true
+				}
 				k := m.siteKind(ws)
 				waits = append(waits, Wait{Kind: k, Pos: n.Pos(), Node: n})
 				return false
@@ -114,8 +149,6 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 						blocking = true
 					}
 				}
-			} else {
-				blocking = true // a call through a func value may wait
 			}
 		}
 		return true
@@ -128,6 +161,41 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 		waits = append(waits, Wait{Kind: k, Pos: body.Lbrace, Node: body})
 	}
 	return waits
+}
+
+// receivesTimer reports whether body receives from the channel of the timer
+// that reset resets.
+func (m *model) receivesTimer(body *ast.BlockStmt, reset *ast.CallExpr) bool {
+	sel, ok := reset.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	timer := rootObj(m.info, sel.X)
+	if timer == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if cs, ok := ast.Unparen(u.X).(*ast.SelectorExpr); ok && cs.Sel.Name == "C" && rootObj(m.info, cs.X) == timer {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// rootObj returns the object of an identifier or of the last selector of a
+// selector chain (t, or s.timer).
+func rootObj(info *types.Info, e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[e]
+	case *ast.SelectorExpr:
+		return info.Uses[e.Sel]
+	}
+	return nil
 }
 
 func (m *model) siteKind(ws *waitSite) WaitKind {

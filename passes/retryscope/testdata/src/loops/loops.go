@@ -167,12 +167,23 @@ func helperWait(ctx context.Context) error {
 	return errors.New("gave up")
 }
 
+// Neither waiting nor counting: more often a read loop than a retry, so
+// the model leaves it out.
 func hot() error {
-	for { // want `loop cap=none deadline=none waits=none body`
+	for {
 		if err := op(); err == nil {
 			return nil
 		}
 	}
+}
+
+func hotCounted() error {
+	for i := 0; i < 10; i++ { // want `loop cap=10 deadline=none waits=none body`
+		if err := op(); err == nil {
+			return nil
+		}
+	}
+	return nil
 }
 
 func rangeInt() error {
