@@ -39,7 +39,6 @@ func (c *checker) newFlow(region *ast.BlockStmt, params map[*ast.Ident]int) *flo
 
 // run propagates fresh values until nothing changes.
 func (f *flow) run() {
-	f.parents = keys.ParentsOf(f.region)
 	for range 4 {
 		changed := false
 		ast.Inspect(f.region, func(n ast.Node) bool {
@@ -276,6 +275,9 @@ func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
 	}
 	sig := fn.Signature()
 	if sig.Recv() != nil && derivingMethods[fn.Name()] {
+		if fn.FullName() == "(time.Time).Format" && !f.finerThanMinutes(call) {
+			return nil // a date or an hour: the same for every attempt, on purpose
+		}
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			return f.fresh(sel.X)
 		}
@@ -418,6 +420,9 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 // value stable across attempts: a test of the target itself
 // (if key == "" { key = ... }), or a first-attempt test (if attempt == 0).
 func (f *flow) lazy(node ast.Node, target ast.Expr) bool {
+	if f.parents == nil {
+		f.parents = keys.ParentsOf(f.region) // only when a fresh value is found
+	}
 	want := ""
 	if target != nil {
 		want = types.ExprString(target)
@@ -480,4 +485,19 @@ func firstAttempt(info *types.Info, cond ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// finerThanMinutes reports whether a (time.Time).Format call's layout is a
+// constant that shows seconds or fractions of them.
+func (f *flow) finerThanMinutes(call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	tv, ok := f.c.info.Types[call.Args[0]]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	layout := constant.StringVal(tv.Value)
+	return strings.Contains(layout, "05") || strings.Contains(layout, ".000") || strings.Contains(layout, ".999") ||
+		strings.Contains(layout, ",000") || strings.Contains(layout, ",999")
 }

@@ -159,3 +159,15 @@ func notRetry(req *http.Request) {
 }
 
 // Generated code is skipped (see generated.go).
+
+// A daily key built from the clock is stable across attempts on purpose.
+func dailyKey(req *http.Request, orderID string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req.Header.Set("Idempotency-Key", orderID+"-"+time.Now().Format("2006-01-02"))
+		req.Header.Set("Idempotency-Key", orderID+"-"+time.Now().Truncate(time.Hour).Format(time.RFC3339))
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
