@@ -157,8 +157,8 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	if len(u.holders) == 0 {
 		return
 	}
-	if !modelled && c.indexesByCounter(loop) {
-		return // a loop over items by index
+	if c.indexesByCounter(loop) || c.requestVaries(loop, u) {
+		return // a loop over items, or a request that changes with the counter
 	}
 	u.label = labelOf(fn, loop)
 	w := &walker{u: u, retried: map[guardRef]set{}}
@@ -183,14 +183,95 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	}
 }
 
+// requestVaries reports whether the call that gets a response takes the
+// loop's counter, directly or through variables assigned in the loop:
+// http.Get(fmt.Sprintf(url, page)) asks for something new each time.
+func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
+	counters := c.counters(loop)
+	if len(counters) == 0 {
+		return false
+	}
+	body := loopBody(loop)
+	defs := map[types.Object][]ast.Expr{}
+	var sources []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			o := c.objOf(lhs)
+			if o == nil {
+				continue
+			}
+			rhs := as.Rhs[0]
+			if len(as.Rhs) == len(as.Lhs) {
+				rhs = as.Rhs[i]
+			}
+			defs[o] = append(defs[o], rhs)
+			if u.holders[o] {
+				sources = append(sources, rhs)
+			}
+		}
+		return true
+	})
+	seen := map[types.Object]bool{}
+	found := false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || found {
+				return !found
+			}
+			o := c.info.Uses[id]
+			if counters[o] {
+				found = true
+			} else if o != nil && !seen[o] && depth < 4 {
+				seen[o] = true
+				for _, d := range defs[o] {
+					visit(d, depth+1)
+				}
+			}
+			return !found
+		})
+	}
+	for _, src := range sources {
+		visit(src, 0)
+	}
+	return found
+}
+
+func loopBody(loop ast.Stmt) *ast.BlockStmt {
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		return l.Body
+	case *ast.RangeStmt:
+		return l.Body
+	}
+	return nil
+}
+
 // indexesByCounter reports whether a loop indexes something with its
 // counter (the variable its post statement steps, or a range key).
 func (c *checker) indexesByCounter(loop ast.Stmt) bool {
+	counters := c.counters(loop)
+	found := false
+	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok && counters[c.objOf(ix.Index)] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// counters returns the variables a loop steps: those its post statement
+// assigns, or its range key.
+func (c *checker) counters(loop ast.Stmt) map[types.Object]bool {
 	counters := map[types.Object]bool{}
-	var body *ast.BlockStmt
 	switch l := loop.(type) {
 	case *ast.ForStmt:
-		body = l.Body
 		if l.Post != nil {
 			ast.Inspect(l.Post, func(n ast.Node) bool {
 				switch n := n.(type) {
@@ -205,20 +286,12 @@ func (c *checker) indexesByCounter(loop ast.Stmt) bool {
 			})
 		}
 	case *ast.RangeStmt:
-		body = l.Body
 		if l.Key != nil {
 			counters[c.objOf(l.Key)] = true
 		}
 	}
 	delete(counters, nil)
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if ix, ok := n.(*ast.IndexExpr); ok && counters[c.objOf(ix.Index)] {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return counters
 }
 
 // report reports the statuses a guard retries that it should not.

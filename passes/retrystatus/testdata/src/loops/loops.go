@@ -336,3 +336,31 @@ retry:
 	}
 	return resp, err
 }
+
+func firstExisting(base string) (*http.Response, error) {
+	for i := 0; i < 10; i++ {
+		url := fmt.Sprintf("%s/v%d", base, i)
+		resp, err := http.Get(url) // a new request each time: a search, not a retry
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == 404 {
+			continue
+		}
+		if resp.StatusCode == 200 {
+			return resp, nil
+		}
+	}
+	return nil, errStatus
+}
+
+func attemptInBackoffOnly(c *http.Client, req *http.Request) (*http.Response, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.Do(req)
+		if err == nil && resp.StatusCode < 300 { // want `every 4xx status but 408 and 429` `429 without reading Retry-After`
+			return resp, nil
+		}
+		time.Sleep(time.Duration(1<<attempt) * time.Second) // the counter only sets the wait
+	}
+	return nil, errStatus
+}
