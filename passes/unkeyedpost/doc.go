@@ -20,7 +20,9 @@
 // (retryablehttp.NewClient(), &retryablehttp.Client{RetryMax: n}, or the
 // default client of retryablehttp.Post), which retries by itself on
 // connection errors and 5xx, whatever the method. A request built in the
-// retry and sent by a helper of the package is reported where it is built.
+// retry and sent by a helper of the package is reported where it is built,
+// and a call in the retry of a helper that builds and sends an unkeyed POST
+// itself is reported at the call.
 //
 // Requests that set a key header (Idempotency-Key, X-Idempotency-Key, or a
 // name given with -key-headers; by Header.Set, Add, a map assignment or a

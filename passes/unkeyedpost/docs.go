@@ -25,7 +25,8 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method.
 
 It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
-request is built.
+request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
+itself (` + "`c.post(ctx, \"/charges\", body)`" + `), it reports the call.
 
 Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
 ` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper

@@ -74,6 +74,9 @@ type checker struct {
 	// sendsParams lists, per package function, the request parameters it
 	// sends with (*net/http.Client).Do without a key.
 	sendsParams map[*types.Func]map[int]bool
+	// postHelpers maps the package functions that send an unkeyed POST or
+	// PATCH they build themselves to its method.
+	postHelpers map[*types.Func]string
 	defs        map[ast.Node]*defIndex
 	parents     map[ast.Node]keys.Parents
 	file        *ast.File
@@ -89,6 +92,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:       make(map[*types.Func]*ast.FuncDecl),
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
+		postHelpers: make(map[*types.Func]string),
 		defs:        make(map[ast.Node]*defIndex),
 		parents:     make(map[ast.Node]keys.Parents),
 	}
@@ -160,6 +164,41 @@ func (c *checker) summarise() {
 			})
 		}
 	}
+	// Helpers that build and send an unkeyed POST themselves, and helpers
+	// of those.
+	for range 2 {
+		changed := false
+		for fn, fd := range c.funcs {
+			if c.postHelpers[fn] != "" {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok || c.postHelpers[fn] != "" {
+					return false
+				}
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if s := c.send(fd, call); s != nil && !c.keyedSend(fd, s) {
+					c.postHelpers[fn] = s.method
+					changed = true
+				}
+				return true
+			})
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// keyedSend reports whether s's request carries (or may carry) a key.
+func (c *checker) keyedSend(fd *ast.FuncDecl, s *sendInfo) bool {
+	if s.req != nil && c.keyed(fd, s.reqObjs) {
+		return true
+	}
+	return s.built != nil && c.builtKeyed(s.built)
 }
 
 func set(m map[*types.Func]map[int]bool, fn *types.Func, i int) {
@@ -250,6 +289,10 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		}
 		s.req = call.Args[0]
 	default:
+		if m := c.postHelpers[fn.Origin()]; m != "" {
+			s.method = m
+			return s
+		}
 		for i := range c.sendsParams[fn.Origin()] {
 			if i < len(call.Args) {
 				s.req, s.helper = call.Args[i], true
@@ -403,10 +446,7 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 			where = "inside the operation retried by " + scope.Entry
 		}
 	}
-	if s.req != nil && c.keyed(fd, s.reqObjs) {
-		return
-	}
-	if s.built != nil && c.builtKeyed(s.built) {
+	if c.keyedSend(fd, s) {
 		return
 	}
 	pos, end := s.call.Pos(), s.call.End()
