@@ -23,7 +23,7 @@ type flow struct {
 	c      *checker
 	values map[types.Object][]value
 	// fields lists the fields assigned on each variable: v.F = x.
-	fields map[types.Object]map[string]bool
+	fields map[types.Object]map[string][]ast.Expr
 	// escapes holds the variables whose value or address may reach code the
 	// check does not see: passed to a call, assigned elsewhere, address taken.
 	escapes map[types.Object]bool
@@ -31,7 +31,7 @@ type flow struct {
 }
 
 func newFlow(c *checker, fd *ast.FuncDecl) *flow {
-	f := &flow{c: c, values: make(map[types.Object][]value), fields: make(map[types.Object]map[string]bool),
+	f := &flow{c: c, values: make(map[types.Object][]value), fields: make(map[types.Object]map[string][]ast.Expr),
 		escapes: make(map[types.Object]bool), params: make(map[types.Object]bool)}
 	info := c.info
 	obj := func(e ast.Expr) types.Object {
@@ -102,9 +102,9 @@ func newFlow(c *checker, fd *ast.FuncDecl) *flow {
 				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
 					if o := obj(sel.X); o != nil {
 						if f.fields[o] == nil {
-							f.fields[o] = make(map[string]bool)
+							f.fields[o] = make(map[string][]ast.Expr)
 						}
-						f.fields[o][sel.Sel.Name] = true
+						f.fields[o][sel.Sel.Name] = append(f.fields[o][sel.Sel.Name], v.rhs)
 					}
 				}
 			}
@@ -200,7 +200,7 @@ func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (string, bool) {
 		}
 	case *ast.Ident:
 		o := f.c.info.Uses[e]
-		if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["Timeout"] || f.fields[o]["Transport"] {
+		if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["Timeout"] != nil || f.fields[o]["Transport"] != nil {
 			return "", false
 		}
 		desc := ""
@@ -291,7 +291,13 @@ func (f *flow) requestWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 		switch fn.FullName() {
 		case "net/http.NewRequest":
 			return "context.Background() of http.NewRequest", true
-		case "net/http.NewRequestWithContext":
+		case retryable + ".NewRequest":
+			return "context.Background() of retryablehttp.NewRequest", true
+		case retryable + ".FromRequest":
+			if len(e.Args) == 1 {
+				return f.requestWithoutDeadline(e.Args[0], depth+1)
+			}
+		case "net/http.NewRequestWithContext", retryable + ".NewRequestWithContext", "(*" + retryable + ".Request).WithContext":
 			if len(e.Args) > 0 {
 				return f.contextWithoutDeadline(e.Args[0], depth+1)
 			}
@@ -355,4 +361,33 @@ func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// retryableWithoutTimeout reports whether the *retryablehttp.Client e is
+// proven to be a NewClient() that retries and whose HTTPClient keeps the
+// default, which has no Timeout.
+func (f *flow) retryableWithoutTimeout(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	o := f.c.info.Uses[id]
+	if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["HTTPClient"] != nil {
+		return false
+	}
+	for _, v := range f.fields[o]["RetryMax"] {
+		if tv, ok := f.c.info.Types[v]; !ok || tv.Value == nil || constant.Sign(tv.Value) <= 0 {
+			return false // no retries, or a count the check cannot see
+		}
+	}
+	for _, v := range f.values[o] {
+		call, ok := ast.Unparen(v.rhs).(*ast.CallExpr)
+		if !ok || v.tuple != -1 {
+			return false
+		}
+		if fn := callee(f.c.info, call); fn == nil || fn.FullName() != retryable+".NewClient" {
+			return false
+		}
+	}
+	return true
 }

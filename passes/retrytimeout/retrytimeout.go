@@ -50,12 +50,30 @@ const fixText = "set http.Client.Timeout, or make the request with http.NewReque
 	"or send it through github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout"
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	if !importsHTTP(pass.Pkg) || len(res.Scopes()) == 0 {
+	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) {
 		return
 	}
 	c := &checker{pass: pass, info: pass.TypesInfo, flows: make(map[*ast.FuncDecl]*flow)}
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
+	if imports(pass.Pkg, retryable) {
+		// A go-retryablehttp client is a retry of its own: its sends are
+		// the attempts.
+		for _, f := range pass.Files {
+			if ast.IsGenerated(f) {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if msg := c.checkRetryable(call); msg != "" {
+						seen[call] = true
+						suppress.Report(pass, Name, analysis.Diagnostic{Pos: call.Pos(), End: call.Fun.End(), Message: msg})
+					}
+				}
+				return true
+			})
+		}
+	}
 	for _, s := range res.Scopes() {
 		if s.Body == nil || generated(pass, s.Body.Pos()) {
 			continue
@@ -74,13 +92,61 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 	}
 }
 
-func importsHTTP(pkg *types.Package) bool {
+func imports(pkg *types.Package, path string) bool {
 	for _, p := range pkg.Imports() {
-		if p.Path() == "net/http" {
+		if p.Path() == path {
 			return true
 		}
 	}
 	return false
+}
+
+const retryable = "github.com/hashicorp/go-retryablehttp"
+
+const retryableFix = "set the client's HTTPClient.Timeout, or make the request with retryablehttp.NewRequestWithContext and a context.WithTimeout, " +
+	"or use github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout"
+
+// checkRetryable returns the message for a go-retryablehttp send with no
+// timeout, or "".
+func (c *checker) checkRetryable(call *ast.CallExpr) string {
+	fn := callee(c.info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable {
+		return ""
+	}
+	const noTimeout = "its HTTPClient (go-retryablehttp's default, cleanhttp.DefaultPooledClient) has no Timeout"
+	switch fn.Name() {
+	case "Get", "Head", "Post", "PostForm":
+	case "Do":
+		if fn.Signature().Recv() == nil {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if fn.Signature().Recv() == nil {
+		return fn.FullName() + " retries with no timeout: " + noTimeout + " and the request has no context, " +
+			"so a hung attempt never ends and the retries never come; " + retryableFix
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	f := c.flowAt(call.Pos())
+	if f == nil || !f.retryableWithoutTimeout(sel.X) {
+		return ""
+	}
+	why := noTimeout + " and the request has no context"
+	if fn.Name() == "Do" {
+		if len(call.Args) != 1 {
+			return ""
+		}
+		ctx, ok := f.requestWithoutDeadline(call.Args[0], 0)
+		if !ok {
+			return ""
+		}
+		why = noTimeout + " and the request's context (" + ctx + ") has no deadline"
+	}
+	return fn.FullName() + " retries with no timeout: " + why + ", so a hung attempt never ends and the retries never come; " + retryableFix
 }
 
 type checker struct {

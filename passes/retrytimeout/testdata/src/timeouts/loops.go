@@ -101,8 +101,8 @@ func explicitZeroTimeout(url string) error {
 	client := &http.Client{Timeout: 0}
 	var err error
 	for i := 0; i < 3; i++ {
-		req, _ := http.NewRequest("GET", url, nil)
-		req = req.WithContext(context.Background())
+		base, _ := http.NewRequest("GET", url, nil)
+		req := base.WithContext(context.Background())
 		if err = check(client.Do(req)); err == nil { // want `\(\*net/http.Client\).Do inside a retry has no timeout`
 			return nil
 		}
