@@ -90,7 +90,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 		success, failAlways := false, false
 		for _, x := range w.exits {
-			if d := w.depth[e]; len(x.guards) == d+1 && impliesNonNil(m.info, x.guards[d], e) {
+			if w.failExit(x, e) {
 				failAlways = true
 			}
 			for _, g := range x.guards {
@@ -155,6 +155,33 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	return s
+}
+
+// failExit reports whether x is taken on every failure of the attempt that
+// assigns e: beyond the guards already in force where e is assigned, it is
+// guarded by "e != nil" and otherwise only by conditions on the attempt's
+// results (not by a counter, a clock or anything else).
+func (w *loopWalk) failExit(x exit, e types.Object) bool {
+	d := w.depth[e]
+	if len(x.guards) <= d {
+		return false
+	}
+	nonNil := 0
+	for _, g := range x.guards[d:] {
+		switch {
+		case impliesNonNil(w.m.info, g, e):
+			nonNil++
+		case g.cond == nil:
+			return false
+		default:
+			// a condition on another result of the attempt (n < 0), not on
+			// the error itself (!retryable(err)) nor on anything else
+			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentions(w.m.info, g.cond, e) {
+				return false
+			}
+		}
+	}
+	return nonNil == 1
 }
 
 // attemptsOf returns the calls in the loop that assign the error e.
@@ -675,10 +702,11 @@ func conjuncts(e ast.Expr) []ast.Expr {
 type condKind uint8
 
 const (
-	condAttempt condKind = iota // about the attempt's result: not a bound
-	condCounter                 // an attempt counter: a cap
-	condTime                    // a context or a clock: a deadline
-	condOther                   // something else: an unknown bound
+	condAttempt   condKind = iota // about the attempt's result: not a bound
+	condCounter                   // an attempt counter: a cap
+	condTime                      // a context or a clock: a deadline
+	condOther                     // something else: an unknown bound
+	condInvariant                 // the same on every pass: not a bound
 )
 
 // condKind classifies an exit condition.
@@ -760,7 +788,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 	case !varying:
 		// Nothing in the condition changes from one pass to the next (a
 		// counter that is never incremented): it bounds nothing.
-		return condAttempt, Cap{}, Deadline{}
+		return condInvariant, Cap{}, Deadline{}
 	}
 	_ = inCond
 	return condOther, Cap{}, Deadline{}

@@ -83,6 +83,9 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	}
 	var inner *waitSite
 	look := func(n ast.Node) {
+		if n == nil {
+			return // a select's default case
+		}
 		ast.Inspect(n, func(n ast.Node) bool {
 			if inner != nil {
 				return false

@@ -211,3 +211,90 @@ func firstThatWorks(items []item) error {
 }
 
 var errNotFound = net.ErrClosed
+
+// A read loop that stops on any error after checking the count it read.
+func readSome(r reader, buf []byte) error {
+	for empties := 0; ; {
+		n, err := r.Read(buf)
+		if n < 0 || len(buf) < n {
+			return errShort
+		}
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+		empties++
+		if empties > 100 {
+			return errShort
+		}
+	}
+}
+
+type reader interface{ Read([]byte) (int, error) }
+type writer interface{ Write([]byte) (int, error) }
+
+// A copy loop: reads until EOF, stops on the first write error.
+func copyLoop(dst writer, src reader, buf []byte) (err error) {
+	for {
+		nr, er := src.Read(buf)
+		if nr > 0 {
+			nw, ew := dst.Write(buf[:nr])
+			if ew != nil {
+				err = ew
+				break
+			}
+			if nr != nw {
+				err = errShort
+				break
+			}
+		}
+		if er != nil {
+			if er != errEOF {
+				err = er
+			}
+			break
+		}
+	}
+	return err
+}
+
+var errShort, errEOF = net.ErrClosed, net.ErrClosed
+
+type fragReader interface{ ReadSlice(byte) ([]byte, error) }
+
+// Reading fragments until the delimiter: no wait, no counter.
+func fragments(b fragReader) (frags [][]byte, err error) {
+	for {
+		frag, e := b.ReadSlice('\n')
+		if e == nil {
+			break
+		}
+		if e != errShort {
+			err = e
+			break
+		}
+		frags = append(frags, frag)
+	}
+	return frags, err
+}
+
+type pool struct{ idle *time.Timer }
+
+// A method that resets a timer among other work is not a wait helper.
+func (p *pool) put() bool {
+	if p.idle != nil {
+		p.idle.Reset(time.Minute)
+	}
+	return true
+}
+
+func serve(p *pool) error {
+	for {
+		if err := opCtx(context.Background()); err == nil {
+			return nil
+		}
+		p.put()
+	}
+}

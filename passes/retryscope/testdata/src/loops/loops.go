@@ -313,3 +313,27 @@ func attemptArg() error {
 	}
 	return nil
 }
+
+// A wait helper with a default case in its select.
+func trySleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	default:
+		return nil
+	}
+}
+
+func defaultCase(ctx context.Context) error {
+	for i := 0; i < 3; i++ { // want `loop cap=3 deadline=caller's-context waits=constant body`
+		if err := opCtx(ctx); err == nil {
+			return nil
+		}
+		if err := trySleep(ctx, time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
