@@ -24,6 +24,14 @@
 //     WithContext or Clone with context.Background(), context.TODO() or a
 //     context derived from them without WithTimeout or WithDeadline.
 //
+// A go-retryablehttp client is a retry of its own, and its default
+// HTTPClient (cleanhttp.DefaultPooledClient) has no Timeout: the check also
+// reports retryablehttp.Get, Head, Post and PostForm, and the Do, Get, Head,
+// Post and PostForm methods of a local retryablehttp.NewClient() whose
+// HTTPClient is not replaced and whose RetryMax is not set to zero or to a
+// value the check cannot see, when the request's context has no deadline
+// (retryablehttp.NewRequest, or NewRequestWithContext as above).
+//
 // It stays quiet when it cannot prove the absence of a timeout: a client
 // that comes from a field, a parameter or another function; a client whose
 // Timeout or Transport is set anywhere (a Transport may bound each attempt,
