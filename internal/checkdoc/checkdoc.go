@@ -20,6 +20,15 @@ type Doc struct {
 	After   string   // the same code fixed
 	Fix     string   // how to fix, Markdown; mention suggested fixes
 	Options []Option // flags and golangci-lint settings that change it
+	// More holds further sections (tables of what is modelled, limits),
+	// rendered after Fix and before Options.
+	More []Section
+}
+
+// Section is a titled part of a page, Markdown.
+type Section struct {
+	Title string
+	Text  string
 }
 
 // Option is a setting of a check.
@@ -54,6 +63,9 @@ func (d *Doc) Markdown() string {
 	}
 	if d.Fix != "" {
 		b.WriteString("## Fix\n\n" + strings.TrimSpace(d.Fix) + "\n\n")
+	}
+	for _, sec := range d.More {
+		b.WriteString("## " + sec.Title + "\n\n" + strings.TrimSpace(sec.Text) + "\n\n")
 	}
 	b.WriteString("## Options\n\n")
 	if len(d.Options) == 0 {
