@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -214,7 +215,13 @@ func (c *checker) importName(file *token.File, pos token.Pos) (string, []analysi
 	}
 	switch {
 	case last != nil && last.Rparen.IsValid():
-		return name, []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte("\t" + spec + "\n")}}, true
+		// A group of its own after standard-library imports, as goimports
+		// would place it.
+		text := "\t" + spec + "\n"
+		if !importsNonStd(f) {
+			text = "\n" + text
+		}
+		return name, []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte(text)}}, true
 	case last != nil:
 		return name, []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}}, true
 	}
@@ -231,6 +238,19 @@ func (c *checker) fileDeclares(f *ast.File, name string) bool {
 			n = pn.Name()
 		}
 		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// importsNonStd reports whether f imports a package outside the standard
+// library (its path's first element has a dot).
+func importsNonStd(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		first, _, _ := strings.Cut(path, "/")
+		if strings.Contains(first, ".") {
 			return true
 		}
 	}

@@ -16,15 +16,15 @@ func TestUnkeyedPost(t *testing.T) {
 
 func TestFixes(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	results := analysistest.RunWithSuggestedFixes(t, dir, unkeyedpost.Analyzer, "fixes", "fixalias")
+	results := analysistest.RunWithSuggestedFixes(t, dir, unkeyedpost.Analyzer, "fixes", "fixalias", "fixstd")
 	fixes := 0
 	for _, r := range results {
 		for _, d := range r.Diagnostics {
 			fixes += len(d.SuggestedFixes)
 		}
 	}
-	if fixes != 5 {
-		t.Errorf("got %d suggested fixes, want 5 (loop, library, built before, client, alias)", fixes)
+	if fixes != 6 {
+		t.Errorf("got %d suggested fixes, want 6 (loop, library, built before, client, alias, std-only imports)", fixes)
 	}
 }
 
