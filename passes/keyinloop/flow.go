@@ -293,24 +293,52 @@ func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
 	return nil
 }
 
-// returnsFresh reports whether some return statement of the region (not of
-// nested function literals) returns a fresh first result.
+// returnsFresh reports whether the region's return statements (not those
+// of nested function literals) return a fresh first result, apart from
+// zero values returned with an error: a helper that sometimes returns a
+// value it was given (if existing != "" { return existing }) is not a
+// generator.
 func (f *flow) returnsFresh() bool {
-	found := false
+	fresh, other := false, false
 	ast.Inspect(f.region, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			if len(n.Results) > 0 {
-				if o, ok := f.fresh(n.Results[0]).(*ast.CallExpr); ok && o != nil {
-					found = true
-				}
+			if len(n.Results) == 0 {
+				other = true
+				break
+			}
+			if _, ok := f.fresh(n.Results[0]).(*ast.CallExpr); ok {
+				fresh = true
+			} else if !f.zero(n.Results[0]) {
+				other = true
 			}
 		}
-		return !found
+		return !other
 	})
-	return found
+	return fresh && !other
+}
+
+// zero reports whether e is a constant zero value or nil.
+func (f *flow) zero(e ast.Expr) bool {
+	tv, ok := f.c.info.Types[e]
+	if !ok {
+		return false
+	}
+	if tv.IsNil() {
+		return true
+	}
+	if tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.String:
+		return constant.StringVal(tv.Value) == ""
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) == 0
+	}
+	return false
 }
 
 // sinks returns the key sinks of the region that receive a fresh value.

@@ -171,3 +171,23 @@ func dailyKey(req *http.Request, orderID string) error {
 	}
 	return fmt.Errorf("gave up")
 }
+
+// A helper that keeps the key it is given is not a generator.
+func keyOr(existing string) string {
+	if existing != "" {
+		return existing
+	}
+	return uuid.NewString()
+}
+
+func keptByHelper(req *http.Request) error {
+	var key string
+	for attempt := 0; attempt < 3; attempt++ {
+		key = keyOr(key)
+		req.Header.Set("Idempotency-Key", key)
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}

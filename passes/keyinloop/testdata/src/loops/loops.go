@@ -261,3 +261,26 @@ func moreParams() error {
 	}
 	return fmt.Errorf("gave up")
 }
+
+// A generator helper that can fail.
+func randomKey() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+func helperWithError(req *http.Request) error {
+	for i := 0; i < 3; i++ {
+		k, err := randomKey() // want `loops.randomKey mints the key for the Idempotency-Key header`
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", k)
+		if err := send(req); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("gave up")
+}
