@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -118,34 +119,88 @@ func count(t *testing.T, base string) int64 {
 	return *c.Count
 }
 
+// demo is an in-process demo server on one store.
+type demo struct {
+	base     string
+	outbox   *idempotency.Outbox
+	receipts receiptSink
+	lines    *syncBuffer // the receipts log
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// failHeader makes the test servers fail an attempt after its payment and receipt are recorded.
+const failHeader = "X-Test-Fail"
+
+func newDemo(t *testing.T, cfg serverConfig, outbox *idempotency.Outbox, receipts receiptSink, lines *syncBuffer) *demo {
+	cfg.outbox, cfg.receipts = outbox, receipts
+	cfg.failAfterReceipt = func(r *http.Request) bool { return r.Header.Get(failHeader) != "" }
+	srv := httptest.NewServer(newServer(cfg))
+	t.Cleanup(srv.Close)
+	return &demo{base: srv.URL, outbox: outbox, receipts: receipts, lines: lines}
+}
+
+func memoryDemo(t *testing.T, workDelay time.Duration) *demo {
+	lines := &syncBuffer{}
+	return newDemo(t, serverConfig{store: idempotency.NewMemoryStore(), payments: newMemoryPayments(), lease: time.Minute,
+		workDelay: workDelay}, idempotency.NewMemoryOutbox(), newLogReceipts(lines), lines)
+}
+
+func postgresDemo(t *testing.T, workDelay time.Duration) *demo {
+	_, db := schemaDSN(t)
+	ctx := context.Background()
+	store, err := idempotency.NewPostgresStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payments, err := newPostgresPayments(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outbox, err := idempotency.NewPostgresOutbox(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := &syncBuffer{}
+	receipts, err := newPostgresReceipts(ctx, db, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newDemo(t, serverConfig{store: store, payments: payments, lease: time.Minute, workDelay: workDelay},
+		outbox, receipts, lines)
+}
+
 // eachStore runs f against an in-process demo server on each store.
-func eachStore(t *testing.T, f func(t *testing.T, base string)) {
+func eachStore(t *testing.T, f func(t *testing.T, d *demo)) {
 	t.Run("memory", func(t *testing.T) {
 		t.Parallel()
-		srv := httptest.NewServer(newServer(idempotency.NewMemoryStore(), newMemoryPayments(), time.Minute, 20*time.Millisecond))
-		defer srv.Close()
-		f(t, srv.URL)
+		f(t, memoryDemo(t, 20*time.Millisecond))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
-		_, db := schemaDSN(t)
-		ctx := context.Background()
-		store, err := idempotency.NewPostgresStore(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		payments, err := newPostgresPayments(ctx, db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(newServer(store, payments, time.Minute, 20*time.Millisecond))
-		defer srv.Close()
-		f(t, srv.URL)
+		f(t, postgresDemo(t, 20*time.Millisecond))
 	})
 }
 
 func TestDemoVerifications(t *testing.T) {
-	eachStore(t, func(t *testing.T, base string) {
+	eachStore(t, func(t *testing.T, d *demo) {
+		base := d.base
 		c := http.DefaultClient
 		// (1) same key twice: one payment, identical answers.
 		key := idempotency.NewKey()
@@ -197,23 +252,25 @@ func TestDemoVerifications(t *testing.T) {
 }
 
 func TestDemoValidation(t *testing.T) {
-	srv := httptest.NewServer(newServer(idempotency.NewMemoryStore(), newMemoryPayments(), time.Minute, 0))
-	defer srv.Close()
+	srv := memoryDemo(t, 0)
 	for _, body := range []string{`{`, `[]`, `{"amount":0,"currency":"EUR"}`, `{"amount":-5,"currency":"EUR"}`,
 		`{"amount":1.5,"currency":"EUR"}`, `{"amount":5,"currency":"eur"}`, `{"amount":5}`, `{"amount":5,"currency":"EUR","x":1}`,
 		`{"amount":5,"currency":"EUR"} {}`} {
-		r, err := post(t, http.DefaultClient, srv.URL, idempotency.NewKey(), body)
+		r, err := post(t, http.DefaultClient, srv.base, idempotency.NewKey(), body)
 		if err != nil || r.status != 400 || r.header.Get("Content-Type") != "application/problem+json" ||
 			!strings.Contains(r.body, problemInvalidPayment) {
 			t.Errorf("body %s: %v %d %s", body, err, r.status, r.body)
 		}
 	}
-	r, _ := post(t, http.DefaultClient, srv.URL, "", `{"amount":5,"currency":"EUR"}`)
+	r, _ := post(t, http.DefaultClient, srv.base, "", `{"amount":5,"currency":"EUR"}`)
 	if r.status != 400 || !strings.Contains(r.body, idempotency.ProblemKeyMissing) {
 		t.Errorf("missing key: %d %s", r.status, r.body)
 	}
-	if n := count(t, srv.URL); n != 0 {
+	if n := count(t, srv.base); n != 0 {
 		t.Fatalf("count = %d, want 0", n)
+	}
+	if n := relayAll(t, srv); n != 0 {
+		t.Fatalf("%d receipts relayed for invalid payments, want 0", n)
 	}
 }
 
@@ -242,11 +299,11 @@ func freeAddr(t *testing.T) string {
 }
 
 // startDemo starts the binary and waits until it answers.
-func startDemo(t *testing.T, bin string, args ...string) (*exec.Cmd, *strings.Builder) {
+func startDemo(t *testing.T, bin string, args ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	var log strings.Builder
-	cmd.Stdout, cmd.Stderr = &log, &log
+	log := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start idemdemo: %v", err)
 	}
@@ -277,7 +334,7 @@ func startDemo(t *testing.T, bin string, args ...string) (*exec.Cmd, *strings.Bu
 	if err != nil {
 		t.Fatalf("idemdemo did not start: %v\n%s", err, log.String())
 	}
-	return cmd, &log
+	return cmd, log
 }
 
 // Verification 4: the demo on PostgreSQL is killed (SIGKILL) in the middle
@@ -300,12 +357,12 @@ func TestDemoCrashAndRetry(t *testing.T) {
 		_, err := post(t, client, base, key, body)
 		errc <- err
 	}()
-	// Wait until the payment is inserted (uncommitted) inside the handler.
+	// Wait until the payment and its receipt are inserted (uncommitted) inside the handler.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var n int
 		db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE application_name = current_setting('application_name')
-	AND query LIKE 'INSERT INTO payments%' AND state = 'idle in transaction'`).Scan(&n)
+	AND query LIKE 'INSERT INTO idempotency_outbox%' AND state = 'idle in transaction'`).Scan(&n)
 		if n == 1 {
 			break
 		}
@@ -326,7 +383,8 @@ func TestDemoCrashAndRetry(t *testing.T) {
 		t.Fatalf("key after the crash: %q, %v; want in_progress", state, err)
 	}
 
-	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s")...)
+	receiptsFile := filepath.Join(t.TempDir(), "receipts.log")
+	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s", "-receipts", receiptsFile)...)
 	var fresh reply
 	for attempt := 0; ; attempt++ {
 		r, err := post(t, client, base, key, body)
@@ -356,6 +414,8 @@ func TestDemoCrashAndRetry(t *testing.T) {
 	if n := count(t, base); n != 1 {
 		t.Fatalf("payments = %d, want exactly 1", n)
 	}
+	// One receipt, delivered by the relay of the restarted process.
+	waitReceipts(t, base, 1, log)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -372,5 +432,309 @@ func TestDemoCrashAndRetry(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "shutting down") {
 		t.Fatalf("no clean shutdown in the log:\n%s", log.String())
+	}
+	if lines := fileReceipts(t, receiptsFile); len(lines) != 1 || lines[0]["payment"] != paymentID(t, fresh) {
+		t.Fatalf("receipts file %v, want the one receipt of %s", lines, paymentID(t, fresh))
+	}
+	var rows int
+	if err := db.QueryRow(`SELECT count(*) FROM receipts`).Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("receipts rows = %d, %v; want 1", rows, err)
+	}
+}
+
+// waitReceipts polls GET /payments/receipts/count until it answers want.
+func waitReceipts(t *testing.T, base string, want int64, log *syncBuffer) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := receiptCount(t, base)
+		if n == want {
+			return
+		}
+		if n > want || time.Now().After(deadline) {
+			t.Fatalf("receipts = %d, want %d\n%s", n, want, log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func fileReceipts(t *testing.T, name string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("receipts file: %v", err)
+	}
+	return receiptLines(t, string(b))
+}
+
+// stopDemo sends SIGTERM and waits for a clean exit.
+func stopDemo(t *testing.T, cmd *exec.Cmd, log *syncBuffer) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("idemdemo exit after SIGTERM: %v\n%s", err, log.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("idemdemo did not stop on SIGTERM")
+	}
+}
+
+// The binary on the memory store, with -receipts: a payment sent three
+// times gets one receipt line, written by the final relay pass at the
+// latest when SIGTERM stops the demo right after the request.
+func TestDemoReceiptsFileOnSIGTERM(t *testing.T) {
+	t.Parallel()
+	bin := buildDemo(t)
+	addr := freeAddr(t)
+	base := "http://" + addr
+	receiptsFile := filepath.Join(t.TempDir(), "receipts.log")
+	cmd, log := startDemo(t, bin, "-addr", addr, "-store", "memory", "-receipts", receiptsFile)
+	key := idempotency.NewKey()
+	var id string
+	for i := range 3 {
+		r, err := post(t, http.DefaultClient, base, key, `{"amount":990,"currency":"CHF"}`)
+		if err != nil || r.status != 201 {
+			t.Fatalf("post %d: %v %d %s", i, err, r.status, r.body)
+		}
+		id = paymentID(t, r)
+	}
+	stopDemo(t, cmd, log)
+	lines := fileReceipts(t, receiptsFile)
+	if len(lines) != 1 || lines[0]["payment"] != id || lines[0]["key"] != key || lines[0]["currency"] != "CHF" {
+		t.Fatalf("receipts file %v, want one receipt of %s\n%s", lines, id, log.String())
+	}
+}
+
+// relayAll makes relay passes until one delivers nothing and returns how
+// many receipts they delivered.
+func relayAll(t *testing.T, d *demo) int {
+	t.Helper()
+	total := 0
+	for range 100 {
+		n, err := d.outbox.RelayOnce(context.Background(), d.receipts.deliver, idempotency.RelayOptions{})
+		if err != nil {
+			t.Fatalf("relay: %v", err)
+		}
+		if n == 0 {
+			return total
+		}
+		total += n
+	}
+	t.Fatalf("the relay never ran dry")
+	return total
+}
+
+func receiptCount(t *testing.T, base string) int64 {
+	t.Helper()
+	resp, err := http.Get(base + "/payments/receipts/count")
+	if err != nil {
+		t.Fatalf("receipts count: %v", err)
+	}
+	defer resp.Body.Close()
+	var c struct{ Count *int64 }
+	if resp.StatusCode != 200 {
+		t.Fatalf("receipts count: status %d", resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || c.Count == nil {
+		t.Fatalf("receipts count body: %v", err)
+	}
+	return *c.Count
+}
+
+// receiptLines parses the receipts log: one JSON object a line.
+func receiptLines(t *testing.T, log string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("receipt line %q: %v", l, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func paymentID(t *testing.T, r reply) string {
+	t.Helper()
+	var p payment
+	if err := json.Unmarshal([]byte(r.body), &p); err != nil || p.ID == "" {
+		t.Fatalf("payment body %q: %v", r.body, err)
+	}
+	return p.ID
+}
+
+func TestDemoReceipts(t *testing.T) {
+	eachStore(t, func(t *testing.T, d *demo) {
+		c := http.DefaultClient
+		body := `{"amount":1250,"currency":"EUR"}`
+
+		// A payment's receipt is recorded, relayed once and written once.
+		k1 := idempotency.NewKey()
+		a, err := post(t, c, d.base, k1, body, "X-Account", "alice")
+		if err != nil || a.status != 201 {
+			t.Fatalf("payment: %v %d %s", err, a.status, a.body)
+		}
+		id1 := paymentID(t, a)
+		if n := relayAll(t, d); n != 1 {
+			t.Fatalf("relayed %d receipts, want 1", n)
+		}
+		if ok, err := d.outbox.Delivered(context.Background(), kindReceipt, id1, k1); err != nil || !ok {
+			t.Fatalf("receipt of %s delivered = %v, %v", id1, ok, err)
+		}
+		lines := receiptLines(t, d.lines.String())
+		if len(lines) != 1 || lines[0]["payment"] != id1 || lines[0]["account"] != "alice" ||
+			lines[0]["amount"] != float64(1250) || lines[0]["currency"] != "EUR" || lines[0]["key"] != k1 ||
+			lines[0]["kind"] != kindReceipt {
+			t.Fatalf("receipt lines %v", lines)
+		}
+
+		// The same keyed request three times in sequence: one payment, one receipt.
+		k2 := idempotency.NewKey()
+		var first string
+		for i := range 3 {
+			r, err := post(t, c, d.base, k2, body)
+			if err != nil || r.status != 201 {
+				t.Fatalf("sequential %d: %v %d %s", i, err, r.status, r.body)
+			}
+			if i == 0 {
+				first = r.body
+			} else if r.body != first || r.header.Get("Idempotent-Replayed") != "true" {
+				t.Fatalf("sequential %d: not the replay of the first answer: %s", i, r.body)
+			}
+		}
+
+		// Three at once: one payment, one receipt; the 409s get the replay once it is stored.
+		k3 := idempotency.NewKey()
+		var wg sync.WaitGroup
+		replies := make([]reply, 3)
+		for i := range replies {
+			wg.Go(func() {
+				r, err := post(t, c, d.base, k3, body)
+				if err != nil {
+					t.Errorf("concurrent: %v", err)
+				}
+				replies[i] = r
+			})
+		}
+		wg.Wait()
+		created := 0
+		for _, r := range replies {
+			switch r.status {
+			case 201:
+				created++
+			case 409:
+			default:
+				t.Fatalf("concurrent: %d %s", r.status, r.body)
+			}
+		}
+		if created < 1 {
+			t.Fatalf("concurrent: no 201 among %v", replies)
+		}
+		r, err := post(t, c, d.base, k3, body)
+		if err != nil || r.status != 201 || r.header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("after the concurrent ones: %v %d %s", err, r.status, r.body)
+		}
+		if n := relayAll(t, d); n != 2 {
+			t.Fatalf("relayed %d receipts for two keys sent 3 times each, want 2", n)
+		}
+		if n := count(t, d.base); n != 3 {
+			t.Fatalf("payments = %d, want 3", n)
+		}
+		if n := receiptCount(t, d.base); n != 3 {
+			t.Fatalf("receipts = %d, want 3", n)
+		}
+
+		// A failed attempt (500 after the payment and its receipt) leaves neither; its retry makes both.
+		k4 := idempotency.NewKey()
+		r, err = post(t, c, d.base, k4, body, failHeader, "1")
+		if err != nil || r.status != 500 || r.header.Get("Content-Type") != "application/problem+json" ||
+			!strings.Contains(r.body, problemPaymentFailed) {
+			t.Fatalf("failed attempt: %v %d %s", err, r.status, r.body)
+		}
+		if n := relayAll(t, d); n != 0 {
+			t.Fatalf("relayed %d receipts after a failed attempt, want 0", n)
+		}
+		if n := count(t, d.base); n != 3 {
+			t.Fatalf("payments after a failed attempt = %d, want 3", n)
+		}
+		// An invalid body: 400, stored, no payment and no receipt.
+		k5 := idempotency.NewKey()
+		if r, _ := post(t, c, d.base, k5, `{"amount":-1,"currency":"EUR"}`); r.status != 400 {
+			t.Fatalf("invalid body: %d %s", r.status, r.body)
+		}
+		if n := relayAll(t, d); n != 0 {
+			t.Fatalf("relayed %d receipts after an invalid payment, want 0", n)
+		}
+		r, err = post(t, c, d.base, k4, body)
+		if err != nil || r.status != 201 || r.header.Get("Idempotent-Replayed") != "" {
+			t.Fatalf("retry of the failed attempt: %v %d %s", err, r.status, r.body)
+		}
+		id4 := paymentID(t, r)
+		if n := relayAll(t, d); n != 1 {
+			t.Fatalf("relayed %d receipts for the retry, want 1", n)
+		}
+
+		// The receiving side drops a second delivery of an entry.
+		e, err := d.outbox.Lookup(context.Background(), kindReceipt, id4, k4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if err := d.receipts.deliver(context.Background(), *e); err != nil {
+				t.Fatalf("redelivery: %v", err)
+			}
+		}
+		if n := count(t, d.base); n != 4 {
+			t.Fatalf("payments = %d, want 4", n)
+		}
+		if n := receiptCount(t, d.base); n != 4 {
+			t.Fatalf("receipts = %d, want 4", n)
+		}
+		lines = receiptLines(t, d.lines.String())
+		seen := map[any]bool{}
+		for _, l := range lines {
+			if seen[l["payment"]] || seen[l["entry"]] {
+				t.Fatalf("receipt written twice: %v", lines)
+			}
+			seen[l["payment"]], seen[l["entry"]] = true, true
+		}
+		if len(lines) != 4 {
+			t.Fatalf("%d receipt lines, want 4: %v", len(lines), lines)
+		}
+	})
+}
+
+// The relay as main runs it (Run) delivers a receipt without being asked.
+func TestDemoRelayRun(t *testing.T) {
+	t.Parallel()
+	d := memoryDemo(t, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- d.outbox.Run(ctx, d.receipts.deliver, idempotency.RelayOptions{Interval: 10 * time.Millisecond})
+	}()
+	if r, err := post(t, http.DefaultClient, d.base, idempotency.NewKey(), `{"amount":7,"currency":"GBP"}`); err != nil || r.status != 201 {
+		t.Fatalf("payment: %v %d", err, r.status)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for receiptCount(t, d.base) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the receipt was never delivered")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"log"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -14,7 +15,10 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
-const problemInvalidPayment = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-invalid-payment"
+const (
+	problemInvalidPayment = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-invalid-payment"
+	problemPaymentFailed  = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-payment-failed"
+)
 
 // payment is the resource the demo creates.
 type payment struct {
@@ -42,11 +46,27 @@ func accountOf(r *http.Request) string {
 
 var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)
 
-func newServer(store idempotency.Store, payments paymentStore, lease, workDelay time.Duration) http.Handler {
+// serverConfig is what newServer needs.
+type serverConfig struct {
+	store    idempotency.Store
+	payments paymentStore
+	// outbox records each payment's receipt in the payment's unit of work;
+	// receipts is where the relay delivers them (for GET /payments/receipts/count).
+	outbox   *idempotency.Outbox
+	receipts receiptSink
+	// lease is the attempt's lease, workDelay the processing time before the commit.
+	lease, workDelay time.Duration
+	// failAfterReceipt, for tests, makes an attempt fail (500) after its payment and receipt are
+	// recorded, when it returns true.
+	failAfterReceipt func(r *http.Request) bool
+}
+
+func newServer(cfg serverConfig) http.Handler {
+	payments, outbox, workDelay := cfg.payments, cfg.outbox, cfg.workDelay
 	mux := http.NewServeMux()
-	idem := idempotency.Middleware(store,
+	idem := idempotency.Middleware(cfg.store,
 		idempotency.WithScope(func(r *http.Request) (string, error) { return accountOf(r), nil }),
-		idempotency.WithLease(lease),
+		idempotency.WithLease(cfg.lease),
 	)
 	mux.Handle("POST /payments", idem(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -73,7 +93,24 @@ func newServer(store idempotency.Store, payments paymentStore, lease, workDelay 
 		}
 		p, err := payments.create(r.Context(), payment{Account: accountOf(r), Amount: *in.Amount, Currency: *in.Currency})
 		if err != nil {
-			http.Error(w, "cannot create payment", http.StatusInternalServerError)
+			log.Printf("idemdemo: create payment: %v", err)
+			failed(w, "cannot create the payment")
+			return
+		}
+		// The receipt joins the payment's unit of work: recorded only if the key completes, and once
+		// per (payment, key) whatever the retries.
+		l, _ := idempotency.LeaseOf(r.Context())
+		body, err := json.Marshal(receipt{Payment: p.ID, Account: p.Account, Amount: p.Amount, Currency: p.Currency})
+		if err == nil {
+			err = outbox.Add(r.Context(), idempotency.OutboxMessage{Kind: kindReceipt, EntityID: p.ID, Key: l.Key, Payload: body})
+		}
+		if err != nil {
+			log.Printf("idemdemo: payment %s: record receipt: %v", p.ID, err)
+			failed(w, "cannot record the payment receipt")
+			return
+		}
+		if cfg.failAfterReceipt != nil && cfg.failAfterReceipt(r) {
+			failed(w, "failure injected by the test")
 			return
 		}
 		if workDelay > 0 {
@@ -98,15 +135,32 @@ func newServer(store idempotency.Store, payments paymentStore, lease, workDelay 
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
 	})
+	mux.HandleFunc("GET /payments/receipts/count", func(w http.ResponseWriter, r *http.Request) {
+		n, err := cfg.receipts.count(r.Context())
+		if err != nil {
+			http.Error(w, "cannot count receipts", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
+	})
 	return mux
 }
 
 func invalid(w http.ResponseWriter, detail string) {
+	problem(w, http.StatusBadRequest, problemInvalidPayment, "Invalid payment", detail)
+}
+
+// failed answers 500: the middleware stores nothing (the payment and its receipt roll back) and releases
+// the key, so a retry with the same key starts clean.
+func failed(w http.ResponseWriter, detail string) {
+	problem(w, http.StatusInternalServerError, problemPaymentFailed, "Payment failed", detail)
+}
+
+func problem(w http.ResponseWriter, status int, typ, title, detail string) {
 	w.Header().Set("Content-Type", "application/problem+json")
-	w.WriteHeader(http.StatusBadRequest)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"type": problemInvalidPayment, "title": "Invalid payment", "status": http.StatusBadRequest, "detail": detail,
-	})
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"type": typ, "title": title, "status": status, "detail": detail})
 }
 
 // memoryPayments keeps payments in memory; a payment is added only when its
