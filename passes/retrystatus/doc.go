@@ -23,7 +23,10 @@
 // A condition on something else that the attempt produced (a helper that
 // classifies the response, the body) is not followed: a status whose fate
 // depends on it is never reported. A condition that does not depend on the
-// attempt (an attempt counter, a clock) may go either way.
+// attempt (an attempt counter, a clock) may go either way. A path that,
+// after the response, does more than wait, log, close or read the body or
+// build an error (it refreshes a token, writes a header, picks another
+// endpoint) may send something else next time: its retry is not reported.
 //
 // It reports, at the condition that sends them to another attempt, a loop
 // that retries a permanent 4xx status: every non-2xx (if resp.StatusCode

@@ -161,6 +161,7 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 		return // a loop over items, or a request that changes with the counter
 	}
 	u.label = labelOf(fn, loop)
+	u.sources = c.sources(fn, u)
 	w := &walker{u: u, retried: map[guardRef]set{}}
 	w.stmts(body.List, state{}, nil, w.retry)
 	if w.aborted {
@@ -181,6 +182,59 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	for _, g := range w.order {
 		c.report(g, w.retried[g], "retry loop repeats the attempt on", keyed, !readsRetryAfter)
 	}
+}
+
+// sources returns the variables of fn the responses of u are made from,
+// directly or through other variables.
+func (c *checker) sources(fn ast.Node, u *unit) map[types.Object]bool {
+	defs := map[types.Object][]ast.Expr{}
+	var roots []ast.Expr
+	ast.Inspect(fn, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, lhs := range as.Lhs {
+			o := c.objOf(lhs)
+			if o == nil {
+				continue
+			}
+			rhs := as.Rhs[0]
+			if len(as.Rhs) == len(as.Lhs) {
+				rhs = as.Rhs[i]
+			}
+			defs[o] = append(defs[o], rhs)
+			if u.holders[o] {
+				roots = append(roots, rhs)
+			}
+		}
+		return true
+	})
+	out := map[types.Object]bool{}
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			o, ok := c.info.Uses[id].(*types.Var)
+			if !ok || out[o] {
+				return true
+			}
+			out[o] = true
+			if depth < 4 {
+				for _, d := range defs[o] {
+					visit(d, depth+1)
+				}
+			}
+			return true
+		})
+	}
+	for _, r := range roots {
+		visit(r, 0)
+	}
+	return out
 }
 
 // requestVaries reports whether the call that gets a response takes the

@@ -26,6 +26,9 @@ type unit struct {
 	// varying are the variables assigned in the unit: a condition on them is
 	// about the attempt's result in a way the check does not follow.
 	varying map[types.Object]bool
+	// sources are the variables the response is made from: the arguments
+	// of the call assigned to a holder, and what they are made from.
+	sources map[types.Object]bool
 	label   string // the loop's label, if any
 }
 
@@ -155,6 +158,10 @@ type state struct {
 	errs    map[types.Object]uint8
 	guard   *guardRef // the last status condition taken on its true side
 	last    *guardRef // the last status condition taken either way
+	// acted is set once the path, after the response, does more than wait,
+	// log, close the body or build an error: it may change the request
+	// (refresh a token, switch endpoints), so its retry is not a repeat.
+	acted bool
 }
 
 func (st state) withErr(o types.Object, v uint8) state {
@@ -210,7 +217,7 @@ func (w *walker) record(g *guardRef, s set) {
 }
 
 func (w *walker) retry(st state) {
-	if !st.present {
+	if !st.present || st.acted {
 		return
 	}
 	g := st.guard
@@ -315,8 +322,15 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 		}
 	case *ast.ExprStmt:
 		if !w.ends(s.X) {
-			k(st)
+			k(w.act(st, s.X))
 		}
+	case *ast.DeferStmt:
+		k(w.act(st, s.Call))
+	case *ast.GoStmt:
+		k(w.act(st, s.Call))
+	case *ast.SendStmt:
+		st.acted = st.acted || st.present
+		k(st)
 	case *ast.ForStmt, *ast.RangeStmt:
 		// A nested loop is walked over: a path that leaves from inside it is
 		// not followed.
@@ -373,6 +387,25 @@ func (w *walker) leavesFrom(loop ast.Stmt) bool {
 func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
 	u := w.u
 	info := u.c.info
+	for _, r := range s.Rhs {
+		st = w.act(st, r)
+	}
+	if st.present {
+		for _, lhs := range s.Lhs {
+			// A new value for something the request is made from.
+			x := ast.Unparen(lhs)
+			for {
+				sel, ok := x.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				x = ast.Unparen(sel.X)
+			}
+			if o := u.c.objOf(x); o != nil && u.sources[o] && !u.holders[o] && !u.paired[o] {
+				st.acted = true
+			}
+		}
+	}
 	for i, lhs := range s.Lhs {
 		o := u.c.objOf(lhs)
 		if o == nil {
@@ -533,7 +566,7 @@ func (w *walker) branchAt(cond ast.Expr, st state, g *guardRef) (then, els *stat
 
 // decide records the statuses for which a predicate's return says retry.
 func (w *walker) decide(r *ast.ReturnStmt, st state) {
-	if w.decision >= len(r.Results) || !st.present {
+	if w.decision >= len(r.Results) || !st.present || st.acted {
 		return
 	}
 	d := r.Results[w.decision]
@@ -892,4 +925,68 @@ func (w *walker) nonNil(e ast.Expr, st state) bool {
 		return st.errs[o] == errNonNil
 	}
 	return w.u.c.nonNilError(e)
+}
+
+// act marks st as acted when e, evaluated after the response, calls
+// something that may change what the next attempt sends.
+func (w *walker) act(st state, e ast.Expr) state {
+	if !st.present || st.acted {
+		return st
+	}
+	info := w.u.c.info
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+				return true
+			}
+			fn := callee(info, n)
+			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) {
+				st.acted = true
+			}
+		}
+		return !st.acted
+	})
+	return st
+}
+
+// benign reports whether a call of fn only waits, logs, reads, closes or
+// builds a value: it does not change the next attempt.
+func benign(fn *types.Func) bool {
+	switch fn.FullName() {
+	case "(net/http.Header).Get", "(net/http.Header).Values", "net/http.StatusText", "(*net/http.Response).Location":
+		return true
+	}
+	path := fn.Pkg().Path()
+	if path == runtimeRetry {
+		return true
+	}
+	switch path {
+	case "time", "fmt", "log", "log/slog", "errors", "strconv", "strings", "bytes", "io", "math", "math/rand",
+		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "unicode/utf8":
+		return true
+	}
+	return false
+}
+
+// computes reports whether fn only computes a value: its results are
+// numbers, strings, booleans, durations or times (a backoff helper).
+func computes(fn *types.Func) bool {
+	r := fn.Signature().Results()
+	if r.Len() == 0 {
+		return false
+	}
+	for i := range r.Len() {
+		t := r.At(i).Type()
+		if _, ok := t.Underlying().(*types.Basic); ok {
+			continue
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" {
+			continue
+		}
+		return false
+	}
+	return true
 }

@@ -364,3 +364,64 @@ func attemptInBackoffOnly(c *http.Client, req *http.Request) (*http.Response, er
 	}
 	return nil, errStatus
 }
+
+type authClient struct {
+	c     *http.Client
+	token string
+}
+
+func (a *authClient) refresh() error { a.token = "new"; return nil }
+
+func (a *authClient) refreshOn401(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 2; i++ {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+		resp, err := a.c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusUnauthorized { // refreshes the token first: the next attempt differs
+			resp.Body.Close()
+			if err := a.refresh(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
+
+func failover(c *http.Client, urls []string) (*http.Response, error) {
+	url := urls[0]
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.Get(url)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == 404 { // moves to the next endpoint
+			url = pickAnother(urls, url)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
+
+func pickAnother(urls []string, cur string) string { return urls[len(urls)-1] }
+
+func waitsLogsAndRetries401(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == 401 || resp.StatusCode >= 500 { // want `retry loop repeats the attempt on 401, a permanent status`
+			fmt.Printf("attempt %d: status %d\n", i, resp.StatusCode)
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
