@@ -18,6 +18,13 @@
 // steps (Step, StepValue): a retry resumes after the steps already done, and
 // sends downstream the key StepKey derives for each step.
 //
+// Side effects that must happen once per operation, such as an email,
+// go in an Outbox (NewMemoryOutbox, NewPostgresOutbox): recorded in the
+// attempt's unit of work, deduplicated on the idempotency key, relayed at
+// least once; an Inbox runs a message handler at most once per message id.
+// See docs/runtime-outbox-inbox.md; cmd/idemdemo sends its payment receipts
+// this way.
+//
 // Clients make one key per logical operation with NewKey (or
 // runtime/retry.NewTransport does it) and reuse it on every retry.
 //
