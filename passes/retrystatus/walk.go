@@ -965,7 +965,7 @@ func benign(fn *types.Func) bool {
 	}
 	switch path {
 	case "time", "fmt", "log", "log/slog", "errors", "strconv", "strings", "bytes", "io", "math", "math/rand",
-		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "unicode/utf8":
+		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "unicode/utf8", "io/ioutil":
 		return true
 	}
 	return false

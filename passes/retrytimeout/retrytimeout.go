@@ -56,7 +56,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 	c := &checker{pass: pass, info: pass.TypesInfo, flows: make(map[*ast.FuncDecl]*flow)}
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
-	if imports(pass.Pkg, retryable) {
+	if imports(pass.Pkg, retryable) || pass.Pkg.Path() == retryable {
 		// A go-retryablehttp client is a retry of its own: its sends are
 		// the attempts.
 		for _, f := range pass.Files {
@@ -110,8 +110,8 @@ const retryableFix = "set the client's HTTPClient.Timeout, or make the request w
 // timeout, or "".
 func (c *checker) checkRetryable(call *ast.CallExpr) string {
 	fn := callee(c.info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable {
-		return ""
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable || c.pass.Pkg.Path() == retryable {
+		return "" // the library's own code is not its users'
 	}
 	const noTimeout = "its HTTPClient (go-retryablehttp's default, cleanhttp.DefaultPooledClient) has no Timeout"
 	switch fn.Name() {
