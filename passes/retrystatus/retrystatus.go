@@ -163,6 +163,9 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	u.label = labelOf(fn, loop)
 	u.sources = c.sources(fn, u)
 	w := &walker{u: u, retried: map[guardRef]set{}}
+	if f, ok := loop.(*ast.ForStmt); ok {
+		w.loopCond = f.Cond
+	}
 	w.stmts(body.List, state{}, nil, w.retry)
 	if w.aborted {
 		return

@@ -184,6 +184,8 @@ type walker struct {
 	order   []guardRef
 	// exits are the statuses that leave a loop (return, break).
 	exits set
+	// loopCond is the loop's condition, if any.
+	loopCond ast.Expr
 	// loop mode: continue and falling off the body retry; return exits.
 	// predicate mode: return's decision says whether to retry.
 	predicate bool
@@ -219,6 +221,15 @@ func (w *walker) record(g *guardRef, s set) {
 func (w *walker) retry(st state) {
 	if !st.present || st.acted {
 		return
+	}
+	if w.loopCond != nil {
+		// The loop's condition is tested before the next attempt.
+		t, e := w.split(w.loopCond, st)
+		w.exits = w.exits.or(st.set.and(e))
+		st.set = st.set.and(t)
+		if w.mentionsStatus(w.loopCond) {
+			st.guard = &guardRef{pos: w.loopCond.Pos(), end: w.loopCond.End()}
+		}
 	}
 	g := st.guard
 	if g == nil {

@@ -425,3 +425,33 @@ func waitsLogsAndRetries401(c *http.Client, req *http.Request) (*http.Response, 
 	}
 	return nil, errStatus
 }
+
+func loopConditionExits(c *http.Client, req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i < 3 && (resp == nil || resp.StatusCode >= 500); i++ {
+		resp, err = c.Do(req)
+		if err == nil && resp.StatusCode == 404 { // the loop's condition leaves on 404
+			fmt.Println("not found")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return resp, err
+}
+
+func loopConditionRetries(c *http.Client, req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for i := 0; i < 3 && (resp == nil || resp.StatusCode != 200); i++ { // want `retry loop repeats the attempt on every 4xx status but 408 and 429` `429 without reading Retry-After`
+		resp, err = c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == 404 {
+			fmt.Println("not found yet")
+		}
+	}
+	return resp, err
+}
