@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/checkdoc"
+	"github.com/idemlint/idemlint/passes/nestedretry"
 	"github.com/idemlint/idemlint/passes/nojitter"
 	"github.com/idemlint/idemlint/passes/retryscope"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
@@ -17,11 +18,11 @@ import (
 // checkNames lists every check of the suite, in the order drivers show them.
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
-var checkNames = []string{unboundedretry.Name, nojitter.Name, DirectiveName}
+var checkNames = []string{unboundedretry.Name, nojitter.Name, nestedretry.Name, DirectiveName}
 
 // Docs returns every check's structured documentation, in checkNames order.
 func Docs() []*checkdoc.Doc {
-	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, directiveDoc}
+	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, nestedretry.Documentation, directiveDoc}
 }
 
 // Checks returns the names of all the suite's checks.
@@ -138,6 +139,7 @@ func build(cfg *Config) []*analysis.Analyzer {
 	checks := []*analysis.Analyzer{
 		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
 		nojitter.New(&nojitter.Config{Scope: scope}),
+		nestedretry.New(&nestedretry.Config{Scope: scope}),
 	}
 	var enabled []*analysis.Analyzer
 	for _, c := range checks {

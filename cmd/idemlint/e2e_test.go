@@ -98,7 +98,7 @@ func TestDemoDrivers(t *testing.T) {
 	if !slices.Equal(vet, want) {
 		t.Errorf("go vet -vettool findings differ from the standalone ones\nvet:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
 	}
-	for _, check := range []string{"unboundedretry", "nojitter"} {
+	for check := range checkMessages {
 		if !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, checkMessages[check]) }) {
 			t.Errorf("the demo shows no %s finding", check)
 		}
@@ -108,6 +108,7 @@ func TestDemoDrivers(t *testing.T) {
 var checkMessages = map[string]string{
 	"unboundedretry": "has no attempt cap and no deadline",
 	"nojitter":       "has no jitter",
+	"nestedretry":    "inside a retry loop",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.
