@@ -12,17 +12,19 @@ import (
 	"github.com/idemlint/idemlint/passes/nestedretry"
 	"github.com/idemlint/idemlint/passes/nojitter"
 	"github.com/idemlint/idemlint/passes/retryscope"
+	"github.com/idemlint/idemlint/passes/retrystatus"
+	"github.com/idemlint/idemlint/passes/retrytimeout"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
 )
 
 // checkNames lists every check of the suite, in the order drivers show them.
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
-var checkNames = []string{unboundedretry.Name, nojitter.Name, nestedretry.Name, DirectiveName}
+var checkNames = []string{unboundedretry.Name, nojitter.Name, nestedretry.Name, retrytimeout.Name, retrystatus.Name, DirectiveName}
 
 // Docs returns every check's structured documentation, in checkNames order.
 func Docs() []*checkdoc.Doc {
-	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, nestedretry.Documentation, directiveDoc}
+	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, nestedretry.Documentation, retrytimeout.Documentation, retrystatus.Documentation, directiveDoc}
 }
 
 // Checks returns the names of all the suite's checks.
@@ -140,6 +142,8 @@ func build(cfg *Config) []*analysis.Analyzer {
 		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
 		nojitter.New(&nojitter.Config{Scope: scope}),
 		nestedretry.New(&nestedretry.Config{Scope: scope}),
+		retrytimeout.New(&retrytimeout.Config{Scope: scope}),
+		retrystatus.New(&retrystatus.Config{Scope: scope}),
 	}
 	var enabled []*analysis.Analyzer
 	for _, c := range checks {

@@ -109,6 +109,8 @@ var checkMessages = map[string]string{
 	"unboundedretry": "has no attempt cap and no deadline",
 	"nojitter":       "has no jitter",
 	"nestedretry":    "inside a retry loop",
+	"retrytimeout":   "timeout",
+	"retrystatus":    "status",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.
