@@ -51,7 +51,7 @@ func (n *Names) Field(name string) bool { return n.fields[name] }
 // Param reports whether a parameter's name says it takes an idempotency
 // key: idempotencyKey, idemKey, clientToken, idempotency_token, ...
 func Param(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
 	switch n {
 	case "idemkey", "idempotencykey", "idempotencytoken", "idemtoken", "clienttoken", "clientrequesttoken", "idempotencyid":
 		return true
