@@ -90,6 +90,17 @@ func Prepare(dir, goCmd string, mods []Module) error {
 	if out, err := goIn(dir, goCmd, args...); err != nil {
 		return fmt.Errorf("go get: %v\n%s", err, out)
 	}
+	// Getting the packages (not just the modules) records the go.sum
+	// entries of everything they import.
+	args = []string{"get"}
+	for _, m := range mods {
+		for _, p := range m.ImportPatterns() {
+			args = append(args, p+"@"+m.Version)
+		}
+	}
+	if out, err := goIn(dir, goCmd, args...); err != nil {
+		return fmt.Errorf("go get: %v\n%s", err, out)
+	}
 	out, err := goIn(dir, goCmd, "list", "-m", "-f", "{{.Path}} {{.Version}}", "all")
 	if err != nil {
 		return fmt.Errorf("go list -m all: %v\n%s", err, out)
