@@ -1,0 +1,348 @@
+package jobretry
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/suppress"
+)
+
+const maxDepth = 4
+
+// visit looks for effects in body, a handler's or a helper's it calls;
+// ids are the variables of body that carry the job's stable id.
+func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, depth int) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			c.call(h, body, ids, n, depth)
+		case *ast.CompositeLit:
+			c.keyLiteral(h, body, ids, n)
+		case *ast.AssignStmt:
+			c.keyAssign(h, body, ids, n)
+		}
+		return true
+	})
+}
+
+func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr, depth int) {
+	fn := c.callee(call)
+	if fn == nil {
+		return
+	}
+	if fn.Pkg() == c.pass.Pkg {
+		fd := c.decls[fn.Origin()]
+		if fd == nil || depth >= maxDepth || fd.Body == body {
+			return
+		}
+		sub := make(map[*types.Var]bool)
+		if sig := fn.Signature(); sig.Variadic() == false && sig.Params().Len() == len(call.Args) {
+			for i, arg := range call.Args {
+				if c.mentionsID(h, body, ids, arg, 0) {
+					sub[sig.Params().At(i).Origin()] = true
+				}
+			}
+		}
+		// Parameters of the declaration are its own objects.
+		declIDs := make(map[*types.Var]bool)
+		i := 0
+		for _, field := range fd.Type.Params.List {
+			for _, n := range field.Names {
+				if v, ok := c.info.Defs[n].(*types.Var); ok && i < fn.Signature().Params().Len() && sub[fn.Signature().Params().At(i).Origin()] {
+					declIDs[v] = true
+				}
+				i++
+			}
+			if len(field.Names) == 0 {
+				i++
+			}
+		}
+		c.visit(h, fd.Body, declIDs, depth+1)
+		return
+	}
+	for _, w := range keysWrites(c, call) {
+		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
+			c.report(h, call, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+		}
+	}
+	full := fn.FullName()
+	switch full {
+	case "net/http.Post", "net/http.PostForm", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
+		c.report(h, call, fmt.Sprintf("POST through %s sends no idempotency key", full))
+	case "(*net/http.Client).Do":
+		if len(call.Args) == 1 {
+			c.do(h, body, ids, call)
+		}
+	}
+	if fn.Pkg() != nil {
+		path := fn.Pkg().Path()
+		switch {
+		case strings.HasPrefix(path, "github.com/stripe/stripe-go/"):
+			if fn.Name() == "SetIdempotencyKey" && len(call.Args) == 1 && c.fresh(body, call.Args[0], 0) {
+				c.report(h, call, "idempotency key set by "+fn.FullName()+" gets a fresh value on every run, so a retry sends a new key")
+				return
+			}
+			c.stripe(h, body, ids, call, fn)
+		case path == "database/sql" || strings.HasPrefix(path, "github.com/jackc/pgx/v5"):
+			c.sql(h, body, ids, call, fn)
+		}
+	}
+}
+
+// do reports client.Do(req) of a POST or PATCH request built in body by
+// http.NewRequest(WithContext) with no idempotency-key header set in body.
+func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr) {
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := c.info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	method := ""
+	for _, rhs := range assignments(c.info, body, v) {
+		rc, ok := ast.Unparen(rhs).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		fn := c.callee(rc)
+		if fn == nil {
+			return
+		}
+		i := -1
+		switch fn.FullName() {
+		case "net/http.NewRequest":
+			i = 0
+		case "net/http.NewRequestWithContext":
+			i = 1
+		}
+		if i < 0 || len(rc.Args) <= i {
+			return
+		}
+		m, ok := stringConst(c.info, rc.Args[i])
+		if !ok {
+			return
+		}
+		method = strings.ToUpper(m)
+	}
+	if method != "POST" && method != "PATCH" {
+		return
+	}
+	keyed := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		for _, w := range keysWrites(c, n) {
+			if !w.Const || c.names.Header(w.Name) {
+				keyed = true // a key header (fresh values are reported where set)
+			}
+		}
+		return true
+	})
+	if !keyed {
+		c.report(h, call, fmt.Sprintf("%s through (*net/http.Client).Do sends no idempotency key", method))
+	}
+}
+
+// keyLiteral reports a key field set to a fresh value in a literal.
+func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, lit *ast.CompositeLit) {
+	for _, w := range keysWrites(c, lit) {
+		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
+			c.report(h, w.Node, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+		}
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if k, ok := kv.Key.(*ast.Ident); ok && c.names.Field(k.Name) && c.fresh(body, kv.Value, 0) {
+			c.report(h, kv, fmt.Sprintf("idempotency key field %s gets a fresh value on every run, so a retry sends a new key", k.Name))
+		}
+	}
+}
+
+// keyAssign reports x.Field = fresh, a header Set of a fresh key, and
+// params.SetIdempotencyKey(fresh) (through call, see keyCall).
+func (c *checker) keyAssign(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, as *ast.AssignStmt) {
+	for _, w := range keysWrites(c, as) {
+		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
+			c.report(h, as, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+		}
+	}
+	if len(as.Lhs) != len(as.Rhs) {
+		return
+	}
+	for i, lhs := range as.Lhs {
+		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+		if ok && c.names.Field(sel.Sel.Name) && c.fresh(body, as.Rhs[i], 0) {
+			c.report(h, as, fmt.Sprintf("idempotency key field %s gets a fresh value on every run, so a retry sends a new key", sel.Sel.Name))
+		}
+	}
+}
+
+// stripe reports a stripe-go payment call (New, Capture, Confirm) whose
+// params, a literal built in body, carry no idempotency key: stripe-go
+// makes a fresh key per call, so a retried job pays again. A fresh key is
+// reported where it is set.
+func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr, fn *types.Func) {
+	switch fn.Name() {
+	case "New", "Capture", "Confirm":
+	default:
+		return
+	}
+	if len(call.Args) == 0 {
+		return
+	}
+	params := ast.Unparen(call.Args[len(call.Args)-1])
+	id, ok := params.(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := c.info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	rhs := assignments(c.info, body, v)
+	if len(rhs) != 1 {
+		return // a parameter or reassigned: the caller may key it
+	}
+	u, ok := ast.Unparen(rhs[0]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return
+	}
+	lit, ok := u.X.(*ast.CompositeLit)
+	if !ok {
+		return
+	}
+	keyed := false
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && (c.names.Field(k.Name) || k.Name == "Params") {
+				keyed = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if x, ok := ast.Unparen(n.X).(*ast.Ident); ok && c.info.Uses[x] == v && (c.names.Field(n.Sel.Name) || n.Sel.Name == "SetIdempotencyKey" || n.Sel.Name == "Params") {
+				keyed = true
+			}
+		}
+		return true
+	})
+	if !keyed {
+		c.report(h, call, fmt.Sprintf("%s sends no idempotency key, so stripe-go makes a fresh one per call and a retry pays again", fn.FullName()))
+	}
+}
+
+var (
+	sqlComment = regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`)
+	insertInto = regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`)
+	createRe   = regexp.MustCompile(`(?is)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\((.*)\)`)
+)
+
+// sql reports an INSERT with no ON CONFLICT, through database/sql or pgx,
+// into a table with no natural key visible in the package.
+func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr, fn *types.Func) {
+	if fn.Signature().Recv() == nil {
+		return
+	}
+	switch fn.Name() {
+	case "Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext":
+	default:
+		return
+	}
+	qi := 0
+	if len(call.Args) > 0 && isContext(c.info.TypeOf(call.Args[0])) {
+		qi = 1
+	}
+	if len(call.Args) <= qi {
+		return
+	}
+	q, ok := stringConst(c.info, call.Args[qi])
+	if !ok {
+		return
+	}
+	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment.ReplaceAllString(q, " "))), " ")
+	m := insertInto.FindStringSubmatch(norm)
+	if m == nil {
+		return
+	}
+	for _, guard := range []string{"ON CONFLICT", "WHERE NOT EXISTS", "ON DUPLICATE KEY"} {
+		if strings.Contains(norm, guard) {
+			return
+		}
+	}
+	for _, arg := range call.Args[qi+1:] {
+		if c.mentionsID(h, body, ids, arg, 0) {
+			return // keyed by the job's id
+		}
+	}
+	table := strings.Trim(m[1], `"`)
+	if c.naturalKey(table) {
+		return
+	}
+	c.report(h, call, fmt.Sprintf("INSERT INTO %s through %s has no ON CONFLICT and the table has no visible natural key", strings.ToLower(table), fn.FullName()))
+}
+
+// naturalKey reports whether a CREATE TABLE for table in the package's
+// string literals declares a UNIQUE constraint or a primary key that is not
+// generated (serial, identity, a default).
+func (c *checker) naturalKey(table string) bool {
+	found := false
+	for _, f := range c.files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING || found {
+				return !found
+			}
+			s, ok := stringConst(c.info, lit)
+			if !ok {
+				return true
+			}
+			for _, m := range createRe.FindAllStringSubmatch(s, -1) {
+				if !strings.EqualFold(strings.Trim(m[1], `"`), table) {
+					continue
+				}
+				def := strings.ToUpper(m[2])
+				if strings.Contains(def, "UNIQUE") {
+					found = true
+				}
+				for _, col := range strings.Split(def, ",") {
+					col = strings.TrimSpace(col)
+					if !strings.Contains(col, "PRIMARY KEY") {
+						continue
+					}
+					if strings.HasPrefix(col, "PRIMARY KEY") {
+						found = true // a table constraint over named columns
+						continue
+					}
+					if !strings.Contains(col, "SERIAL") && !strings.Contains(col, "IDENTITY") && !strings.Contains(col, "DEFAULT") {
+						found = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// report reports an effect of handler h at node n.
+func (c *checker) report(h *handler, n ast.Node, what string) {
+	k := reportKey{int(n.Pos()), what}
+	if c.reported[k] {
+		return
+	}
+	c.reported[k] = true
+	msg := fmt.Sprintf("%s in %s %s: %s and each retry repeats it; key it with %s through github.com/idemlint/idemlint/runtime/idempotency.Derive(id, step)",
+		what, h.fw.kind(), h.name, h.fw.retries(), h.fw.id())
+	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: msg})
+}

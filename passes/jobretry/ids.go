@@ -1,0 +1,131 @@
+package jobretry
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/keys"
+)
+
+func keysWrites(c *checker, n ast.Node) []keys.HeaderWrite { return keys.Writes(c.info, n) }
+
+// mentionsID reports whether e is computed from the job's stable id: the
+// asynq task id, river's job.ID, Temporal's workflow and activity ids, a
+// variable of body assigned from one, or a parameter that carries one. A
+// value that also uses the attempt number is not stable.
+func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, e ast.Expr, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	found, attempt := false, false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := c.callee(n); fn != nil {
+				switch fn.FullName() {
+				case pkgAsynq + ".GetTaskID", "(*" + pkgAsynq + ".ResultWriter).TaskID":
+					found = true
+				case pkgAsynq + ".GetRetryCount":
+					attempt = true
+				}
+			}
+		case *ast.SelectorExpr:
+			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok && v.IsField() && v.Pkg() != nil {
+				switch path := v.Pkg().Path(); {
+				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "ID":
+					found = true
+				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "Attempt":
+					attempt = true
+				case path == "go.temporal.io/sdk/internal" && (v.Name() == "ActivityID" || v.Name() == "WorkflowExecution" || v.Name() == "ID"):
+					found = true
+				case path == "go.temporal.io/sdk/internal" && v.Name() == "Attempt":
+					attempt = true
+				}
+			}
+		case *ast.Ident:
+			v, ok := c.info.Uses[n].(*types.Var)
+			if !ok || v.IsField() {
+				return true
+			}
+			if ids[v] {
+				if _, job := riverJob(v.Type()); !job {
+					found = true // a parameter carrying the id
+				}
+				return true
+			}
+			if body != nil && v.Parent() != nil && v.Parent() != types.Universe && v.Pkg() == c.pass.Pkg && v.Parent() != c.pass.Pkg.Scope() {
+				for _, rhs := range assignments(c.info, body, v) {
+					if rhs != e && c.mentionsID(h, body, ids, rhs, depth+1) {
+						found = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found && !attempt
+}
+
+// fresh reports whether e is a new value on every run: a key generator call
+// (uuid, ksuid, xid, ulid, idempotency.NewKey, stripe.NewIdempotencyKey,
+// time.Now, math/rand), formatted or converted, or a variable of body
+// assigned from one.
+func (c *checker) fresh(body *ast.BlockStmt, e ast.Expr, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := c.callee(n); fn != nil && generator(fn) {
+				found = true
+			}
+		case *ast.Ident:
+			v, ok := c.info.Uses[n].(*types.Var)
+			if ok && !v.IsField() && v.Pkg() == c.pass.Pkg && v.Parent() != c.pass.Pkg.Scope() {
+				for _, rhs := range assignments(c.info, body, v) {
+					if rhs != e && c.fresh(body, rhs, depth+1) {
+						found = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// generator reports whether fn returns a fresh value on every call.
+func generator(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	name := fn.Name()
+	top := fn.Signature().Recv() == nil
+	switch path := fn.Pkg().Path(); path {
+	case "github.com/google/uuid":
+		return top && (strings.HasPrefix(name, "New") && name != "NewHash" && name != "NewMD5" && name != "NewSHA1")
+	case "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5":
+		return name == "NewV1" || name == "NewV4" || name == "NewV6" || name == "NewV7"
+	case "github.com/segmentio/ksuid", "github.com/rs/xid":
+		return top && strings.HasPrefix(name, "New")
+	case "github.com/oklog/ulid/v2", "github.com/oklog/ulid":
+		return top && (name == "Make" || name == "New" || name == "MustNew" || name == "MustNewDefault")
+	case "time":
+		return name == "Now"
+	case "math/rand", "math/rand/v2":
+		return top && (strings.HasPrefix(name, "Int") || strings.HasPrefix(name, "Uint") || name == "N")
+	case "crypto/rand":
+		return name == "Text"
+	case "github.com/idemlint/idemlint/runtime/idempotency":
+		return name == "NewKey"
+	case "github.com/idemlint/idemlint/runtime/retry":
+		return name == "NewIdempotencyKey"
+	}
+	return strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/") && name == "NewIdempotencyKey"
+}

@@ -1,0 +1,113 @@
+package jobretry
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+// Name is the check's name.
+const Name = "jobretry"
+
+// Config configures the check.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+	// KeyHeaders are extra request headers that carry an idempotency key.
+	KeyHeaders []string
+	// KeyFields are extra struct fields that carry an idempotency key.
+	KeyFields []string
+}
+
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg.
+func New(cfg *Config) *analysis.Analyzer {
+	scope := cfg.Scope
+	if scope == nil {
+		scope = retryscope.Analyzer
+	}
+	a := &analysis.Analyzer{
+		Name:     Name,
+		Doc:      analyzerdoc.Section(doc, Name),
+		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/jobretry.md",
+		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) {
+			run(pass, cfg)
+			return nil, nil
+		},
+	}
+	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
+	a.Flags.Var(keys.List{P: &cfg.KeyFields}, "key-fields", "comma-separated extra struct fields that carry an idempotency key")
+	return a
+}
+
+const (
+	pkgAsynq    = "github.com/hibiken/asynq"
+	pkgRiver    = "github.com/riverqueue/river"
+	pkgTemporal = "go.temporal.io/sdk/worker"
+)
+
+// relevant reports whether pkg imports a job framework.
+func relevant(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		switch imp.Path() {
+		case pkgAsynq, pkgRiver, pkgTemporal:
+			return true
+		}
+	}
+	return false
+}
+
+func run(pass *analysis.Pass, cfg *Config) {
+	if !relevant(pass.Pkg) {
+		return
+	}
+	c := newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
+	off := c.retriesDisabled()
+	for _, h := range c.handlers() {
+		if off.covers(h) {
+			continue
+		}
+		c.visit(h, h.body, h.params, 0)
+	}
+}
+
+// newChecker indexes the package's function declarations.
+func newChecker(pass *analysis.Pass, names *keys.Names) *checker {
+	c := &checker{
+		pass:     pass,
+		info:     pass.TypesInfo,
+		names:    names,
+		decls:    make(map[*types.Func]*ast.FuncDecl),
+		reported: make(map[reportKey]bool),
+	}
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			continue
+		}
+		c.files = append(c.files, f)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+				c.decls[fn] = fd
+				c.order = append(c.order, fn)
+			}
+		}
+	}
+	return c
+}

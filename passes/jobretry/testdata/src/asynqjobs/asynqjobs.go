@@ -1,0 +1,129 @@
+package asynqjobs
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/stripe/stripe-go/v85"
+	"github.com/stripe/stripe-go/v85/paymentintent"
+)
+
+var db *sql.DB
+
+const schema = `CREATE TABLE IF NOT EXISTS receipts (
+	order_id text PRIMARY KEY,
+	total bigint NOT NULL
+)`
+
+func Register(mux *asynq.ServeMux) {
+	mux.HandleFunc("email:welcome", sendWelcome)
+	mux.HandleFunc("order:charge", func(ctx context.Context, t *asynq.Task) error {
+		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
+		_, err := paymentintent.New(params) // want `github.com/stripe/stripe-go/v85/paymentintent.New sends no idempotency key, so stripe-go makes a fresh one per call and a retry pays again in asynq handler func literal for "order:charge": asynq retries a failed task 25 times by default and each retry repeats it; key it with the task id \(asynq.GetTaskID\(ctx\)\) through github.com/idemlint/idemlint/runtime/idempotency.Derive\(id, step\)`
+		return err
+	})
+	mux.Handle("audit:log", &auditHandler{})
+	mux.HandleFunc("order:charge-keyed", chargeKeyed)
+}
+
+func sendWelcome(ctx context.Context, t *asynq.Task) error {
+	return post(ctx, t.Payload())
+}
+
+// post is a helper: the effect is reported here, through the handler.
+func post(ctx context.Context, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://mail.example.com/send", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req) // want `POST through \(\*net/http.Client\).Do sends no idempotency key in asynq handler sendWelcome: asynq retries a failed task 25 times`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type auditHandler struct{}
+
+func (h *auditHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	_, err := db.ExecContext(ctx, "INSERT INTO audit_log (kind, body) VALUES ($1, $2)", t.Type(), t.Payload()) // want `INSERT INTO audit_log through \(\*database/sql.DB\).ExecContext has no ON CONFLICT and the table has no visible natural key in asynq handler ProcessTask`
+	return err
+}
+
+func chargeKeyed(ctx context.Context, t *asynq.Task) error {
+	id, _ := asynq.GetTaskID(ctx)
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
+	params.SetIdempotencyKey(idempotency.Derive(id, "charge")) // keyed by the task id: fine
+	if _, err := paymentintent.New(params); err != nil {
+		return err
+	}
+	fresh := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
+	fresh.SetIdempotencyKey(uuid.NewString()) // want `idempotency key set by \(\*github.com/stripe/stripe-go/v85.Params\).SetIdempotencyKey gets a fresh value on every run`
+	_, err := paymentintent.New(fresh)
+	return err
+}
+
+// Handlers whose effects are idempotent or keyed.
+
+func idempotentWrites(ctx context.Context, t *asynq.Task) error {
+	if _, err := db.ExecContext(ctx, "INSERT INTO events (id, body) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", "x", t.Payload()); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO receipts (order_id, total) VALUES ($1, $2)", "o-1", 100); err != nil {
+		return err // receipts has a natural primary key: a retry fails instead of duplicating
+	}
+	if _, err := db.ExecContext(ctx, "UPDATE orders SET status = 'sent' WHERE id = $1 AND status = 'pending'", "o-1"); err != nil {
+		return err
+	}
+	id, _ := asynq.GetTaskID(ctx)
+	_, err := db.ExecContext(ctx, "INSERT INTO sends (task_id, body) VALUES ($1, $2)", id, t.Payload())
+	return err
+}
+
+func keyedPost(ctx context.Context, t *asynq.Task) error {
+	req, err := http.NewRequestWithContext(ctx, "POST", "https://api.example.com/x", nil)
+	if err != nil {
+		return err
+	}
+	id, _ := asynq.GetTaskID(ctx)
+	req.Header.Set("Idempotency-Key", idempotency.Derive(id, "x"))
+	_, err = http.DefaultClient.Do(req)
+	return err
+}
+
+func freshHeader(ctx context.Context, t *asynq.Task) error {
+	req, err := http.NewRequestWithContext(ctx, "POST", "https://api.example.com/x", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", uuid.NewString()) // want `idempotency key header Idempotency-Key gets a fresh value on every run, so a retry sends a new key in asynq handler freshHeader`
+	_, err = http.DefaultClient.Do(req)
+	return err
+}
+
+func getOnly(ctx context.Context, t *asynq.Task) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/x", nil)
+	if err != nil {
+		return err
+	}
+	_, err = http.DefaultClient.Do(req)
+	return err
+}
+
+// notAHandler has a look-alike signature but is no asynq handler.
+func notAHandler(ctx context.Context, body []byte) error {
+	_, err := http.Post("https://api.example.com/x", "application/json", bytes.NewReader(body))
+	return err
+}
+
+// suppressed shows the ignore directive.
+func suppressed(ctx context.Context, t *asynq.Task) error {
+	//idemlint:ignore jobretry the receiver dedupes on the payload
+	_, err := http.Post("https://api.example.com/x", "application/json", bytes.NewReader(t.Payload()))
+	return err
+}
