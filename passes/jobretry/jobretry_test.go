@@ -13,3 +13,13 @@ func TestAsynq(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, jobretry.Analyzer, "asynqjobs", "asynqoff")
 }
+
+func TestRiver(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, jobretry.Analyzer, "riverjobs", "riveroff")
+}
+
+func TestTemporal(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, jobretry.Analyzer, "temporaljobs", "temporaloff")
+}
