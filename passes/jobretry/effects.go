@@ -245,7 +245,7 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 var (
 	sqlComment = regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`)
 	insertInto = regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`)
-	createRe   = regexp.MustCompile(`(?is)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\((.*)\)`)
+	createRe   = regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 )
 
 // sql reports an INSERT with no ON CONFLICT, through database/sql or pgx,
@@ -307,15 +307,16 @@ func (c *checker) naturalKey(table string) bool {
 			if !ok {
 				return true
 			}
-			for _, m := range createRe.FindAllStringSubmatch(s, -1) {
-				if !strings.EqualFold(strings.Trim(m[1], `"`), table) {
+			for _, m := range createRe.FindAllStringSubmatchIndex(s, -1) {
+				if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 					continue
 				}
-				def := strings.ToUpper(m[2])
-				if strings.Contains(def, "UNIQUE") {
+				cols := columns(s[m[1]:])
+				if strings.Contains(strings.ToUpper(strings.Join(cols, ",")), "UNIQUE") {
 					found = true
 				}
-				for _, col := range strings.Split(def, ",") {
+				for _, col := range cols {
+					col = strings.ToUpper(col)
 					col = strings.TrimSpace(col)
 					if !strings.Contains(col, "PRIMARY KEY") {
 						continue
@@ -333,6 +334,31 @@ func (c *checker) naturalKey(table string) bool {
 		})
 	}
 	return found
+}
+
+// columns splits the body of a CREATE TABLE (s starts after its opening
+// parenthesis) into its column and constraint definitions, at the commas
+// outside parentheses, up to the closing parenthesis.
+func columns(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				return append(out, s[start:i])
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // report reports an effect of handler h at node n.

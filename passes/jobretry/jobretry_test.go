@@ -11,7 +11,7 @@ import (
 
 func TestAsynq(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "asynqjobs", "asynqoff")
+	analysistest.Run(t, dir, jobretry.Analyzer, "asynqjobs", "asynqoff", "pgxjobs")
 }
 
 func TestRiver(t *testing.T) {
