@@ -12,10 +12,12 @@ var Documentation = &checkdoc.Doc{
 ` + "`" + `retrytimeout` + "`" + ` reports an HTTP call with no timeout inside a retry: in the
 body of a retry loop, or in the operation passed to a retry library.
 
-A retry around a call with no timeout never gets to retry. When the server
-stops answering or a connection stalls, the first attempt hangs for as long
-as the connection lives (with ` + "`" + `http.DefaultClient` + "`" + `, possibly forever), and
-the attempt cap, the backoff and the retry's deadline never come into play.
+A retry around a call with no timeout never gets to retry, which is why the
+reference (idempotency-and-retries) asks for a timeout on every remote call.
+When the server stops answering or a connection stalls, the first attempt
+hangs for as long as the connection lives (with ` + "`" + `http.DefaultClient` + "`" + `,
+possibly forever), and the attempt cap, the backoff and the retry's deadline
+never come into play.
 A retry library's deadline does not help either unless it reaches the
 request: retry-go's ` + "`" + `retry.Context(ctx)` + "`" + ` is only checked between attempts.`,
 	Rule: `
@@ -54,7 +56,12 @@ Give each attempt a bound: set ` + "`" + `http.Client.Timeout` + "`" + `, make t
 ` + "`" + `http.NewRequestWithContext` + "`" + ` and a ` + "`" + `context.WithTimeout` + "`" + ` per attempt, or
 send it through ` + "`" + `runtime/retry.NewTransport` + "`" + ` (or run it in
 ` + "`" + `runtime/retry.Do` + "`" + `) with ` + "`" + `Policy.AttemptTimeout` + "`" + `. There is no suggested
-fix: the right timeout is the caller's choice.`,
+fix: the right timeout is the caller's choice.
+
+The fixed code reads the body inside the attempt, before its context is
+cancelled. With ` + "`" + `runtime/retry.NewTransport` + "`" + ` (its last line), the transport
+retries the request itself, with a per-attempt timeout, a deadline and full
+jitter.`,
 	More: []checkdoc.Section{
 		{Title: "What it reports", Text: `
 Inside a retry's repeated code, at the call:
