@@ -13,6 +13,8 @@ var Documentation = &checkdoc.Doc{
 is not transient: every non-2xx, or explicitly 400, 401, 403, 404, 409 or
 422; and a retry of 429 that does not read ` + "`" + `Retry-After` + "`" + `.
 
+The reference (idempotency-and-retries) sorts failures so:
+
 | Retry | Do not retry |
 |---|---|
 | Connection refused/reset, DNS failure, timeouts (for idempotent/keyed ops) | 400, 401, 403, 404, 409 (unless documented), 422 |
