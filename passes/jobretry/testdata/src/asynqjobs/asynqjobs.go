@@ -29,6 +29,12 @@ func Register(mux *asynq.ServeMux) {
 	})
 	mux.Handle("audit:log", &auditHandler{})
 	mux.HandleFunc("order:charge-keyed", chargeKeyed)
+	mux.Handle("sms:send", asynq.HandlerFunc(sendSMS))
+}
+
+func sendSMS(ctx context.Context, t *asynq.Task) error {
+	_, err := http.PostForm("https://sms.example.com/send", nil) // want `POST through net/http.PostForm sends no idempotency key in asynq handler sendSMS`
+	return err
 }
 
 func sendWelcome(ctx context.Context, t *asynq.Task) error {

@@ -17,6 +17,21 @@ func Register(w worker.Worker) {
 	w.RegisterActivity(Charge)
 	w.RegisterActivity(&Activities{})
 	w.RegisterActivity(ChargeKeyed)
+	refunds := &Refunds{}
+	w.RegisterActivityWithOptions(refunds.Refund, activity.RegisterOptions{Name: "refund"})
+}
+
+type Refunds struct{}
+
+func (r *Refunds) Refund(ctx context.Context, id string) error {
+	_, err := http.Post("https://api.example.com/refunds/"+id, "text/plain", nil) // want `POST through net/http.Post sends no idempotency key in Temporal activity Refund`
+	return err
+}
+
+// Other is a method of Refunds, which is registered only through Refund.
+func (r *Refunds) Other(ctx context.Context) error {
+	_, err := http.Post("https://api.example.com/other", "text/plain", nil)
+	return err
 }
 
 func Charge(ctx context.Context, amount int64) error {
