@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"sort"
 	"strings"
 )
 
@@ -40,7 +41,7 @@ type loopWalk struct {
 	// depth is, for each error variable, the fewest guards in force where
 	// the loop assigns it: an exit on "err != nil" under just those guards
 	// is taken on every failure of that attempt.
-	depth map[types.Object]int
+	depth map[token.Pos]int
 	// cur is the number of guards in force where collect is looking.
 	cur int
 }
@@ -49,7 +50,7 @@ type loopWalk struct {
 func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	w := &loopWalk{m: m, di: di, loop: loop,
 		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, depth: map[types.Object]int{}}
+		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, depth: map[token.Pos]int{}}
 	var cond ast.Expr
 	var post ast.Stmt
 	var rangeCap *Cap
@@ -88,22 +89,30 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		if _, ok := w.waitErr[e]; ok {
 			continue
 		}
-		success, failAlways := false, false
+		// Each assignment of e from a call is an attempt of its own (err is
+		// often shared: req, err := http.NewRequest(...); resp, err :=
+		// c.Do(req)). An exit belongs to the assignment that reaches it.
+		attempts := w.attemptDefs(e)
+		success := make(map[token.Pos]bool)
+		failAlways := make(map[token.Pos]bool)
 		for _, x := range w.exits {
-			if w.failExit(x, e) {
-				failAlways = true
+			at := reaching(attempts, x.node.Pos())
+			if w.failExit(x, e, at) {
+				failAlways[at.pos] = true
 			}
 			for _, g := range x.guards {
 				if impliesNil(m.info, g, e) {
-					success = true
+					success[at.pos] = true
 				}
 			}
 		}
-		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) {
-			success = true
+		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) && len(attempts) > 0 {
+			success[attempts[len(attempts)-1].pos] = true
 		}
-		if success && !failAlways && !w.iteratesAll(w.attemptsOf(e)) {
-			retries = true
+		for _, a := range attempts {
+			if success[a.pos] && !failAlways[a.pos] && !w.iterates(a.call, 0) {
+				retries = true
+			}
 		}
 	}
 	if !retries && !w.iteratesAll(w.inPlaceCalls()) {
@@ -161,8 +170,8 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 // assigns e: beyond the guards already in force where e is assigned, it is
 // guarded by "e != nil" and otherwise only by conditions on the attempt's
 // results (not by a counter, a clock or anything else).
-func (w *loopWalk) failExit(x exit, e types.Object) bool {
-	d := w.depth[e]
+func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
+	d := at.depth
 	if len(x.guards) <= d {
 		return false
 	}
@@ -184,17 +193,50 @@ func (w *loopWalk) failExit(x exit, e types.Object) bool {
 	return nonNil == 1
 }
 
-// attemptsOf returns the calls in the loop that assign the error e.
-func (w *loopWalk) attemptsOf(e types.Object) []*ast.CallExpr {
-	var calls []*ast.CallExpr
+// attemptDef is one assignment of an error variable from a call in the
+// loop: an attempt.
+type attemptDef struct {
+	pos   token.Pos // where the assignment takes effect
+	call  *ast.CallExpr
+	depth int // guards in force at the assignment
+}
+
+// attemptDefs returns the assignments of e from calls in the loop, in
+// source order.
+func (w *loopWalk) attemptDefs(e types.Object) []attemptDef {
+	var out []attemptDef
 	for _, d := range w.di.defs[e] {
-		if in(w.loop, d.pos) {
-			if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
-				calls = append(calls, call)
-			}
+		if !in(w.loop, d.pos) {
+			continue
+		}
+		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		depth, ok := w.depth[d.pos]
+		if !ok {
+			continue // not walked (inside a function literal)
+		}
+		out = append(out, attemptDef{pos: d.pos, call: call, depth: depth})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
+}
+
+// reaching returns the attempt whose assignment reaches pos: the last one
+// before it, or, for code before every assignment, the last of the
+// previous pass.
+func reaching(attempts []attemptDef, pos token.Pos) attemptDef {
+	var at attemptDef
+	for _, a := range attempts {
+		if a.pos <= pos {
+			at = a
 		}
 	}
-	return calls
+	if at.call == nil && len(attempts) > 0 {
+		at = attempts[len(attempts)-1]
+	}
+	return at
 }
 
 // inPlaceCalls returns the calls returning an error that the loop's exits
@@ -378,9 +420,7 @@ func (w *loopWalk) collect(n ast.Node) {
 				}
 				w.results[o] = true
 				if isError(o.Type()) {
-					if d, ok := w.depth[o]; !ok || w.cur < d {
-						w.depth[o] = w.cur
-					}
+					w.depth[n.End()] = w.cur
 					w.errs[o] = true
 					if w.m.waitCall(w.di, call) != nil {
 						if ctx := contextArg(w.m.info, call); ctx != nil {

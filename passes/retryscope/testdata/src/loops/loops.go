@@ -337,3 +337,41 @@ func defaultCase(ctx context.Context) error {
 	}
 	return nil
 }
+
+func newReq() (*http.Request, error)               { return nil, nil }
+func do(req *http.Request) (*http.Response, error) { return nil, nil }
+
+// One err for building the request and for sending it: the build error
+// leaves at once, the send error is retried.
+func sharedErr() (*http.Response, error) {
+	for i := 0; i < 4; i++ { // want `loop cap=4 deadline=none waits=constant body`
+		req, err := newReq()
+		if err != nil {
+			return nil, err
+		}
+		resp, err := do(req)
+		if err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("gave up")
+}
+
+// The same shape where the send error also leaves at once is no retry.
+func sharedErrNoRetry() (*http.Response, error) {
+	var resps []*http.Response
+	for i := 0; i < 4; i++ {
+		req, err := newReq()
+		if err != nil {
+			return nil, err
+		}
+		resp, err := do(req)
+		if err != nil {
+			return nil, err
+		}
+		resps = append(resps, resp)
+		time.Sleep(time.Second)
+	}
+	return resps[0], nil
+}
