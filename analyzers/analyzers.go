@@ -9,22 +9,31 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/checkdoc"
+	"github.com/idemlint/idemlint/passes/jobretry"
+	"github.com/idemlint/idemlint/passes/keyinloop"
 	"github.com/idemlint/idemlint/passes/nestedretry"
 	"github.com/idemlint/idemlint/passes/nojitter"
 	"github.com/idemlint/idemlint/passes/retryscope"
 	"github.com/idemlint/idemlint/passes/retrystatus"
 	"github.com/idemlint/idemlint/passes/retrytimeout"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
+	"github.com/idemlint/idemlint/passes/unkeyedpost"
 )
 
 // checkNames lists every check of the suite, in the order drivers show them.
 // Helper passes (retryscope, directives) are not in it: users never run them
 // directly.
-var checkNames = []string{unboundedretry.Name, nojitter.Name, nestedretry.Name, retrytimeout.Name, retrystatus.Name, DirectiveName}
+var checkNames = []string{
+	unboundedretry.Name, nojitter.Name, keyinloop.Name, unkeyedpost.Name, nestedretry.Name,
+	retrytimeout.Name, retrystatus.Name, jobretry.Name, DirectiveName,
+}
 
 // Docs returns every check's structured documentation, in checkNames order.
 func Docs() []*checkdoc.Doc {
-	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, nestedretry.Documentation, retrytimeout.Documentation, retrystatus.Documentation, directiveDoc}
+	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, keyinloop.Documentation, unkeyedpost.Documentation,
+		nestedretry.Documentation, retrytimeout.Documentation, retrystatus.Documentation, jobretry.Documentation,
+		directiveDoc,
+	}
 }
 
 // Checks returns the names of all the suite's checks.
@@ -141,9 +150,12 @@ func build(cfg *Config) []*analysis.Analyzer {
 	checks := []*analysis.Analyzer{
 		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
 		nojitter.New(&nojitter.Config{Scope: scope}),
+		keyinloop.New(&keyinloop.Config{Scope: scope, KeyGenerators: cfg.KeyGenerators, KeyHeaders: cfg.KeyHeaders, KeyFields: cfg.KeyFields}),
+		unkeyedpost.New(&unkeyedpost.Config{Scope: scope, KeyHeaders: cfg.KeyHeaders}),
 		nestedretry.New(&nestedretry.Config{Scope: scope}),
 		retrytimeout.New(&retrytimeout.Config{Scope: scope}),
 		retrystatus.New(&retrystatus.Config{Scope: scope}),
+		jobretry.New(&jobretry.Config{Scope: scope, KeyHeaders: cfg.KeyHeaders, KeyFields: cfg.KeyFields}),
 	}
 	var enabled []*analysis.Analyzer
 	for _, c := range checks {

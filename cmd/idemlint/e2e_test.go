@@ -111,6 +111,8 @@ var checkMessages = map[string]string{
 	"nestedretry":    "inside a retry loop",
 	"retrytimeout":   "timeout",
 	"retrystatus":    "status",
+	"keyinloop":      "mints the key",
+	"unkeyedpost":    "carries no idempotency key",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.

@@ -23,7 +23,7 @@ var errTransient = errors.New("transient")
 // fixed one-second wait that lines every client up into waves.
 func (c *Client) Charge(ctx context.Context, body []byte) error {
 	for {
-		err := c.post(ctx, "/charges", body)
+		err := c.post(ctx, "/charges", body, "")
 		if err == nil {
 			return nil
 		}
@@ -36,7 +36,7 @@ func (c *Client) Refund(ctx context.Context, body []byte) error {
 	delay := 200 * time.Millisecond
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
-		if err = c.post(ctx, "/refunds", body); err == nil {
+		if err = c.post(ctx, "/refunds", body, ""); err == nil {
 			return nil
 		}
 		time.Sleep(delay)
@@ -45,13 +45,15 @@ func (c *Client) Refund(ctx context.Context, body []byte) error {
 	return err
 }
 
-// Capture is done right: bounded, with a deadline, and fully jittered.
+// Capture is done right: one idempotency key for every attempt, bounded,
+// with a deadline, and fully jittered.
 func (c *Client) Capture(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
+	key := newKey()
 	var err error
 	for attempt := 0; attempt < 4; attempt++ {
-		if err = c.post(ctx, "/captures", body); err == nil {
+		if err = c.post(ctx, "/captures", body, key); err == nil {
 			return nil
 		}
 		wait := time.Duration(rand.Int64N(int64(100 * time.Millisecond << attempt)))
@@ -82,10 +84,14 @@ func (c *Client) Poll(ctx context.Context, handle func(*http.Response)) {
 	}
 }
 
-func (c *Client) post(ctx context.Context, path string, body []byte) error {
+// post sends body, under the idempotency key when key is not empty.
+func (c *Client) post(ctx context.Context, path string, body []byte, key string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.BaseURL+path, bytes.NewReader(body))
 	if err != nil {
 		return err
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
