@@ -29,7 +29,7 @@ func binary(t *testing.T) string {
 	return bin
 }
 
-var finding = regexp.MustCompile(`^(?:.*/)?(payments/[^:]+\.go:\d+:\d+): (.*)$`)
+var finding = regexp.MustCompile(`^(?:.*/)?((?:payments|jobs)/[^:]+\.go:\d+:\d+): (.*)$`)
 
 // findings extracts "file:line:col: message" lines, with paths relative to
 // the demo module, sorted.
@@ -113,6 +113,7 @@ var checkMessages = map[string]string{
 	"retrystatus":    "status",
 	"keyinloop":      "mints the key",
 	"unkeyedpost":    "carries no idempotency key",
+	"jobretry":       "asynq retries a failed task",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.
