@@ -6,7 +6,7 @@
 # time and peak RSS (/usr/bin/time -f '%e %M') of each and the ratios.
 # Run from the repository root (make bench).
 set -euo pipefail
-idemlint=$1 floor=$2 staticcheck=$3
+idemlint=$(realpath "$1") floor=$(realpath "$2") staticcheck=$(realpath "$3")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -15,16 +15,18 @@ echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go ve
 echo "preparing the corpus module (go run ./internal/corpus/corpusrun -prepare)..."
 mapfile -t corpus < <(go run ./internal/corpus/corpusrun -prepare "$work/corpus")
 
-# measure NAME CMD...: run CMD in the corpus module, output to /dev/null,
-# and print "wall_s peak_kb"; a crash (exit status other than 0, 1 for
-# staticcheck findings, 3 for idemlint findings) stops the bench.
+# measure OK CMD...: run CMD in the corpus module, output to /dev/null,
+# and print "wall_s peak_kb"; an exit status other than 0 or OK (3: idemlint
+# findings, 1: staticcheck findings), or a panic, stops the bench.
 measure() {
-	local out rc
+	local out rc ok=$1
+	shift
 	set +e
-	out=$( { cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off /usr/bin/time -f '%e %M' "$@" >/dev/null 2>"$work/stderr"; } 2>&1 )
+	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off /usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>"$work/stderr")
 	rc=$?
+	out=$(cat "$work/time")
 	set -e
-	if [ $rc -ne 0 ]; then
+	if { [ $rc -ne 0 ] && [ $rc -ne "$ok" ]; } || grep -q '^panic:' "$work/stderr"; then
 		echo "bench: $* failed ($rc)" >&2
 		head -20 "$work/stderr" >&2
 		tail -n1 <<<"$out" >&2
@@ -41,9 +43,9 @@ run_set() {
 	# alike: the first run of each pays for compiling dependencies.
 	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off "$floor" -test=false "$@" >/dev/null 2>&1) || true
 	local ft fm it im st sm
-	read -r ft fm < <(measure "$floor" -test=false "$@")
-	read -r it im < <(measure "$idemlint" -test=false "$@")
-	read -r st sm < <(measure env STATICCHECK_CACHE="$work/sc-$name" "$staticcheck" -checks all -tests=false "$@")
+	read -r ft fm < <(measure 3 "$floor" -test=false "$@")
+	read -r it im < <(measure 3 "$idemlint" -test=false "$@")
+	read -r st sm < <(measure 1 env STATICCHECK_CACHE="$work/sc-$name" "$staticcheck" -checks all -tests=false "$@")
 	printf '\n== %s (%d patterns; load now %s)\n' "$name" "$#" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-22s %9s %14s\n' tool "wall (s)" "peak RSS (MB)"
 	printf '%-22s %9s %14.0f\n' "floor (no-op)" "$ft" "$(bc -l <<<"$fm/1024")"
