@@ -275,6 +275,10 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 			if c.x.skip[n] {
 				return false
 			}
+		case *ast.GoStmt:
+			// Work started on another goroutine is not part of the attempt:
+			// the retry does not wait for it, so it is no inner layer.
+			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			if l := c.layers[n]; l != nil && !l.outerOnly {
 				visit(c.direct(l))

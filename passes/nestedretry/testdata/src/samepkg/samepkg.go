@@ -242,3 +242,26 @@ func threeLayers() error {
 	}
 	return err
 }
+
+func reconnect() {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A retry that starts a reconnecting goroutine does not wait for it: no
+// nested layer.
+func spawnsRetry() error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = op(); err == nil {
+			go reconnect()
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
