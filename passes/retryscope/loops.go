@@ -418,6 +418,12 @@ func (w *loopWalk) collect(n ast.Node) {
 				if !ok || w.m.isConversion(call) {
 					continue
 				}
+				// Only the results of a call that can fail are an attempt's
+				// results; next, stop := b.Next() is not an attempt, so a
+				// test of stop is a bound the model cannot read.
+				if !returnsError(w.m.info, call) {
+					continue
+				}
 				w.results[o] = true
 				if isError(o.Type()) {
 					w.depth[n.End()] = w.cur
@@ -449,6 +455,22 @@ func (w *loopWalk) obj(e ast.Expr) types.Object {
 }
 
 var errorType = types.Universe.Lookup("error").Type()
+
+// returnsError reports whether call has an error among its results.
+func returnsError(info *types.Info, call *ast.CallExpr) bool {
+	switch t := info.TypeOf(call).(type) {
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			if isError(t.At(i).Type()) {
+				return true
+			}
+		}
+	case nil:
+	default:
+		return isError(t)
+	}
+	return false
+}
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
 
@@ -773,11 +795,11 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 			if local(o) && w.assignedInLoop(o) {
 				varying = true
 			}
-			if w.results[o] || w.errs[o] {
+			if local(o) && w.fromBackoffStop(o) {
+				stop = true
+			} else if w.results[o] || w.errs[o] {
 				if k, ok := w.waitErr[o]; ok {
 					waitKind = k
-				} else if w.fromBackoffStop(o) {
-					stop = true
 				} else {
 					attempt = true
 				}

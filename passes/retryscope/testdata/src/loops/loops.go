@@ -375,3 +375,21 @@ func sharedErrNoRetry() (*http.Response, error) {
 	}
 	return resps[0], nil
 }
+
+type stepper interface{ Next() (time.Duration, bool) }
+
+// A backoff's own stop signal bounds the loop in a way the model cannot
+// read: the bound is unknown, not missing.
+func stopSignal(b stepper) error {
+	for { // want `loop cap=unknown deadline=unknown waits=unknown body`
+		err := op()
+		if err == nil {
+			return nil
+		}
+		next, stop := b.Next()
+		if stop {
+			return err
+		}
+		time.Sleep(next)
+	}
+}
