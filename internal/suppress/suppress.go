@@ -47,6 +47,7 @@ type Index struct {
 	fset       *token.FileSet
 	directives []*Directive
 	byLine     map[lineKey][]*Directive
+	generated  map[string]bool // files marked "Code generated ... DO NOT EDIT."
 
 	mu   sync.Mutex
 	used map[*Directive]bool
@@ -58,8 +59,11 @@ type lineKey struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	idx := &Index{fset: pass.Fset, byLine: make(map[lineKey][]*Directive), used: make(map[*Directive]bool)}
+	idx := &Index{fset: pass.Fset, byLine: make(map[lineKey][]*Directive), generated: make(map[string]bool), used: make(map[*Directive]bool)}
 	for _, f := range pass.Files {
+		if ast.IsGenerated(f) {
+			idx.generated[pass.Fset.File(f.Pos()).Name()] = true
+		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				d := parse(c)
@@ -141,12 +145,22 @@ func names(d *Directive, check string) bool {
 	return false
 }
 
-// Report reports d through pass unless a directive silences it for check.
-// Every idemlint check reports through Report; pass must belong to an
-// analyzer that requires Analyzer.
+// Generated reports whether pos lies in a generated file ("Code generated
+// ... DO NOT EDIT.").
+func (idx *Index) Generated(pos token.Pos) bool {
+	if idx == nil || len(idx.generated) == 0 || !pos.IsValid() {
+		return false
+	}
+	return idx.generated[idx.fset.Position(pos).Filename]
+}
+
+// Report reports d through pass unless it lies in a generated file or a
+// directive silences it for check. Every idemlint check reports through
+// Report, so no check needs its own test for generated files; pass must
+// belong to an analyzer that requires Analyzer.
 func Report(pass *analysis.Pass, check string, d analysis.Diagnostic) {
 	idx, _ := pass.ResultOf[Analyzer].(*Index)
-	if idx.Silenced(check, d.Pos) {
+	if idx.Generated(d.Pos) || idx.Silenced(check, d.Pos) {
 		return
 	}
 	pass.Report(d)

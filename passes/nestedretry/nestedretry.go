@@ -395,7 +395,7 @@ func rank(n int) int {
 
 // report reports h, a hit in the repeated code of outer.
 func (c *checker) report(outer *layer, h hit) {
-	if c.reported[h.pos] || generated(c.pass, h.pos) {
+	if c.reported[h.pos] {
 		return
 	}
 	// client-go's REST client does not retry conflicts: RetryOnConflict
@@ -531,13 +531,4 @@ func goroot() string {
 		return g
 	}
 	return build.Default.GOROOT
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

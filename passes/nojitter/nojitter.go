@@ -54,9 +54,6 @@ const runtimeFix = "use github.com/idemlint/idemlint/runtime/retry.Do, which wai
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	seen := make(map[token.Pos]bool) // a helper's wait shared by several scopes is reported once
 	for _, s := range res.Scopes() {
-		if generated(pass, s.Pos) {
-			continue
-		}
 		for _, w := range s.Waits {
 			msg := message(s, w)
 			if msg == "" || seen[w.Pos] {
@@ -163,13 +160,4 @@ func libraryFix(s *retryscope.Scope) string {
 		return "use strategy.BackoffWithJitter, or " + runtimeFix
 	}
 	return runtimeFix
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

@@ -52,7 +52,7 @@ func New(cfg *Config) *analysis.Analyzer {
 
 func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 	for _, s := range res.Scopes() {
-		if s.Kind == retryscope.Client || s.Cap.Kind != retryscope.CapNone || generated(pass, s.Pos) {
+		if s.Kind == retryscope.Client || s.Cap.Kind != retryscope.CapNone {
 			continue
 		}
 		var missing string
@@ -113,13 +113,4 @@ func end(s *retryscope.Scope) token.Pos {
 		return n.Fun.End()
 	}
 	return s.Pos
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }
