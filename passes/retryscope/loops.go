@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // guard is a condition under which a statement runs: cond holds, or, when
@@ -74,6 +76,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		rangeCap = &c
 	}
 	if w.body == nil || len(w.body.List) == 0 {
+		return nil
+	}
+	// A loop paced by a ticker polls: the ticker fires on schedule whether
+	// the last pass failed or not, so its waits are a period, not a backoff.
+	if m.receivesTicker(w.body) {
 		return nil
 	}
 	w.label = labelOf(fn, loop)
@@ -294,6 +301,12 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 			if w.mentionsCounter(n.Index) {
 				found = true
 			}
+		case *ast.UnaryExpr:
+			// a value received from a channel in the loop is the next item
+			// (an event, a message), as in a consumer
+			if n.Op == token.ARROW {
+				found = true
+			}
 		case *ast.Ident:
 			o := w.m.info.Uses[n]
 			if o == nil || !local(o) || w.counts[o] {
@@ -421,7 +434,7 @@ func (w *loopWalk) collect(n ast.Node) {
 				// Only the results of a call that can fail are an attempt's
 				// results; next, stop := b.Next() is not an attempt, so a
 				// test of stop is a bound the model cannot read.
-				if !returnsError(w.m.info, call) {
+				if !attemptCall(w.m.info, call) {
 					continue
 				}
 				w.results[o] = true
@@ -473,6 +486,17 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 }
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// attemptCall reports whether call can be an attempt: it can fail (it has
+// an error result) and it is not a query of a context's cancellation
+// (ctx.Err() says whether to stop waiting, it attempts nothing).
+func attemptCall(info *types.Info, call *ast.CallExpr) bool {
+	if !returnsError(info, call) {
+		return false
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn == nil || fn.FullName() != "(context.Context).Err"
+}
 
 // block walks a statement list under guards. inSwitch is set inside a switch
 // or select (an unlabelled break leaves that, not the loop); nested is set
@@ -642,7 +666,7 @@ func isErrorCall(info *types.Info) func(ast.Expr) bool {
 			return false
 		}
 		t := info.TypeOf(call)
-		return t != nil && isError(t)
+		return t != nil && isError(t) && attemptCall(info, call)
 	}
 }
 

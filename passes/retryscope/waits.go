@@ -48,7 +48,7 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 		return nil
 	}
 	switch fn.FullName() {
-	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick", "time.NewTicker":
+	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick":
 		if len(call.Args) == 1 {
 			return &waitSite{call: call, dur: call.Args[0], di: di}
 		}
@@ -164,6 +164,38 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 		waits = append(waits, Wait{Kind: k, Pos: body.Lbrace, Node: body})
 	}
 	return waits
+}
+
+// receivesTicker reports whether body receives from the channel of a
+// time.Ticker (t.C), outside function literals.
+func (m *model) receivesTicker(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op != token.ARROW {
+				break
+			}
+			if cs, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && cs.Sel.Name == "C" {
+				if t := m.info.TypeOf(cs.X); t != nil && isNamed(t, "time", "Ticker") {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isNamed reports whether t is, or points to, the named type pkg.name.
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 // receivesTimer reports whether body receives from the channel of the timer

@@ -298,3 +298,107 @@ func serve(p *pool) error {
 		p.put()
 	}
 }
+
+// A backpressure wait (go-redis's full-duplex window): waits for room, and
+// checks the context only to choose how to wait. ctx.Err() is a cancellation
+// query, not an attempt.
+func windowWait(ctx context.Context, room, done <-chan struct{}, full func() bool) error {
+	stuck := false
+	for !stuck && full() {
+		if ctx.Err() == nil {
+			select {
+			case <-room:
+			case <-done:
+				return context.Canceled
+			case <-ctx.Done():
+			}
+			continue
+		}
+		timer := time.NewTimer(time.Second)
+		select {
+		case <-room:
+		case <-done:
+			timer.Stop()
+			return context.Canceled
+		case <-timer.C:
+			stuck = true
+		}
+		timer.Stop()
+	}
+	return nil
+}
+
+type resolver struct{}
+
+func (resolver) parseHosts(string) ([]string, error) { return nil, nil }
+func processHosts([]string) bool                     { return true }
+func known() bool                                    { return false }
+
+// An SRV poller (mongo-driver's pollSRVRecords): polls on a ticker, switches
+// to a faster ticker after a DNS error, and leaves only when processing the
+// result says so: a successful poll does not end the loop.
+func pollSRV(r resolver, done <-chan struct{}) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	fast := false
+	for {
+		select {
+		case <-t.C:
+		case <-done:
+			return
+		}
+		if known() {
+			break
+		}
+		hosts, err := r.parseHosts("srv")
+		if err != nil || len(hosts) == 0 {
+			if !fast {
+				t.Stop()
+				t = time.NewTicker(10 * time.Second)
+				fast = true
+			}
+			continue
+		}
+		if fast {
+			t.Stop()
+			t = time.NewTicker(time.Minute)
+			fast = false
+		}
+		if !processHosts(hosts) {
+			break
+		}
+	}
+}
+
+type event struct{ obj any }
+
+func accessor(any) (string, error) { return "", nil }
+func record(string)                {}
+
+// A watch consumer (client-go's handleAnyWatch): each pass handles the
+// next event received from a channel; it leaves when a marker arrives.
+func watchEvents(ctx context.Context, events <-chan event, exitOnMarker bool) (bool, error) {
+	marker := false
+	for {
+		select {
+		case <-ctx.Done():
+			return marker, ctx.Err()
+		case ev, ok := <-events:
+			if !ok {
+				return marker, nil
+			}
+			name, err := accessor(ev.obj)
+			if err != nil {
+				log.Print(err)
+				continue
+			}
+			if name == "marker" {
+				marker = true
+			}
+			record(name)
+			if exitOnMarker && marker {
+				return marker, nil
+			}
+		}
+	}
+}
