@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 const maxDepth = 4
@@ -107,7 +109,7 @@ func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, c
 		return
 	}
 	method := ""
-	for _, rhs := range assignments(c.info, body, v) {
+	for _, rhs := range astq.Assignments(c.info, body, v) {
 		rc, ok := ast.Unparen(rhs).(*ast.CallExpr)
 		if !ok {
 			return
@@ -126,7 +128,7 @@ func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, c
 		if i < 0 || len(rc.Args) <= i {
 			return
 		}
-		m, ok := stringConst(c.info, rc.Args[i])
+		m, ok := astq.StringConst(c.info, rc.Args[i])
 		if !ok {
 			return
 		}
@@ -208,7 +210,7 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 	if !ok {
 		return
 	}
-	rhs := assignments(c.info, body, v)
+	rhs := astq.Assignments(c.info, body, v)
 	if len(rhs) != 1 {
 		return // a parameter or reassigned: the caller may key it
 	}
@@ -266,7 +268,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if len(call.Args) <= qi {
 		return
 	}
-	q, ok := stringConst(c.info, call.Args[qi])
+	q, ok := astq.StringConst(c.info, call.Args[qi])
 	if !ok {
 		return
 	}
@@ -303,7 +305,7 @@ func (c *checker) naturalKey(table string) bool {
 			if !ok || lit.Kind != token.STRING || found {
 				return !found
 			}
-			s, ok := stringConst(c.info, lit)
+			s, ok := astq.StringConst(c.info, lit)
 			if !ok {
 				return true
 			}
@@ -369,6 +371,6 @@ func (c *checker) report(h *handler, n ast.Node, what string) {
 	}
 	c.reported[k] = true
 	msg := fmt.Sprintf("%s in %s %s: %s and each retry repeats it; key it with %s through github.com/idemlint/idemlint/runtime/idempotency.Derive(id, step)",
-		what, h.fw.kind(), h.name, h.fw.retries(), h.fw.id())
+		what, h.kind, h.name, retries(h.fw), id(h.fw))
 	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: msg})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/passes/internal/keys"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 func keysWrites(c *checker, n ast.Node) []keys.HeaderWrite { return keys.Writes(c.info, n) }
@@ -24,9 +26,9 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 		case *ast.CallExpr:
 			if fn := c.callee(n); fn != nil {
 				switch fn.FullName() {
-				case pkgAsynq + ".GetTaskID", "(*" + pkgAsynq + ".ResultWriter).TaskID":
+				case "github.com/hibiken/asynq.GetTaskID", "(*github.com/hibiken/asynq.ResultWriter).TaskID":
 					found = true
-				case pkgAsynq + ".GetRetryCount":
+				case "github.com/hibiken/asynq.GetRetryCount":
 					attempt = true
 				}
 			}
@@ -49,13 +51,13 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 				return true
 			}
 			if ids[v] {
-				if _, job := riverJob(v.Type()); !job {
+				if _, job := astq.RiverJob(v.Type()); !job {
 					found = true // a parameter carrying the id
 				}
 				return true
 			}
 			if body != nil && v.Parent() != nil && v.Parent() != types.Universe && v.Pkg() == c.pass.Pkg && v.Parent() != c.pass.Pkg.Scope() {
-				for _, rhs := range assignments(c.info, body, v) {
+				for _, rhs := range astq.Assignments(c.info, body, v) {
 					if rhs != e && c.mentionsID(h, body, ids, rhs, depth+1) {
 						found = true
 					}
@@ -88,7 +90,7 @@ func (c *checker) fresh(body *ast.BlockStmt, e ast.Expr, depth int) bool {
 		case *ast.Ident:
 			v, ok := c.info.Uses[n].(*types.Var)
 			if ok && !v.IsField() && v.Pkg() == c.pass.Pkg && v.Parent() != c.pass.Pkg.Scope() {
-				for _, rhs := range assignments(c.info, body, v) {
+				for _, rhs := range astq.Assignments(c.info, body, v) {
 					if rhs != e && c.fresh(body, rhs, depth+1) {
 						found = true
 					}

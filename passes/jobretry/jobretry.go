@@ -44,7 +44,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/jobretry.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, cfg)
+			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
 			return nil, nil
 		},
 	}
@@ -53,33 +53,16 @@ func New(cfg *Config) *analysis.Analyzer {
 	return a
 }
 
-const (
-	pkgAsynq    = "github.com/hibiken/asynq"
-	pkgRiver    = "github.com/riverqueue/river"
-	pkgTemporal = "go.temporal.io/sdk/worker"
-)
-
-// relevant reports whether pkg imports a job framework.
-func relevant(pkg *types.Package) bool {
-	for _, imp := range pkg.Imports() {
-		switch imp.Path() {
-		case pkgAsynq, pkgRiver, pkgTemporal:
-			return true
-		}
-	}
-	return false
-}
-
-func run(pass *analysis.Pass, cfg *Config) {
-	if !relevant(pass.Pkg) {
-		return
-	}
-	c := newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
-	off := c.retriesDisabled()
-	for _, h := range c.handlers() {
-		if off.covers(h) {
+func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
+	var c *checker
+	for _, s := range res.Scopes() {
+		if s.Kind != retryscope.JobHandler || s.Body == nil {
 			continue
 		}
+		if c == nil {
+			c = newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
+		}
+		h := handlerOf(s)
 		c.visit(h, h.body, h.params, 0)
 	}
 }
@@ -94,10 +77,9 @@ func newChecker(pass *analysis.Pass, names *keys.Names) *checker {
 		reported: make(map[reportKey]bool),
 	}
 	for _, f := range pass.Files {
-		if ast.IsGenerated(f) {
-			continue
+		if !ast.IsGenerated(f) {
+			c.files = append(c.files, f)
 		}
-		c.files = append(c.files, f)
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -105,7 +87,6 @@ func newChecker(pass *analysis.Pass, names *keys.Names) *checker {
 			}
 			if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
 				c.decls[fn] = fd
-				c.order = append(c.order, fn)
 			}
 		}
 	}

@@ -73,15 +73,16 @@ func New(cfg *Config) *analysis.Analyzer {
 type layer struct {
 	node      ast.Node
 	pos, end  token.Pos
-	body      *ast.BlockStmt // the repeated code, when it is in this package
-	op        *types.Func    // the repeated operation, when it is a named function
-	opExpr    ast.Expr       // the expression naming op
-	desc      string         // "retry loop", the library entry point, or the client method
-	lib       string         // the library's import path; "" for a loop
-	entry     string         // the library entry point's full name
-	client    bool           // a client that retries by itself
-	attempts  int            // > 0 known, 0 unknown, -1 none
-	outerOnly bool           // a loop that never waits: not an inner layer
+	body      *ast.BlockStmt       // the repeated code, when it is in this package
+	op        *types.Func          // the repeated operation, when it is a named function
+	opExpr    ast.Expr             // the expression naming op
+	desc      string               // "retry loop", the library entry point, or the client method
+	lib       string               // the library's import path; "" for a loop
+	entry     string               // the library entry point's full name
+	client    bool                 // a client that retries by itself
+	attempts  int                  // > 0 known, 0 unknown, -1 none
+	outerOnly bool                 // a loop that never waits, or a job handler: not an inner layer
+	job       retryscope.Framework // set for a job handler
 	// allowNested is set on a runtime/retry.Do whose Policy sets
 	// AllowNested: it retries even inside another Do.
 	allowNested bool
@@ -162,6 +163,16 @@ func (c *checker) findLayers() {
 			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
 		case *ast.RangeStmt:
 			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
+		case *ast.FuncDecl, *ast.FuncLit:
+			if s.Kind != retryscope.JobHandler {
+				continue
+			}
+			// A job handler is the outer layer its framework retries; it
+			// is never an inner one.
+			l.desc, l.end, l.outerOnly, l.job = s.Entry+" "+s.Job.Name, s.Pos+4, true, s.Job.Framework
+			if fd, ok := n.(*ast.FuncDecl); ok {
+				l.end = fd.Name.End()
+			}
 		case *ast.CallExpr:
 			l.desc, l.end = s.Entry, n.Fun.End()
 			if s.Body == nil && s.Op != nil {
@@ -408,6 +419,12 @@ func (c *checker) report(outer *layer, h hit) {
 	if outer.lib == idemRetry && h.reach.Lib == idemRetry && !h.reach.AllowNested {
 		return
 	}
+	// Inside a job handler, only the retries written in the code count:
+	// a client's own default retries (stripe-go, the AWS SDK...) are
+	// everywhere, and the framework's retries are the ones to keep.
+	if outer.job != 0 && h.reach.Client {
+		return
+	}
 	c.reported[h.pos] = true
 	r := h.reach
 	var what string
@@ -438,7 +455,7 @@ func (c *checker) report(outer *layer, h hit) {
 	suppress.Report(c.pass, Name, analysis.Diagnostic{
 		Pos:     h.pos,
 		End:     h.end,
-		Message: fmt.Sprintf("%s inside %s%s; %s", what, where, worst, fix(r)),
+		Message: fmt.Sprintf("%s inside %s%s; %s", what, where, worst, outer.fix(r)),
 	})
 }
 
@@ -450,6 +467,20 @@ func paren(n int) string {
 }
 
 // fix names the way to keep one retry layer, for the inner layer's kind.
+// fix says how to keep one layer of outer and r.
+func (outer *layer) fix(r *retriesFact) string {
+	if outer.job == 0 {
+		return fix(r)
+	}
+	switch outer.job {
+	case retryscope.Asynq:
+		return "retry in one layer only: drop the inner retry and let asynq retry the task, or enqueue the task with asynq.MaxRetry(0) and keep the inner retry"
+	case retryscope.River:
+		return "retry in one layer only: drop the inner retry and let river retry the job, or insert the job with river.InsertOpts{MaxAttempts: 1} and keep the inner retry"
+	}
+	return "retry in one layer only: drop the inner retry and let Temporal retry the activity, or give the activity a RetryPolicy with MaximumAttempts: 1 and keep the inner retry"
+}
+
 func fix(r *retriesFact) string {
 	const one = "retry in one layer only: "
 	switch {

@@ -59,3 +59,9 @@ func TestAcrossPackages(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer")
 }
+
+// TestJobHandlers: a job handler is the outer layer its framework retries.
+func TestJobHandlers(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, Analyzer, "jobcase")
+}

@@ -20,6 +20,13 @@ const (
 	// Client is a client that retries the requests sent through it by itself
 	// (a go-retryablehttp Client). It has no body; its sends are its attempts.
 	Client
+	// JobHandler is a background job handler that its framework runs again
+	// when it fails (an asynq handler, a river worker, a Temporal activity).
+	// Node and Func are its *ast.FuncDecl or *ast.FuncLit, Body its body,
+	// Job says which framework; retries disabled in the package (asynq
+	// MaxRetry(0), river MaxAttempts: 1, Temporal MaximumAttempts: 1) make
+	// no scope.
+	JobHandler
 )
 
 func (k Kind) String() string {
@@ -30,6 +37,8 @@ func (k Kind) String() string {
 		return "library call"
 	case Client:
 		return "retrying client"
+	case JobHandler:
+		return "job handler"
 	}
 	return "invalid"
 }
@@ -165,15 +174,21 @@ type Scope struct {
 	Body *ast.BlockStmt
 	// Op is the operation when it is a named function or method value.
 	Op *types.Func
-	// Library is the import path of the retry library, "" for loops.
+	// Library is the import path of the retry library or job framework
+	// ("go.temporal.io/sdk" for Temporal), "" for loops.
 	Library string
-	// Func name of the library entry point, e.g. "github.com/avast/retry-go/v4.Do".
+	// Func name of the library entry point, e.g. "github.com/avast/retry-go/v4.Do";
+	// for a JobHandler, what its framework calls it ("asynq handler",
+	// "river worker", "Temporal activity").
 	Entry string
 
 	Cap      Cap
 	Deadline Deadline
 	Waits    []Wait
 	Trigger  Trigger
+
+	// Job describes a JobHandler scope; nil for the other kinds.
+	Job *Job
 }
 
 // Contains reports whether pos lies in the scope's repeated code.

@@ -119,6 +119,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		}
 		return true
 	})
+	m.jobs()
 	m.res.sort()
 	return m.res
 }

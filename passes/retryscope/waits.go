@@ -191,10 +191,10 @@ func (m *model) receivesTicker(body *ast.BlockStmt) bool {
 
 // isNamed reports whether t is, or points to, the named type pkg.name.
 func isNamed(t types.Type, pkg, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	n, ok := t.(*types.Named)
+	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 

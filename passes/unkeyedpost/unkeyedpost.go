@@ -438,7 +438,9 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 		where = "through a " + retryable + " client, which retries connection errors and 5xx whatever the method,"
 	} else {
 		scope = c.res.Innermost(s.call.Pos())
-		if scope == nil || !c.retriedAfter(scope, s.call) {
+		// An unkeyed POST in a job handler is jobretry's finding, which
+		// names the framework and the job's stable id.
+		if scope == nil || scope.Kind == retryscope.JobHandler || !c.retriedAfter(scope, s.call) {
 			return
 		}
 		where = "inside the retry loop"

@@ -1,0 +1,71 @@
+// Package astq holds small syntax and type queries shared by the retry
+// model and the checks.
+package astq
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+)
+
+// StringConst returns the value of e when it is a constant string.
+func StringConst(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// Assignments returns the expressions assigned to v in body.
+func Assignments(info *types.Info, body *ast.BlockStmt, v *types.Var) []ast.Expr {
+	var out []ast.Expr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := lhs.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				obj := info.Defs[id]
+				if obj == nil {
+					obj = info.Uses[id]
+				}
+				if obj != v {
+					continue
+				}
+				if len(n.Lhs) == len(n.Rhs) {
+					out = append(out, n.Rhs[i])
+				} else if len(n.Rhs) == 1 {
+					out = append(out, n.Rhs[0])
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if info.Defs[id] == v {
+					if len(n.Values) == len(n.Names) {
+						out = append(out, n.Values[i])
+					} else if len(n.Values) == 1 {
+						out = append(out, n.Values[0])
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// RiverJob returns T when t is *river.Job[T].
+func RiverJob(t types.Type) (types.Type, bool) {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return nil, false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/riverqueue/river" || n.Obj().Name() != "Job" || n.TypeArgs().Len() != 1 {
+		return nil, false
+	}
+	return n.TypeArgs().At(0), true
+}

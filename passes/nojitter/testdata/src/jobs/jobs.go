@@ -1,0 +1,21 @@
+// Package jobs: job handlers wait as their framework decides (asynq and river jitter;
+// Temporal's policy is not visible): none is reported.
+package jobs
+
+import (
+	"context"
+
+	"github.com/hibiken/asynq"
+	"go.temporal.io/sdk/worker"
+)
+
+func send(context.Context) error { return nil }
+
+func Register(mux *asynq.ServeMux, w worker.Worker) {
+	mux.HandleFunc("email:welcome", welcome)
+	w.RegisterActivity(Notify)
+}
+
+func welcome(ctx context.Context, t *asynq.Task) error { return send(ctx) }
+
+func Notify(ctx context.Context, to string) error { return send(ctx) }
