@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"maps"
+	"math/bits"
 	"net/http"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // MemoryStore is the embedded default Store: keys live in this process only
@@ -56,31 +58,54 @@ func WithClock(now func() time.Time) MemoryOption {
 	return func(c *memoryConfig) { c.now = now }
 }
 
+// A shard keeps its entries in a slab (entries, reused through a free
+// list) linked in insertion order (head is the oldest), and indexes them
+// by key hash in an open-addressing table with linear probing.
+//
+// A table slot is 0 when empty, else tag<<32 | (index+1), where tag is the
+// top 32 bits of the entry's mixed hash (hash * memPhi). The slot's home
+// position is the top bits of the same mixed hash, so probing compares
+// tags without touching entries, and deletion (backward shift) and growth
+// compute home positions from the slots alone.
 type memShard struct {
-	mu      sync.Mutex
-	entries map[uint64]*memEntry // by key hash; collisions chained by next
-	n       int                  // entries held
-	deletes int                  // since the map was last rebuilt
-	order   []*memEntry          // insertion order, for eviction; may hold removed entries
-	head    int
-	max     int
-	fence   int64     // last fence handed out by this shard
-	minExp  time.Time // no entry expires before this
-	_       [40]byte
+	_ [(memLine - unsafe.Sizeof(memShardState{})%memLine) % memLine]byte // no false sharing
+	memShardState
+}
+
+const (
+	memLine  = 128                // two cache lines (adjacent-line prefetch)
+	memPhi   = 0x9E3779B97F4A7C15 // odd: multiplying is a bijection that mixes low bits up
+	memNone  = -1                 // no entry
+	memLimit = 1 << 30            // entries per shard, so that indexes fit the table's 32 bits
+)
+
+type memShardState struct {
+	mu         sync.Mutex
+	table      []uint64
+	shift      uint // 64 - log2(len(table))
+	entries    []memEntry
+	free       int32 // first free entry, chained by next
+	head, tail int32 // insertion order, oldest first
+	n          int   // entries held
+	max        int
+	fence      int64     // last fence handed out by this shard
+	minExp     time.Time // no entry expires before this
 }
 
 type memKey struct{ tenant, key string }
 
+// memEntry puts what eviction reads (links, tag, completed, expiresAt)
+// first: unlinking an entry writes its successor's prev, which brings that
+// cache line in before the successor becomes the oldest entry.
 type memEntry struct {
-	key         memKey
-	hash        uint64
-	next        *memEntry // same hash
-	removed     bool      // no longer in the shard's map
-	fingerprint []byte
+	prev, next  int32  // insertion order; next also chains free entries
+	tag         uint32 // top 32 bits of the mixed key hash (see memShard)
 	completed   bool
+	expiresAt   time.Time
 	fence       int64
 	leaseUntil  time.Time
-	expiresAt   time.Time
+	key         memKey
+	fingerprint []byte
 	resp        *Response
 	steps       map[string]json.RawMessage
 }
@@ -93,87 +118,152 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	}
 	cfg.shards = max(cfg.shards, 1)
 	cfg.maxEntries = max(cfg.maxEntries, 1)
-	per := (cfg.maxEntries + cfg.shards - 1) / cfg.shards
+	per := min((cfg.maxEntries+cfg.shards-1)/cfg.shards, memLimit)
 	s := &MemoryStore{shards: make([]memShard, cfg.shards), seed: maphash.MakeSeed(), now: cfg.now, mask: ^uint64(0)}
 	for i := range s.shards {
-		s.shards[i].entries = make(map[uint64]*memEntry, min(2*per, 8192))
-		s.shards[i].max = per
+		sh := &s.shards[i]
+		sh.max = per
+		sh.free, sh.head, sh.tail = memNone, memNone, memNone
+		sh.resize(max(2*min(per, 4096), 16))
 	}
 	return s
 }
 
 func (s *MemoryStore) shard(tenant, key string) (*memShard, uint64) {
-	var h maphash.Hash
-	h.SetSeed(s.seed)
-	h.WriteString(tenant)
-	h.WriteByte(0)
-	h.WriteString(key)
-	sum := h.Sum64() & s.mask
+	sum := maphash.String(s.seed, key)
+	if tenant != "" {
+		sum ^= bits.RotateLeft64(maphash.String(s.seed, tenant), 29)
+	}
+	sum &= s.mask
 	return &s.shards[sum%uint64(len(s.shards))], sum
 }
 
-// get returns the entry of k. The caller holds sh.mu.
-func (sh *memShard) get(hash uint64, k memKey) *memEntry {
-	for e := sh.entries[hash]; e != nil; e = e.next {
-		if e.key == k {
-			return e
-		}
+// resize makes the table hold at least n slots (a power of two) and
+// re-inserts the occupied slots. The caller holds sh.mu.
+func (sh *memShard) resize(n int) {
+	size := 16
+	for size < n {
+		size *= 2
 	}
-	return nil
+	old := sh.table
+	sh.table = make([]uint64, size)
+	sh.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	m := size - 1
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		i := int(v >> 32 >> (sh.shift - 32))
+		for sh.table[i] != 0 {
+			i = (i + 1) & m
+		}
+		sh.table[i] = v
+	}
 }
 
-// put adds e, whose key is absent. The caller holds sh.mu.
-func (sh *memShard) put(e *memEntry) {
-	e.next = sh.entries[e.hash]
-	sh.entries[e.hash] = e
-	sh.n++
-}
-
-// remove deletes e from the shard. The caller holds sh.mu.
-func (sh *memShard) remove(e *memEntry) {
-	if e.removed {
-		return
-	}
-	e.removed = true
-	sh.n--
-	if head := sh.entries[e.hash]; head == e {
-		if e.next != nil {
-			sh.entries[e.hash] = e.next
-		} else {
-			delete(sh.entries, e.hash)
-			sh.deletes++
+// get returns the index of k's entry, or memNone. The caller holds sh.mu.
+func (sh *memShard) get(hash uint64, k memKey) int32 {
+	mixed := hash * memPhi
+	tag := mixed >> 32
+	m := len(sh.table) - 1
+	for i := int(mixed >> sh.shift); ; i = (i + 1) & m {
+		v := sh.table[i]
+		if v == 0 {
+			return memNone
 		}
-	} else {
-		for p := head; p != nil; p = p.next {
-			if p.next == e {
-				p.next = e.next
-				break
+		if v>>32 == tag {
+			if j := int32(uint32(v)) - 1; sh.entries[j].key == k {
+				return j
 			}
 		}
 	}
-	e.next = nil
-	// Rebuild the map now and then: deletions leave tombstones that make
-	// probes longer.
-	if sh.deletes > sh.max/2+256 {
-		m := make(map[uint64]*memEntry, 2*len(sh.entries))
-		for h, e := range sh.entries {
-			m[h] = e
-		}
-		sh.entries = m
-		sh.deletes = 0
-	}
 }
 
-// each calls f for every entry; f may remove the entry it is given.
-func (sh *memShard) each(f func(e *memEntry)) {
-	var all []*memEntry
-	for _, e := range sh.entries {
-		for ; e != nil; e = e.next {
-			all = append(all, e)
+// put adds a fresh entry for hash, the newest in insertion order, and
+// returns its index; the caller fills in the rest. The key must be absent
+// and the shard below its bound. The caller holds sh.mu.
+func (sh *memShard) put(hash uint64) int32 {
+	if 2*(sh.n+1) > len(sh.table) {
+		sh.resize(2 * len(sh.table))
+	}
+	j := sh.free
+	if j != memNone {
+		sh.free = sh.entries[j].next
+	} else {
+		if len(sh.entries) == cap(sh.entries) {
+			grown := make([]memEntry, len(sh.entries), min(max(2*cap(sh.entries), 16), sh.max))
+			copy(grown, sh.entries)
+			sh.entries = grown
+		}
+		j = int32(len(sh.entries))
+		sh.entries = sh.entries[:j+1]
+	}
+	mixed := hash * memPhi
+	e := &sh.entries[j]
+	e.tag = uint32(mixed >> 32)
+	e.prev, e.next = sh.tail, memNone
+	if sh.tail != memNone {
+		sh.entries[sh.tail].next = j
+	} else {
+		sh.head = j
+	}
+	sh.tail = j
+	m := len(sh.table) - 1
+	i := int(mixed >> sh.shift)
+	for sh.table[i] != 0 {
+		i = (i + 1) & m
+	}
+	sh.table[i] = mixed>>32<<32 | uint64(j+1)
+	sh.n++
+	return j
+}
+
+// remove deletes entry j from the shard. The caller holds sh.mu.
+func (sh *memShard) remove(j int32) {
+	e := &sh.entries[j]
+	// Find j's slot, then close the gap by shifting back the entries of
+	// the probe run behind it that may move (no tombstones).
+	m := len(sh.table) - 1
+	i := int(uint64(e.tag) >> (sh.shift - 32))
+	for want := uint64(j + 1); uint32(sh.table[i]) != uint32(want); {
+		i = (i + 1) & m
+	}
+	for k := i; ; {
+		k = (k + 1) & m
+		v := sh.table[k]
+		if v == 0 {
+			break
+		}
+		// v may fill the gap at i unless its home lies cyclically in (i, k].
+		if home := int(v >> 32 >> (sh.shift - 32)); (k-home)&m >= (k-i)&m {
+			sh.table[i] = v
+			i = k
 		}
 	}
-	for _, e := range all {
-		f(e)
+	sh.table[i] = 0
+	if e.prev != memNone {
+		sh.entries[e.prev].next = e.next
+	} else {
+		sh.head = e.next
+	}
+	if e.next != memNone {
+		sh.entries[e.next].prev = e.prev
+	} else {
+		sh.tail = e.prev
+	}
+	*e = memEntry{next: sh.free} // drop the references it held
+	sh.free = j
+	sh.n--
+}
+
+// each calls f for every entry, oldest first; f may remove the entry it is
+// given. The caller holds sh.mu.
+func (sh *memShard) each(f func(j int32, e *memEntry)) {
+	for j := sh.head; j != memNone; {
+		e := &sh.entries[j]
+		next := e.next
+		f(j, e)
+		j = next
 	}
 }
 
@@ -199,32 +289,31 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	sh, hash := s.shard(req.Tenant, req.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.get(hash, k)
-	ok := e != nil
-	if ok && !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil)) {
-		sh.remove(e) // expired, and no attempt holds a valid lease on it
-		ok = false
+	j := sh.get(hash, k)
+	if j != memNone {
+		if e := &sh.entries[j]; !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil)) {
+			sh.remove(j) // expired, and no attempt holds a valid lease on it
+			j = memNone
+		}
 	}
-	if !ok {
+	if j == memNone {
 		if sh.n >= sh.max && !sh.makeRoom(now) {
 			return ClaimResult{}, fmt.Errorf("memory claim: %w", ErrStoreFull)
 		}
 		sh.fence++
-		e = &memEntry{
-			key:         k,
-			hash:        hash,
-			fingerprint: req.Fingerprint, // Claim may keep it (see ClaimRequest)
-			fence:       sh.fence,
-			leaseUntil:  now.Add(req.LeaseTTL),
-			expiresAt:   now.Add(req.TTL),
-		}
-		sh.put(e)
-		sh.order = append(sh.order, e)
+		j = sh.put(hash) // may move the slab: index it after
+		e := &sh.entries[j]
+		e.key = k
+		e.fingerprint = req.Fingerprint // Claim may keep it (see ClaimRequest)
+		e.fence = sh.fence
+		e.leaseUntil = now.Add(req.LeaseTTL)
+		e.expiresAt = now.Add(req.TTL)
 		if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
 			sh.minExp = e.expiresAt
 		}
 		return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, e.fence}}, nil
 	}
+	e := &sh.entries[j]
 	if !bytes.Equal(e.fingerprint, req.Fingerprint) {
 		return ClaimResult{Outcome: Mismatch}, nil
 	}
@@ -243,19 +332,10 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 // makeRoom evicts expired entries, else the oldest completed one. It
 // reports whether there is room. The caller holds sh.mu.
 func (sh *memShard) makeRoom(now time.Time) bool {
-	// Drop removed or expired entries from the front of the insertion order.
-	for sh.head < len(sh.order) {
-		e := sh.order[sh.head]
-		if !e.removed && now.Before(e.expiresAt) {
-			break
-		}
-		if !e.removed {
-			sh.remove(e)
-		}
-		sh.order[sh.head] = nil
-		sh.head++
+	// Drop expired entries from the front of the insertion order.
+	for sh.head != memNone && !now.Before(sh.entries[sh.head].expiresAt) {
+		sh.remove(sh.head)
 	}
-	sh.compact()
 	if sh.n < sh.max {
 		return true
 	}
@@ -264,9 +344,9 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 	// entries are never evicted.
 	if !now.Before(sh.minExp) {
 		sh.minExp = time.Time{}
-		sh.each(func(e *memEntry) {
+		sh.each(func(j int32, e *memEntry) {
 			if !now.Before(e.expiresAt) {
-				sh.remove(e)
+				sh.remove(j)
 			} else if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
 				sh.minExp = e.expiresAt
 			}
@@ -275,40 +355,13 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 			return true
 		}
 	}
-	for i := sh.head; i < len(sh.order); i++ {
-		e := sh.order[i]
-		if !e.removed && e.completed {
-			sh.remove(e)
+	for j := sh.head; j != memNone; j = sh.entries[j].next {
+		if sh.entries[j].completed {
+			sh.remove(j)
 			return true
-		}
-		if e.removed && i == sh.head {
-			sh.order[i] = nil
-			sh.head++
 		}
 	}
 	return false
-}
-
-// compact drops the consumed prefix of the order queue when it dominates,
-// and drops removed entries when they dominate.
-func (sh *memShard) compact() {
-	if sh.head > 0 && sh.head*2 >= len(sh.order) {
-		n := copy(sh.order, sh.order[sh.head:])
-		clear(sh.order[n:])
-		sh.order = sh.order[:n]
-		sh.head = 0
-	}
-	if len(sh.order)-sh.head > 2*sh.n+64 {
-		live := sh.order[:0]
-		for _, e := range sh.order[sh.head:] {
-			if !e.removed {
-				live = append(live, e)
-			}
-		}
-		clear(sh.order[len(live):])
-		sh.order = live
-		sh.head = 0
-	}
 }
 
 // Reap removes every expired entry and returns how many it removed.
@@ -321,25 +374,25 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 		sh := &s.shards[i]
 		now := s.now()
 		sh.mu.Lock()
-		sh.each(func(e *memEntry) {
+		sh.each(func(j int32, e *memEntry) {
 			if !now.Before(e.expiresAt) {
-				sh.remove(e)
+				sh.remove(j)
 				n++
 			}
 		})
-		sh.compact()
 		sh.mu.Unlock()
 	}
 	return n, nil
 }
 
-// current returns l's entry if l still owns it. The caller holds sh.mu.
-func (sh *memShard) current(hash uint64, l Lease) *memEntry {
-	e := sh.get(hash, memKey{l.Tenant, l.Key})
-	if e == nil || e.completed || e.fence != l.Fence {
-		return nil
+// current returns the index of l's entry if l still owns it, else
+// memNone. The caller holds sh.mu.
+func (sh *memShard) current(hash uint64, l Lease) int32 {
+	j := sh.get(hash, memKey{l.Tenant, l.Key})
+	if j != memNone && (sh.entries[j].completed || sh.entries[j].fence != l.Fence) {
+		return memNone
 	}
-	return e
+	return j
 }
 
 // Begin implements Store.
@@ -352,15 +405,15 @@ func (s *MemoryStore) Release(ctx context.Context, l Lease) error {
 	sh, hash := s.shard(l.Tenant, l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(hash, l)
-	if e == nil {
+	j := sh.current(hash, l)
+	if j == memNone {
 		return nil
 	}
-	if len(e.steps) > 0 {
+	if e := &sh.entries[j]; len(e.steps) > 0 {
 		e.leaseUntil = time.Time{} // keep the recovery points; end the lease
 		return nil
 	}
-	sh.remove(e)
+	sh.remove(j)
 	return nil
 }
 
@@ -369,10 +422,11 @@ func (s *MemoryStore) SaveStep(ctx context.Context, l Lease, step string, result
 	sh, hash := s.shard(l.Tenant, l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(hash, l)
-	if e == nil {
+	j := sh.current(hash, l)
+	if j == memNone {
 		return fmt.Errorf("memory save step %q: %w", step, ErrLeaseLost)
 	}
+	e := &sh.entries[j]
 	if e.steps == nil {
 		e.steps = make(map[string]json.RawMessage)
 	}
@@ -386,10 +440,11 @@ func (s *MemoryStore) Lookup(ctx context.Context, tenant, key string) (*Record, 
 	sh, hash := s.shard(tenant, key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.get(hash, memKey{tenant, key})
-	if e == nil || !now.Before(e.expiresAt) {
+	j := sh.get(hash, memKey{tenant, key})
+	if j == memNone || !now.Before(sh.entries[j].expiresAt) {
 		return nil, fmt.Errorf("memory lookup: %w", ErrNotFound)
 	}
+	e := &sh.entries[j]
 	return &Record{
 		Tenant: tenant, Key: key, Fingerprint: bytes.Clone(e.fingerprint), Completed: e.completed,
 		Fence: e.fence, Response: cloneResponse(e.resp), Steps: maps.Clone(e.steps), ExpiresAt: e.expiresAt,
@@ -410,11 +465,12 @@ func (w *memWork) Complete(ctx context.Context, resp *Response) error {
 	sh, hash := w.s.shard(w.l.Tenant, w.l.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	e := sh.current(hash, w.l)
-	if e == nil {
+	j := sh.current(hash, w.l)
+	if j == memNone {
 		w.onCommit = nil
 		return fmt.Errorf("memory complete: %w", ErrLeaseLost)
 	}
+	e := &sh.entries[j] // OnCommit functions cannot add to this shard: it is locked
 	e.completed = true
 	e.resp = resp // Work.Complete takes ownership; reads return copies
 	e.leaseUntil = time.Time{}
