@@ -11,7 +11,7 @@
 // without limit under the default retry policy. An effect the failed attempt
 // already applied is applied again.
 //
-// The check finds the job handlers of a package (asynq handler functions,
+// The retry model finds the job handlers of a package as retry scopes (asynq handler functions,
 // ProcessTask methods and functions registered with ServeMux.HandleFunc or
 // Handle; river Work methods and river.WorkFunc; Temporal activities
 // registered with RegisterActivity) and follows them through calls into

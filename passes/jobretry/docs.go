@@ -15,8 +15,10 @@ attempt that failed after its side effect (a timeout on the response, a crash be
 error in a later step) leaves the effect applied, and the next attempt applies it again: a second email, a second
 charge, a second row.
 
-The check finds the job handlers of a package and follows them, through calls, into the functions of the same package
-(four calls deep):
+The retry model (` + "`passes/retryscope`" + `) finds the job handlers of a package as retry scopes of their own (kind
+"job handler", with the framework's default cap: asynq 26 attempts, river 25, Temporal none), so the other checks see
+them too (a retry loop inside a handler is a nested retry for ` + "`nestedretry`" + `). This check follows each handler, through
+calls, into the functions of the same package (four calls deep). The handlers are:
 
 - asynq: functions and methods of type ` + "`func(context.Context, *asynq.Task) error`" + ` (` + "`HandlerFunc`" + `,
   ` + "`ProcessTask`" + ` methods of ` + "`Handler`" + `s), and function literals passed to ` + "`ServeMux.HandleFunc`" + `,

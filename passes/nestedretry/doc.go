@@ -9,8 +9,8 @@
 // layers of three attempts each make 27 calls to a struggling dependency.
 //
 // The check reads idemlint's retry model. Inside the repeated code of a
-// retry (a hand-written retry loop, or the operation passed to a retry
-// library), it reports:
+// retry (a hand-written retry loop, the operation passed to a retry
+// library, or a job handler its framework retries), it reports:
 //
 //   - another retry loop or retry library call (at its for keyword or call);
 //   - a call to a client that retries by itself: go-retryablehttp Client

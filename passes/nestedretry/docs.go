@@ -104,6 +104,23 @@ package) and the package sets the library's retry option somewhere to a
 value that turns retries off or that the check cannot evaluate, the check
 stays quiet: that setting may be this client's.
 
+A job handler (an asynq handler, a river worker, a Temporal activity: the
+retry model's job handler scopes) is an outer layer: its framework runs it
+again when it fails (asynq 26 attempts, river 25, Temporal without limit by
+default), so a retry loop or retry library call written in the handler, or
+reached from it through calls, is a second layer:
+
+` + "```" + `
+call to example.com/demo/jobs.syncLedger reaches retry loop (5 attempts) inside asynq handler func literal for "ledger:sync" (26 attempts), up to 26×5 = 130 calls; retry in one layer only: drop the inner retry and let asynq retry the task, or enqueue the task with asynq.MaxRetry(0) and keep the inner retry
+` + "```" + `
+
+Inside a job handler, clients that retry by themselves (stripe-go, the AWS
+SDK, client-go, go-retryablehttp) are not reported: their short, default
+retries are in nearly every handler, and the framework's retries are the
+ones the fix keeps. A handler whose task or job the package enqueues with
+retries off (` + "`asynq.MaxRetry(0)`, `river.InsertOpts{MaxAttempts: 1}`" + `,
+a Temporal ` + "`RetryPolicy`" + ` with ` + "`MaximumAttempts: 1`" + `) is no layer.
+
 The layers are those of the retry model pass that
 ` + "`nestedretry.Config{Scope: ...}`" + ` selects (the suite passes its shared one,
 so ` + "`-retry-funcs`" + ` applies: functions listed there are outer and inner

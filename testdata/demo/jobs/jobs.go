@@ -5,8 +5,10 @@ package jobs
 import (
 	"context"
 	"database/sql"
+	"math/rand/v2"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 )
@@ -16,6 +18,28 @@ func Register(mux *asynq.ServeMux, db *sql.DB, c *http.Client) {
 	mux.HandleFunc("receipt:send", func(ctx context.Context, t *asynq.Task) error {
 		return sendReceipt(ctx, db, c, t)
 	})
+	mux.HandleFunc("ledger:sync", func(ctx context.Context, t *asynq.Task) error {
+		return syncLedger(ctx, c)
+	})
+}
+
+// syncLedger retries inside a task that asynq retries already: a ledger
+// outage turns one task into 26 × 5 = 130 calls.
+func syncLedger(ctx context.Context, c *http.Client) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodGet, "https://ledger.example.com/sync", nil)
+		if rerr != nil {
+			return rerr
+		}
+		resp, derr := c.Do(req)
+		if derr == nil {
+			return resp.Body.Close()
+		}
+		err = derr
+		time.Sleep(rand.N(time.Duration(attempt+1) * time.Second)) // jittered
+	}
+	return err
 }
 
 // sendReceipt repeats both of its effects on every retry: the notification
