@@ -195,3 +195,56 @@ func TestFixBuilds(t *testing.T) {
 	run(t, dir, 0, "go", "build", "./...")
 	run(t, dir, 0, "go", "vet", "./...")
 }
+
+// TestVetFix checks go vet -vettool=idemlint -fix makes exactly the edits
+// idemlint -fix makes, on two copies of the demo module.
+func TestVetFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, src := binary(t), demoDir(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := func(name string, args ...string) map[string]string {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		run(t, dir, 0, "go", "mod", "edit", "-require=github.com/idemlint/idemlint@v0.0.0", "-replace=github.com/idemlint/idemlint="+root)
+		run(t, dir, 0, name, args...)
+		files := make(map[string]string)
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			rel, _ := filepath.Rel(dir, path)
+			files[rel] = string(data)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	standalone := fixed(bin, "-fix", "./...")
+	vet := fixed("go", "vet", "-vettool="+bin, "-fix", "./...")
+	changed := 0
+	for rel, want := range standalone {
+		orig, err := os.ReadFile(filepath.Join(src, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(orig) != want {
+			changed++
+		}
+		if vet[rel] != want {
+			t.Errorf("%s: go vet -fix and idemlint -fix differ\nvet:\n%s\nidemlint:\n%s", rel, vet[rel], want)
+		}
+	}
+	if changed == 0 {
+		t.Fatal("idemlint -fix changed no file of the demo")
+	}
+}
