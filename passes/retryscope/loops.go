@@ -83,6 +83,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	if m.receivesTicker(w.body) {
 		return nil
 	}
+	// A loop that tests an error against a system error number (EINTR,
+	// EAGAIN) restarts a system call; it does not retry an operation.
+	if m.testsErrno(w.body) {
+		return nil
+	}
 	w.label = labelOf(fn, loop)
 	w.collect(post)
 	w.block(w.body.List, nil, false, false)

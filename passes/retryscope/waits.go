@@ -189,6 +189,42 @@ func (m *model) receivesTicker(body *ast.BlockStmt) bool {
 	return found
 }
 
+// testsErrno reports whether body compares a value with a system error
+// number (syscall.Errno, golang.org/x/sys/unix.Errno, ...), outside function
+// literals.
+func (m *model) testsErrno(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if n.Op != token.EQL && n.Op != token.NEQ {
+				break
+			}
+			for _, x := range []ast.Expr{n.X, n.Y} {
+				if t := m.info.TypeOf(x); t != nil && isErrno(t) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isErrno(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Name() != "Errno" || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch n.Obj().Pkg().Path() {
+	case "syscall", "golang.org/x/sys/unix", "golang.org/x/sys/windows":
+		return true
+	}
+	return false
+}
+
 // isNamed reports whether t is, or points to, the named type pkg.name.
 func isNamed(t types.Type, pkg, name string) bool {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {

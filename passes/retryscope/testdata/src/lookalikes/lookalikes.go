@@ -6,6 +6,7 @@ import (
 	"context"
 	"log"
 	"net"
+	"syscall"
 	"time"
 )
 
@@ -400,5 +401,28 @@ func watchEvents(ctx context.Context, events <-chan event, exitOnMarker bool) (b
 				return marker, nil
 			}
 		}
+	}
+}
+
+func write(fd int, p []byte) (int, error) { return 0, nil }
+func waitWritable(fd int) error           { return nil }
+
+// A system call restarted on EINTR and after EAGAIN once the descriptor is
+// writable (internal/poll): not a retry of an operation.
+func writeAll(fd int, p []byte) (int, error) {
+	for {
+		n, err := write(fd, p)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == syscall.EAGAIN {
+			if err = waitWritable(fd); err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			return 0, err
+		}
+		return n, nil
 	}
 }
