@@ -43,7 +43,7 @@ type memoryConfig struct {
 
 // WithMaxEntries bounds the number of keys kept (default 100000). The bound
 // is enforced per shard (MaxEntries divided by the number of shards,
-// rounded up).
+// rounded up, at most 2^30).
 func WithMaxEntries(n int) MemoryOption {
 	return func(c *memoryConfig) { c.maxEntries = n }
 }
