@@ -40,6 +40,7 @@ type loopWalk struct {
 	results map[types.Object]bool         // every variable assigned from a call in the body
 	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
 	counts  map[types.Object]bool         // variables incremented in the body or post statement
+	down    map[types.Object]bool         // counters that count down (retries--)
 	// depth is, for each error variable, the fewest guards in force where
 	// the loop assigns it: an exit on "err != nil" under just those guards
 	// is taken on every failure of that attempt.
@@ -52,7 +53,7 @@ type loopWalk struct {
 func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	w := &loopWalk{m: m, di: di, loop: loop,
 		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, depth: map[token.Pos]int{}}
+		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, depth: map[token.Pos]int{}}
 	var cond ast.Expr
 	var post ast.Stmt
 	var rangeCap *Cap
@@ -76,11 +77,6 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		rangeCap = &c
 	}
 	if w.body == nil || len(w.body.List) == 0 {
-		return nil
-	}
-	// A loop paced by a ticker polls: the ticker fires on schedule whether
-	// the last pass failed or not, so its waits are a period, not a backoff.
-	if m.receivesTicker(w.body) {
 		return nil
 	}
 	// A loop that tests an error against a system error number (EINTR,
@@ -169,6 +165,13 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	// A loop paced by a ticker, with no wait of its own, polls: the ticker
+	// fires on schedule whether the last pass failed or not, so it is a
+	// period, not a backoff. (A heartbeat loop that also sleeps or arms a
+	// timer after a failure has backoffs of its own: it stays a retry.)
+	if m.receivesTicker(w.body) && !ownWait(s.Waits) {
+		return nil
+	}
 	// A loop that neither waits nor counts its attempts repeats a call
 	// that consumes input (reads, scans, copies) far more often than it
 	// retries: precision first.
@@ -176,6 +179,17 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	return s
+}
+
+// ownWait reports whether waits has a wait call (a sleep, a timer), not
+// only a blocking statement the model cannot read.
+func ownWait(waits []Wait) bool {
+	for _, w := range waits {
+		if _, body := w.Node.(*ast.BlockStmt); !body {
+			return true
+		}
+	}
+	return false
 }
 
 // failExit reports whether x is taken on every failure of the attempt that
@@ -414,6 +428,7 @@ func (w *loopWalk) collect(n ast.Node) {
 			case token.ADD_ASSIGN, token.SUB_ASSIGN:
 				if o := w.obj(n.Lhs[0]); o != nil && isInteger(o.Type()) {
 					w.counts[o] = true
+					w.down[o] = w.down[o] || n.Tok == token.SUB_ASSIGN
 				}
 				return true
 			}
@@ -430,6 +445,7 @@ func (w *loopWalk) collect(n ast.Node) {
 				}
 				if bin, ok := ast.Unparen(rhs).(*ast.BinaryExpr); ok && (bin.Op == token.ADD || bin.Op == token.SUB) && w.obj(bin.X) == o {
 					w.counts[o] = true // n = n + 1
+					w.down[o] = w.down[o] || bin.Op == token.SUB
 					continue
 				}
 				call, ok := ast.Unparen(rhs).(*ast.CallExpr)
@@ -456,6 +472,7 @@ func (w *loopWalk) collect(n ast.Node) {
 		case *ast.IncDecStmt:
 			if o := w.obj(n.X); o != nil {
 				w.counts[o] = true
+				w.down[o] = w.down[o] || n.Tok == token.DEC
 			}
 		}
 		return true
@@ -892,6 +909,9 @@ func (w *loopWalk) counterCap(e ast.Expr) Cap {
 	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
 	if !ok {
 		return c
+	}
+	if o := w.obj(b.X); o != nil && w.down[o] {
+		return c // counts down from a start the model does not read
 	}
 	tv, ok := w.m.info.Types[b.Y]
 	if !ok || tv.Value == nil {

@@ -393,3 +393,42 @@ func stopSignal(b stepper) error {
 		time.Sleep(next)
 	}
 }
+
+func coordinatorLookup() error { return nil }
+func sendBeat() error          { return nil }
+
+// A heartbeat loop paced by a ticker that also waits on a backoff timer of
+// its own after a failed lookup (sarama's consumer group heartbeat): the
+// timer is a backoff between retry attempts.
+func heartbeatLoop(dying <-chan struct{}, max int) {
+	pause := time.NewTicker(time.Second)
+	defer pause.Stop()
+	backoff := time.NewTimer(250 * time.Millisecond)
+	defer backoff.Stop()
+	retries := max
+	for { // want `loop cap=bounded deadline=.* waits=constant body`
+		if err := coordinatorLookup(); err != nil {
+			if retries <= 0 {
+				return
+			}
+			backoff.Reset(250 * time.Millisecond)
+			select {
+			case <-dying:
+				return
+			case <-backoff.C:
+				retries--
+			}
+			continue
+		}
+		if err := sendBeat(); err != nil {
+			retries--
+			continue
+		}
+		retries = max
+		select {
+		case <-pause.C:
+		case <-dying:
+			return
+		}
+	}
+}
