@@ -14,6 +14,11 @@
 //
 // Suite-level flags: -retry-funcs, -key-generators, -key-headers,
 // -key-fields (comma-separated lists) and -strict-context.
+//
+// Standalone runs go through a streaming driver (internal/driver) that
+// holds a few packages in memory at a time; -fix, -diff and the vet-tool
+// protocol go through go/analysis/multichecker, as every run does with
+// IDEMLINT_DRIVER=multichecker.
 package main
 
 import (
@@ -24,6 +29,7 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/driver"
 )
 
 func main() {
@@ -32,6 +38,12 @@ func main() {
 		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
 		os.Exit(2)
 	}
+	suite := analyzers.New(&cfg)
+	// The streaming driver runs standalone analyses; fixes, the vet-tool
+	// protocol, -flags, -V and help go to the multichecker.
+	if code, ok := driver.Run(os.Args[1:], suite, cfg.Bind); ok {
+		os.Exit(code)
+	}
 	cfg.Bind(flag.CommandLine)
-	multichecker.Main(analyzers.New(&cfg)...)
+	multichecker.Main(suite...)
 }

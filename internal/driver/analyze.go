@@ -1,0 +1,498 @@
+package driver
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"io"
+	"log"
+	"net/url"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// An action is one analyzer applied to one package. The actions form the
+// same graph as the multichecker's (go/analysis/checker): an action
+// depends on its analyzer's Requires on the same package and, when its
+// analyzer has facts, on the same analyzer applied to each import. The
+// graph decides what runs where and the order of the output; an action
+// keeps only its outcome once its package is done.
+type action struct {
+	a      *analysis.Analyzer
+	pkg    *packages.Package
+	isRoot bool
+	deps   []*action
+	err    error
+	diags  []diagnostic // roots only
+}
+
+func (act *action) String() string { return act.a.Name + "@" + act.pkg.ID }
+
+// A pkgState is a package that some action analyses, and what is kept of it
+// once it is done.
+type pkgState struct {
+	pkg        *packages.Package
+	actions    []*action
+	waits      int // imports not yet done
+	dependents []*pkgState
+	illTyped   bool
+	facts      []byte         // the package's own facts, gob-encoded
+	srcTypes   *types.Package // types from source, kept only when there is no export data
+}
+
+type engine struct {
+	states  map[*packages.Package]*pkgState
+	ill     map[*packages.Package]bool // ill-typed packages that are not analysed
+	factLog io.Writer
+}
+
+type graph struct {
+	roots []*action
+}
+
+// analyze runs analyzers over the initial packages, in dependency order,
+// with at most workers packages in memory at a time.
+func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer) *graph {
+	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog}
+
+	type key struct {
+		a   *analysis.Analyzer
+		pkg *packages.Package
+	}
+	actions := make(map[key]*action)
+	var mkAction func(a *analysis.Analyzer, pkg *packages.Package) *action
+	mkAction = func(a *analysis.Analyzer, pkg *packages.Package) *action {
+		k := key{a, pkg}
+		act, ok := actions[k]
+		if ok {
+			return act
+		}
+		act = &action{a: a, pkg: pkg}
+		for _, req := range a.Requires {
+			act.deps = append(act.deps, mkAction(req, pkg))
+		}
+		if len(a.FactTypes) > 0 {
+			paths := make([]string, 0, len(pkg.Imports))
+			for path := range pkg.Imports {
+				paths = append(paths, path)
+			}
+			sort.Strings(paths)
+			for _, path := range paths {
+				act.deps = append(act.deps, mkAction(a, pkg.Imports[path]))
+			}
+		}
+		actions[k] = act
+		s := e.states[pkg]
+		if s == nil {
+			s = &pkgState{pkg: pkg}
+			e.states[pkg] = s
+		}
+		s.actions = append(s.actions, act)
+		return act
+	}
+	g := new(graph)
+	for _, a := range analyzers {
+		for _, pkg := range initial {
+			root := mkAction(a, pkg)
+			root.isRoot = true
+			g.roots = append(g.roots, root)
+		}
+	}
+	registerFacts(analyzers)
+
+	// Packages that are not analysed are imported from export data; they
+	// are ill-typed when it is missing.
+	var visit func(p *packages.Package) bool
+	seen := make(map[*packages.Package]bool)
+	visit = func(p *packages.Package) bool {
+		if seen[p] {
+			return e.ill[p]
+		}
+		seen[p] = true
+		ill := p.PkgPath != "unsafe" && p.ExportFile == ""
+		for _, imp := range p.Imports {
+			if visit(imp) {
+				ill = true
+			}
+		}
+		if _, analysed := e.states[p]; !analysed {
+			e.ill[p] = ill
+		}
+		return ill
+	}
+	for _, p := range initial {
+		visit(p)
+	}
+
+	// Schedule: a package waits for the analysed packages it imports (their
+	// facts, and whether they are ill-typed).
+	for _, s := range e.states {
+		for _, imp := range s.pkg.Imports {
+			if is := e.states[imp]; is != nil {
+				s.waits++
+				is.dependents = append(is.dependents, s)
+			}
+		}
+	}
+	ready := make(chan *pkgState, len(e.states))
+	for p := range packages.Postorder(initial) { // deterministic start
+		if s := e.states[p]; s != nil && s.waits == 0 {
+			ready <- s
+		}
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(len(e.states))
+	for range max(workers, 1) {
+		go func() {
+			for s := range ready {
+				e.process(s)
+				mu.Lock()
+				for _, d := range s.dependents {
+					if d.waits--; d.waits == 0 {
+						ready <- d
+					}
+				}
+				mu.Unlock()
+				wg.Done()
+			}
+		}()
+	}
+	wg.Wait()
+	close(ready)
+	return g
+}
+
+func registerFacts(analyzers []*analysis.Analyzer) {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func([]*analysis.Analyzer)
+	visit = func(as []*analysis.Analyzer) {
+		for _, a := range as {
+			if !seen[a] {
+				seen[a] = true
+				for _, f := range a.FactTypes {
+					registerFact(f)
+				}
+				visit(a.Requires)
+			}
+		}
+	}
+	visit(analyzers)
+}
+
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		FileVersions: make(map[*ast.File]string),
+	}
+}
+
+// typed is one package parsed and type-checked: everything the passes
+// see, dropped when the package is done.
+type typed struct {
+	fset     *token.FileSet
+	files    []*ast.File
+	pkg      *types.Package
+	info     *types.Info
+	errs     []types.Error
+	universe map[string]*types.Package // the packages the type-checker imported, by path
+}
+
+func (e *engine) illTyped(p *packages.Package) bool {
+	if s := e.states[p]; s != nil {
+		return s.illTyped
+	}
+	return e.ill[p]
+}
+
+// load parses and type-checks s's package as go/packages does, importing
+// its dependencies from export data, and records its errors in the
+// package's Errors.
+func (e *engine) load(s *pkgState) *typed {
+	p := s.pkg
+	t := &typed{fset: token.NewFileSet(), universe: make(map[string]*types.Package)}
+	if p.PkgPath == "unsafe" {
+		t.pkg, t.files, t.info = types.Unsafe, []*ast.File{}, newInfo()
+		return t
+	}
+	appendError := func(err error) {
+		switch err := err.(type) {
+		case packages.Error:
+			p.Errors = append(p.Errors, err)
+		case *os.PathError:
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError})
+		case scanner.ErrorList:
+			for _, err := range err {
+				p.Errors = append(p.Errors, packages.Error{Pos: err.Pos.String(), Msg: err.Msg, Kind: packages.ParseError})
+			}
+		case types.Error:
+			t.errs = append(t.errs, err)
+			p.Errors = append(p.Errors, packages.Error{Pos: err.Fset.Position(err.Pos).String(), Msg: err.Msg, Kind: packages.TypeError})
+		default:
+			p.Errors = append(p.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+			log.Printf("internal error: error %q (%T) without position", err, err)
+		}
+	}
+	if len(p.CompiledGoFiles) == 0 && p.ExportFile != "" {
+		appendError(packages.Error{Pos: "-", Msg: fmt.Sprintf("sources missing for package %s", p.ID), Kind: packages.ParseError})
+		t.pkg, _ = e.readExport(t, p)
+		return t
+	}
+	for _, name := range p.CompiledGoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			appendError(err)
+			continue
+		}
+		f, err := parser.ParseFile(t.fset, name, src, parser.AllErrors|parser.ParseComments)
+		if err != nil {
+			appendError(err)
+		}
+		if f != nil {
+			t.files = append(t.files, f)
+		}
+	}
+	t.info = newInfo()
+	t.pkg = types.NewPackage(p.PkgPath, p.Name)
+	conf := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) { return e.importPath(t, p, path) }),
+		Error:    appendError,
+		Sizes:    p.TypesSizes,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		conf.GoVersion = "go" + p.Module.GoVersion
+	}
+	typErr := types.NewChecker(conf, t.fset, t.pkg, t.info).Files(t.files)
+	if typErr != nil && len(p.Errors) == 0 && len(t.files) > 0 {
+		if msg := typErr.Error(); strings.HasPrefix(msg, "package requires newer Go version") {
+			appendError(types.Error{Fset: t.fset, Pos: t.files[0].Package, Msg: msg})
+		}
+	}
+	if typErr != nil && len(p.Errors) == 0 {
+		appendError(typErr)
+	}
+	return t
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+func (e *engine) importPath(t *typed, p *packages.Package, path string) (*types.Package, error) {
+	if path == "unsafe" {
+		return types.Unsafe, nil
+	}
+	ip := p.Imports[path]
+	if ip == nil {
+		return nil, fmt.Errorf("no metadata for %s", path)
+	}
+	if tp := t.universe[ip.PkgPath]; tp != nil && tp.Complete() {
+		return tp, nil
+	}
+	if ip.ExportFile == "" {
+		// The package did not compile; the multichecker would type-check
+		// it from source, and so did this driver if it analysed it.
+		if s := e.states[ip]; s != nil && s.srcTypes != nil {
+			return s.srcTypes, nil
+		}
+		return nil, fmt.Errorf("no export data for %s", ip.ID)
+	}
+	return e.readExport(t, ip)
+}
+
+func (e *engine) readExport(t *typed, ip *packages.Package) (*types.Package, error) {
+	f, err := os.Open(ip.ExportFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", ip.ExportFile, err)
+	}
+	tp, err := gcexportdata.Read(r, t.fset, t.universe, ip.PkgPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v", ip.ExportFile, err)
+	}
+	return tp, nil
+}
+
+// process analyses one package: parse, type-check, run its actions in
+// order, then keep only their outcomes and the package's facts.
+func (e *engine) process(s *pkgState) {
+	p := s.pkg
+	t := e.load(s)
+	ill := len(p.Errors) > 0
+	for _, imp := range p.Imports {
+		if e.illTyped(imp) {
+			ill = true
+		}
+	}
+	if p.PkgPath == "unsafe" {
+		ill = false
+	}
+	s.illTyped = ill
+
+	module := &analysis.Module{}
+	if p.Module != nil {
+		module = convertModule(p.Module)
+	}
+	facts := newFactSet(e, s, t)
+
+	// Run the package's actions, each after its prerequisites.
+	results := make(map[*analysis.Analyzer]any)
+	done := make(map[*action]bool)
+	var exec func(act *action)
+	exec = func(act *action) {
+		if done[act] {
+			return
+		}
+		done[act] = true
+		for _, dep := range act.deps {
+			if dep.pkg == p {
+				exec(dep)
+			}
+		}
+		var failed []string
+		for _, dep := range act.deps {
+			if dep.err != nil {
+				failed = append(failed, dep.String())
+			}
+		}
+		if failed != nil {
+			sort.Strings(failed)
+			act.err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
+			return
+		}
+		inputs := make(map[*analysis.Analyzer]any)
+		for _, dep := range act.deps {
+			if dep.pkg == p {
+				inputs[dep.a] = results[dep.a]
+			}
+		}
+		var diags []analysis.Diagnostic
+		pass := &analysis.Pass{
+			Analyzer:     act.a,
+			Fset:         t.fset,
+			Files:        t.files,
+			OtherFiles:   p.OtherFiles,
+			IgnoredFiles: p.IgnoredFiles,
+			Pkg:          t.pkg,
+			TypesInfo:    t.info,
+			TypesSizes:   p.TypesSizes,
+			TypeErrors:   t.errs,
+			Module:       module,
+			ResultOf:     inputs,
+			Report:       func(d analysis.Diagnostic) { diags = append(diags, d) },
+		}
+		facts.bind(pass)
+		pass.ReadFile = checkedReadFile(pass)
+		var result any
+		result, act.err = func() (any, error) {
+			if ill && !act.a.RunDespiteErrors {
+				return nil, fmt.Errorf("analysis skipped due to errors in package")
+			}
+			result, err := act.a.Run(pass)
+			if err != nil {
+				return nil, err
+			}
+			if got, want := reflect.TypeOf(result), act.a.ResultType; got != want {
+				return nil, fmt.Errorf(
+					"internal error: on package %s, analyzer %s returned a result of type %v, but declared ResultType %v",
+					pass.Pkg.Path(), pass.Analyzer, got, want)
+			}
+			for _, d := range diags {
+				if err := checkURL(act.a, d); err != nil {
+					return nil, err
+				}
+			}
+			return result, nil
+		}()
+		pass.ExportObjectFact = nil
+		pass.ExportPackageFact = nil
+		results[act.a] = result
+		if act.isRoot && act.err == nil {
+			act.diags = resolve(t.fset, diags)
+		}
+	}
+	for _, act := range s.actions {
+		exec(act)
+	}
+	s.facts = facts.encode()
+	if p.ExportFile == "" && t.pkg != types.Unsafe {
+		s.srcTypes = t.pkg
+	}
+}
+
+// checkURL reports the error the multichecker gives when a diagnostic's
+// URL does not resolve against its analyzer's.
+func checkURL(a *analysis.Analyzer, d analysis.Diagnostic) error {
+	if d.URL == "" && d.Category == "" && a.URL == "" {
+		return nil
+	}
+	raw := d.URL
+	if d.URL == "" && d.Category != "" {
+		raw = "#" + d.Category
+	}
+	if _, err := url.Parse(raw); err != nil {
+		return fmt.Errorf("invalid Diagnostic.URL %q: %s", raw, err)
+	}
+	if _, err := url.Parse(a.URL); err != nil {
+		return fmt.Errorf("invalid Analyzer.URL %q: %s", a.URL, err)
+	}
+	return nil
+}
+
+// checkedReadFile is Pass.ReadFile: only the package's own files.
+func checkedReadFile(pass *analysis.Pass) func(string) ([]byte, error) {
+	return func(filename string) ([]byte, error) {
+		ok := slices.Contains(pass.OtherFiles, filename) || slices.Contains(pass.IgnoredFiles, filename)
+		for _, f := range pass.Files {
+			if !ok && pass.Fset.File(f.FileStart).Name() == filename {
+				ok = true
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("Pass.ReadFile: %s is not among OtherFiles, IgnoredFiles, or names of Files", filename)
+		}
+		return os.ReadFile(filename)
+	}
+}
+
+func convertModule(m *packages.Module) *analysis.Module {
+	if m == nil {
+		return nil
+	}
+	out := &analysis.Module{
+		Path:      m.Path,
+		Version:   m.Version,
+		Replace:   convertModule(m.Replace),
+		Time:      m.Time,
+		Main:      m.Main,
+		Indirect:  m.Indirect,
+		Dir:       m.Dir,
+		GoMod:     m.GoMod,
+		GoVersion: m.GoVersion,
+	}
+	if m.Error != nil {
+		out.Error = &analysis.ModuleError{Err: m.Error.Err}
+	}
+	return out
+}

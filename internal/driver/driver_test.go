@@ -1,0 +1,211 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+// writeModule writes a module from a map of relative file names to
+// contents into a temporary directory and returns the directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// analyzeDir loads patterns in dir with the driver and returns its text
+// output (package errors, then analysis errors and findings) and the exit
+// code the driver computes.
+func analyzeDir(t *testing.T, dir string, tests bool, patterns ...string) (string, int) {
+	t.Helper()
+	t.Chdir(dir)
+	initial, err := load(patterns, tests)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	var cfg analyzers.Config
+	g := analyze(analyzers.New(&cfg), initial, 2, nil)
+	var out bytes.Buffer
+	code := 0
+	if printErrors(&out, initial) > 0 {
+		code = 1
+	}
+	if err := g.printText(&out, -1); err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), max(code, g.exitCode())
+}
+
+const goMod = "module example.com/m\n\ngo 1.26\n"
+
+// retryHelper is a package whose exported function retries two calls
+// down; nestedretry exports a fact on it.
+const retryHelper = `package a
+
+import "time"
+
+func send() error { return nil }
+
+// Sync retries.
+func Sync() error { return syncOnce() }
+
+func syncOnce() error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = send(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Client retries in a method.
+type Client struct{}
+
+// Post retries.
+func (*Client) Post() error { return Sync() }
+`
+
+const retryCaller = `package b
+
+import (
+	"time"
+
+	"example.com/m/a"
+)
+
+func Pay(c *a.Client) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = a.Sync(); err == nil {
+			return nil
+		}
+		if err = c.Post(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+`
+
+// TestFactsFromExportData checks that a fact exported while analysing a
+// dependency reaches the package that calls it, although that package
+// sees the dependency through export data, not through the dependency's
+// own source types; both when the dependency is analysed as a root and
+// when it is only a dependency.
+func TestFactsFromExportData(t *testing.T) {
+	dir := writeModule(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
+	for _, patterns := range [][]string{{"./..."}, {"./b"}} {
+		out, code := analyzeDir(t, dir, true, patterns...)
+		for _, want := range []string{
+			"b/b.go:12:14: call to example.com/m/a.Sync reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)",
+			"b/b.go:15:14: call to (*example.com/m/a.Client).Post reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: output lacks %q:\n%s", patterns, want, out)
+			}
+		}
+		if code != 3 {
+			t.Errorf("%v: exit code %d, want 3", patterns, code)
+		}
+	}
+}
+
+// TestTypeErrors checks that a dependency that does not compile (so go
+// list has no export data for it) is reported as the multichecker reports
+// it: its type error once, and every analysis of it and of its importer
+// skipped or failed, with no error of the importer's own.
+func TestTypeErrors(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod": goMod,
+		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
+		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc H() { a.G() }\n",
+	})
+	out, code := analyzeDir(t, dir, true, "./...")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasSuffix(lines[0], `a/a.go:3:23: cannot use "x" (untyped string constant) as int value in return statement`) {
+		t.Errorf("first line is not a's type error:\n%s", out)
+	}
+	if strings.Count(out, "cannot use") != 1 || strings.Contains(out, "# example.com") || strings.Contains(out, "could not import") {
+		t.Errorf("want exactly one type error, and none from go list -export or from importing a:\n%s", out)
+	}
+	for _, want := range []string{
+		"idemlint_retryscope: analysis skipped due to errors in package",
+		"nestedretry: failed prerequisites: idemlint_retryscope@example.com/m/b, nestedretry@example.com/m/a",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+}
+
+// TestTests checks that test files are analysed unless tests is false.
+func TestTests(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod":      goMod,
+		"a/a.go":      "package a\n\nfunc send() error { return nil }\n",
+		"a/a_test.go": "package a\n\nimport \"time\"\n\nfunc retry() error {\n\tvar err error\n\tfor {\n\t\tif err = send(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n}\n",
+	})
+	const want = "a/a_test.go:7:2: retry loop has no attempt cap and no deadline"
+	if out, code := analyzeDir(t, dir, true, "./..."); !strings.Contains(out, want) || code != 3 {
+		t.Errorf("with tests: exit %d, want 3 and %q in:\n%s", code, want, out)
+	}
+	if out, code := analyzeDir(t, dir, false, "./..."); out != "" || code != 0 {
+		t.Errorf("without tests: exit %d, want 0 and no output:\n%s", code, out)
+	}
+}
+
+// TestParseFlags checks the command lines the driver leaves to the
+// multichecker, and the -NAME analyzer flags.
+func TestParseFlags(t *testing.T) {
+	var cfg analyzers.Config
+	suite := analyzers.New(&cfg)
+	for _, args := range [][]string{
+		{"-fix", "./..."}, {"-diff", "-fix", "./..."}, {"-flags"}, {"-V=full"}, {}, {"help"},
+		{"/tmp/x/vet.cfg"}, {"-nosuchflag", "./..."},
+	} {
+		o, ok := parseFlags(args, suite, cfg.Bind)
+		if ok && !(o.fix || o.diff || o.printFlags || o.version || len(o.args) == 0 || o.args[0] == "help" ||
+			len(o.args) == 1 && strings.HasSuffix(o.args[0], ".cfg")) {
+			t.Errorf("%q: the driver would handle it", args)
+		}
+	}
+	o, ok := parseFlags([]string{"-nojitter=false", "-json", "-c", "2", "-test=false", "-retry-funcs=example.com/p.Do", "./..."}, suite, cfg.Bind)
+	if !ok {
+		t.Fatal("valid command line rejected")
+	}
+	if !o.json || o.context != 2 || o.tests || len(o.args) != 1 {
+		t.Errorf("options not set: %+v", o)
+	}
+	for _, a := range o.analyzers {
+		if a.Name == "nojitter" {
+			t.Error("-nojitter=false left nojitter enabled")
+		}
+	}
+	if len(o.analyzers) != len(suite)-1 {
+		t.Errorf("%d analyzers enabled, want %d", len(o.analyzers), len(suite)-1)
+	}
+	o, _ = parseFlags([]string{"-nestedretry", "./..."}, suite, cfg.Bind)
+	if len(o.analyzers) != 1 || o.analyzers[0].Name != "nestedretry" {
+		t.Errorf("-nestedretry: enabled %v, want only nestedretry", o.analyzers)
+	}
+}
