@@ -20,7 +20,10 @@ import (
 // treated as absent on read, removed when its shard needs room, and by Reap.
 // When a shard is full it evicts expired entries first, then the oldest
 // completed entry; in-progress entries are never evicted (Claim
-// returns ErrStoreFull instead).
+// returns ErrStoreFull instead). An in-progress entry is kept while its
+// lease is valid even past its TTL (a lease longer than the TTL), as
+// PostgresStore does: only then may another attempt take it over, or
+// eviction and Reap remove it.
 //
 // Its unit of work has no transaction: functions registered with OnCommit
 // run atomically with the completion (under the fence check), so business
@@ -89,7 +92,7 @@ type memShardState struct {
 	n          int   // entries held
 	max        int
 	fence      int64     // last fence handed out by this shard
-	minExp     time.Time // no entry expires before this
+	minExp     time.Time // no entry becomes removable before this (see removable)
 	warmed     int       // see warm
 }
 
@@ -292,8 +295,8 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	defer sh.mu.Unlock()
 	j := sh.get(hash, k)
 	if j != memNone {
-		if e := &sh.entries[j]; !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil)) {
-			sh.remove(j) // expired, and no attempt holds a valid lease on it
+		if sh.entries[j].removable(now) {
+			sh.remove(j)
 			j = memNone
 		}
 	}
@@ -330,27 +333,33 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, e.fence}, Steps: maps.Clone(e.steps)}, nil
 }
 
-// makeRoom evicts expired entries, else the oldest completed one. It
-// reports whether there is room. The caller holds sh.mu.
+// makeRoom evicts removable (expired, unleased) entries, else the oldest
+// completed one. It reports whether there is room. The caller holds sh.mu.
 func (sh *memShard) makeRoom(now time.Time) bool {
-	// Drop expired entries from the front of the insertion order.
-	for sh.head != memNone && !now.Before(sh.entries[sh.head].expiresAt) {
+	// Drop removable entries from the front of the insertion order.
+	for sh.head != memNone && sh.entries[sh.head].removable(now) {
 		sh.remove(sh.head)
 	}
 	if sh.n < sh.max {
 		sh.warm()
 		return true
 	}
-	// Full of live entries. If any may have expired (TTLs differ), sweep
-	// the shard for them; else evict the oldest completed entry. In-progress
-	// entries are never evicted.
+	// Full of kept entries. If any may have become removable (TTLs and
+	// leases differ), sweep the shard for them; else evict the oldest
+	// completed entry. In-progress entries are never evicted.
 	if !now.Before(sh.minExp) {
 		sh.minExp = time.Time{}
 		sh.each(func(j int32, e *memEntry) {
-			if !now.Before(e.expiresAt) {
+			if e.removable(now) {
 				sh.remove(j)
-			} else if sh.minExp.IsZero() || e.expiresAt.Before(sh.minExp) {
-				sh.minExp = e.expiresAt
+				return
+			}
+			at := e.expiresAt // when e becomes removable if nothing changes
+			if !e.completed && e.leaseUntil.After(at) {
+				at = e.leaseUntil // Complete and Release lower minExp again
+			}
+			if sh.minExp.IsZero() || at.Before(sh.minExp) {
+				sh.minExp = at
 			}
 		})
 		if sh.n < sh.max {
@@ -380,7 +389,8 @@ func (sh *memShard) warm() {
 	sh.warmed += len(e.key.tenant) + len(e.fingerprint) + len(e.steps) + int(sh.table[uint64(e.tag)>>(sh.shift-32)]&1)
 }
 
-// Reap removes every expired entry and returns how many it removed.
+// Reap removes every expired entry, except in-progress entries whose lease
+// is still valid, and returns how many it removed.
 func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 	n := 0
 	for i := range s.shards {
@@ -391,7 +401,7 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 		now := s.now()
 		sh.mu.Lock()
 		sh.each(func(j int32, e *memEntry) {
-			if !now.Before(e.expiresAt) {
+			if e.removable(now) {
 				sh.remove(j)
 				n++
 			}
@@ -399,6 +409,13 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 		sh.mu.Unlock()
 	}
 	return n, nil
+}
+
+// removable reports whether e may be removed at now: it has expired, and
+// no attempt holds a valid lease on it (PostgresStore.Reap's rule). A
+// completed entry has no lease.
+func (e *memEntry) removable(now time.Time) bool {
+	return !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil))
 }
 
 // current returns the index of l's entry if l still owns it, else
@@ -409,6 +426,16 @@ func (sh *memShard) current(hash uint64, l Lease) int32 {
 		return memNone
 	}
 	return j
+}
+
+// lowerMinExp keeps minExp a bound when an entry's lease ends early
+// (Complete, Release): the entry becomes removable at its expiry, which
+// may precede minExp if the last sweep counted its lease. The caller holds
+// sh.mu.
+func (sh *memShard) lowerMinExp(exp time.Time) {
+	if exp.Before(sh.minExp) {
+		sh.minExp = exp
+	}
 }
 
 // Begin implements Store.
@@ -427,6 +454,7 @@ func (s *MemoryStore) Release(ctx context.Context, l Lease) error {
 	}
 	if e := &sh.entries[j]; len(e.steps) > 0 {
 		e.leaseUntil = time.Time{} // keep the recovery points; end the lease
+		sh.lowerMinExp(e.expiresAt)
 		return nil
 	}
 	sh.remove(j)
@@ -490,6 +518,7 @@ func (w *memWork) Complete(ctx context.Context, resp *Response) error {
 	e.completed = true
 	e.resp = resp // Work.Complete takes ownership; reads return copies
 	e.leaseUntil = time.Time{}
+	sh.lowerMinExp(e.expiresAt)
 	for _, f := range w.onCommit {
 		f()
 	}

@@ -40,12 +40,18 @@ func (m *memModel) find(tenant, key string) int {
 
 func (m *memModel) drop(i int) { m.entries = append(m.entries[:i], m.entries[i+1:]...) }
 
-// dropExpired removes every expired entry and returns how many.
-func (m *memModel) dropExpired(now time.Time) int {
+// removable reports whether e may be removed at now: it has expired, and
+// no attempt holds a valid lease on it (PostgresStore.Reap's rule).
+func (e *modelEntry) removable(now time.Time) bool {
+	return !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil))
+}
+
+// dropRemovable removes every removable entry and returns how many.
+func (m *memModel) dropRemovable(now time.Time) int {
 	n := len(m.entries)
 	live := m.entries[:0]
 	for _, e := range m.entries {
-		if now.Before(e.expiresAt) {
+		if !e.removable(now) {
 			live = append(live, e)
 		}
 	}
@@ -53,16 +59,18 @@ func (m *memModel) dropExpired(now time.Time) int {
 	return n - len(live)
 }
 
-// makeRoom: expired entries at the front of the insertion order go first;
-// then, still full, every expired entry; then the oldest completed one.
+// makeRoom: removable entries at the front of the insertion order go
+// first; then, still full, every removable entry; then the oldest
+// completed one. An in-progress entry with a valid lease stays, expired
+// or not.
 func (m *memModel) makeRoom(now time.Time) bool {
-	for len(m.entries) > 0 && !now.Before(m.entries[0].expiresAt) {
+	for len(m.entries) > 0 && m.entries[0].removable(now) {
 		m.drop(0)
 	}
 	if len(m.entries) < m.max {
 		return true
 	}
-	if m.dropExpired(now); len(m.entries) < m.max {
+	if m.dropRemovable(now); len(m.entries) < m.max {
 		return true
 	}
 	for i, e := range m.entries {
@@ -77,7 +85,7 @@ func (m *memModel) makeRoom(now time.Time) bool {
 func (m *memModel) claim(now time.Time, tenant, key string, fp byte, lease, ttl time.Duration) (ClaimResult, error) {
 	i := m.find(tenant, key)
 	if i >= 0 {
-		if e := m.entries[i]; !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil)) {
+		if m.entries[i].removable(now) {
 			m.drop(i)
 			i = -1
 		}
@@ -309,7 +317,7 @@ func TestMemoryMatchesModel(t *testing.T) {
 					n, err := s.Reap(ctx)
 					want := 0
 					for i := range models {
-						want += models[i].dropExpired(now)
+						want += models[i].dropRemovable(now)
 					}
 					if err != nil || n != want {
 						t.Fatalf("step %d: reap = %d, %v; want %d", step, n, err, want)
