@@ -5,15 +5,28 @@
 # and `staticcheck -checks all` with a cold staticcheck cache. Prints wall
 # time and peak RSS (/usr/bin/time -f '%e %M') of each and the ratios.
 # Run from the repository root (make bench).
+#
+# The whole script is one function, called on the last line: bash reads a
+# script as it runs it, so an edit of this file during a run (which lasts
+# many minutes) made the rest of the run execute whatever text then stood
+# at the old offset ("line 59: t: command not found", and no corpus
+# figures). A function body is read in full before anything runs.
 set -euo pipefail
-idemlint=$(realpath "$1") floor=$(realpath "$2") staticcheck=$(realpath "$3")
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/corpus"
-echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "preparing the corpus module (go run ./internal/corpus/corpusrun -prepare)..."
-mapfile -t corpus < <(go run ./internal/corpus/corpusrun -prepare "$work/corpus")
+main() {
+	idemlint=$(realpath "$1") floor=$(realpath "$2") staticcheck=$(realpath "$3")
+
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	mkdir "$work/corpus"
+	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "preparing the corpus module (go run ./internal/corpus/corpusrun -prepare)..."
+	go run ./internal/corpus/corpusrun -prepare "$work/corpus" >"$work/patterns"
+	mapfile -t corpus <"$work/patterns"
+
+	run_set std std
+	run_set corpus "${corpus[@]}"
+}
 
 # measure OK CMD...: run CMD in the corpus module, output to /dev/null,
 # and print "wall_s peak_kb"; an exit status other than 0 or OK (3: idemlint
@@ -55,5 +68,5 @@ run_set() {
 	printf 'suite/staticcheck: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$it/$st")" "$(bc -l <<<"$im/$sm")"
 }
 
-run_set std std
-run_set corpus "${corpus[@]}"
+# One line: bash has read it in full (the exit too) before it runs main.
+main "$@"; exit
