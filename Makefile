@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
 
-.PHONY: all build demo test test-short lint bench golangci clean
+.PHONY: all build demo test test-short lint bench soak golangci clean
 
 all: build
 
@@ -40,6 +40,11 @@ bench: build
 	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor $(BIN)/staticcheck
 	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
 	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
+
+## soak: each driver (idemlint, go vet -vettool, bin/custom-gcl) twice over std and the corpus, tests included;
+## fails on a panic, an analyzer or driver error, two runs that differ, or drivers that disagree
+soak: build golangci
+	@bash internal/benchfloor/soak.sh $(BIN)/idemlint $(BIN)/custom-gcl
 
 ## corpus: fetch the real-code corpus (testdata/corpus/modules.txt), run idemlint over it, write raw.txt, list unreviewed findings
 .PHONY: corpus
