@@ -55,6 +55,9 @@ type engine struct {
 	states  map[*packages.Package]*pkgState
 	ill     map[*packages.Package]bool // ill-typed packages that are not analysed
 	factLog io.Writer
+
+	variantMu sync.Mutex
+	variants  map[*packages.Package]bool
 }
 
 type graph struct {
@@ -64,7 +67,8 @@ type graph struct {
 // analyze runs analyzers over the initial packages, in dependency order,
 // with at most workers packages in memory at a time.
 func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer) *graph {
-	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog}
+	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog,
+		variants: make(map[*packages.Package]bool)}
 
 	type key struct {
 		a   *analysis.Analyzer
@@ -156,8 +160,9 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 	wg.Add(len(e.states))
 	for range max(workers, 1) {
 		go func() {
+			w := new(worker)
 			for s := range ready {
-				e.process(s)
+				e.process(s, w)
 				mu.Lock()
 				for _, d := range s.dependents {
 					if d.waits--; d.waits == 0 {
@@ -225,9 +230,13 @@ func (e *engine) illTyped(p *packages.Package) bool {
 // load parses and type-checks s's package as go/packages does, importing
 // its dependencies from export data, and records its errors in the
 // package's Errors.
-func (e *engine) load(s *pkgState) *typed {
+func (e *engine) load(s *pkgState, w *worker) *typed {
 	p := s.pkg
 	t := &typed{fset: token.NewFileSet(), universe: make(map[string]*types.Package)}
+	if !e.variant(p) {
+		w.reset(false)
+		t.fset, t.universe = w.fset, w.universe
+	}
 	if p.PkgPath == "unsafe" {
 		t.pkg, t.files, t.info = types.Unsafe, []*ast.File{}, newInfo()
 		return t
@@ -291,6 +300,52 @@ func (e *engine) load(s *pkgState) *typed {
 	return t
 }
 
+// A worker is one goroutine that analyses packages one at a time. It
+// keeps the packages it imported from export data, and the file set that
+// holds their positions, from one package to the next, so that a
+// dependency's export data is decoded once per worker rather than once
+// per importing package; it starts afresh when they grow large. Packages
+// in a test's graph, where a path can name two variants of a package (p
+// and p [p.test]), use their own.
+type worker struct {
+	fset     *token.FileSet
+	universe map[string]*types.Package
+}
+
+// Past this many imported packages a worker forgets them.
+const maxUniverse = 400
+
+// reset starts a new file set and universe if there is none or, when
+// ifLarge, if the universe has grown past maxUniverse.
+func (w *worker) reset(ifLarge bool) {
+	if w.fset != nil && (!ifLarge || len(w.universe) <= maxUniverse) {
+		return
+	}
+	w.fset, w.universe = token.NewFileSet(), make(map[string]*types.Package)
+}
+
+// variant reports whether p's graph holds a test variant of a package.
+func (e *engine) variant(p *packages.Package) bool {
+	e.variantMu.Lock()
+	defer e.variantMu.Unlock()
+	return e.variantLocked(p)
+}
+
+func (e *engine) variantLocked(p *packages.Package) bool {
+	if v, ok := e.variants[p]; ok {
+		return v
+	}
+	e.variants[p] = false // no cycles, but be safe
+	v := p.ID != p.PkgPath
+	for _, imp := range p.Imports {
+		if e.variantLocked(imp) {
+			v = true
+		}
+	}
+	e.variants[p] = v
+	return v
+}
+
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
@@ -336,9 +391,18 @@ func (e *engine) readExport(t *typed, ip *packages.Package) (*types.Package, err
 
 // process analyses one package: parse, type-check, run its actions in
 // order, then keep only their outcomes and the package's facts.
-func (e *engine) process(s *pkgState) {
+func (e *engine) process(s *pkgState, w *worker) {
 	p := s.pkg
-	t := e.load(s)
+	t := e.load(s, w)
+	defer func() {
+		if t.fset == w.fset {
+			// Keep only the positions of the imported packages.
+			for _, f := range t.files {
+				t.fset.RemoveFile(t.fset.File(f.FileStart))
+			}
+		}
+		w.reset(true)
+	}()
 	ill := len(p.Errors) > 0
 	for _, imp := range p.Imports {
 		if e.illTyped(imp) {
