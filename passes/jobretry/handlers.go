@@ -9,6 +9,8 @@ import (
 
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // framework is a job queue that retries its handlers by itself.
@@ -73,13 +75,4 @@ func (c *checker) callee(call *ast.CallExpr) *types.Func {
 	return fn
 }
 
-// isNamed reports whether t (or *t) is the named type path.name.
-func isNamed(t types.Type, path, name string) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
-}
-
-func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
+func isContext(t types.Type) bool { return astq.IsNamed(t, "context", "Context") }

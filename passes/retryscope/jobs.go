@@ -211,7 +211,7 @@ func (jf *jobFinder) find() {
 			if !ok {
 				return true
 			}
-			if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 && isNamed(tv.Type, pkgAsynq, "HandlerFunc") {
+			if tv, ok := m.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 && astq.IsNamed(tv.Type, pkgAsynq, "HandlerFunc") {
 				jf.register(Asynq, call.Args[0], "")
 				return true
 			}
@@ -305,7 +305,7 @@ func asynqSig(sig *types.Signature) bool {
 
 func isPtrTo(t types.Type, path, name string) bool {
 	_, ok := types.Unalias(t).(*types.Pointer)
-	return ok && isNamed(t, path, name)
+	return ok && astq.IsNamed(t, path, name)
 }
 
 // disabled records the tasks and jobs the package enqueues with retries off.
@@ -365,15 +365,15 @@ func (jf *jobFinder) retriesDisabled() *disabled {
 			case *ast.CompositeLit:
 				t := m.info.TypeOf(n)
 				switch {
-				case t != nil && isNamed(t, pkgRiver, "InsertOpts") && jf.fieldAtMost(n, "MaxAttempts", 1):
+				case t != nil && astq.IsNamed(t, pkgRiver, "InsertOpts") && jf.fieldAtMost(n, "MaxAttempts", 1):
 					if args, ok := jf.riverArgsFor(stack); ok {
 						d.riverArgs = append(d.riverArgs, args)
 					} else {
 						d.riverAll = true
 					}
-				case t != nil && isNamed(t, pkgRiver, "Config") && jf.fieldAtMost(n, "MaxAttempts", 1):
+				case t != nil && astq.IsNamed(t, pkgRiver, "Config") && jf.fieldAtMost(n, "MaxAttempts", 1):
 					d.riverAll = true
-				case t != nil && isNamed(t, pkgTemporalInner, "RetryPolicy") && jf.fieldAtMost(n, "MaximumAttempts", 1):
+				case t != nil && astq.IsNamed(t, pkgTemporalInner, "RetryPolicy") && jf.fieldAtMost(n, "MaximumAttempts", 1):
 					d.temporal = true
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // callee returns the function or method a call statically calls, or nil.
@@ -179,7 +181,7 @@ func (m *model) receivesTicker(body *ast.BlockStmt) bool {
 				break
 			}
 			if cs, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && cs.Sel.Name == "C" {
-				if t := m.info.TypeOf(cs.X); t != nil && isNamed(t, "time", "Ticker") {
+				if t := m.info.TypeOf(cs.X); t != nil && astq.IsNamed(t, "time", "Ticker") {
 					found = true
 				}
 			}
@@ -223,15 +225,6 @@ func isErrno(t types.Type) bool {
 		return true
 	}
 	return false
-}
-
-// isNamed reports whether t is, or points to, the named type pkg.name.
-func isNamed(t types.Type, pkg, name string) bool {
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 // receivesTimer reports whether body receives from the channel of the timer

@@ -69,3 +69,13 @@ func RiverJob(t types.Type) (types.Type, bool) {
 	}
 	return n.TypeArgs().At(0), true
 }
+
+// IsNamed reports whether t, or the type t points to, is the named type
+// path.name.
+func IsNamed(t types.Type, path, name string) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
