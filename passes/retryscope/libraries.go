@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 )
 
@@ -24,6 +25,83 @@ const (
 	rican7      = "github.com/Rican7/retry"
 	idemRetry   = "github.com/idemlint/idemlint/runtime/retry"
 )
+
+// entries are the names of the functions and methods of each library that
+// call may take as retry library entry points (or, for go-retryablehttp,
+// as clients): call looks no further for any other name, so this table is
+// the one list of them.
+var entries = map[string][]string{
+	avastV4:    {"Do", "DoWithData"},
+	avastV5:    {"Do"}, // (*Retrier).Do, (*RetrierWithData).Do
+	cenkaltiV4: {"Retry", "RetryNotify", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimer", "RetryNotifyWithTimerAndData"},
+	cenkaltiV5: {"Retry"},
+	sethvargo:  {"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
+	k8sWait:    {"ExponentialBackoff", "ExponentialBackoffWithContext"},
+	clientGo:   {"RetryOnConflict", "OnError"},
+	failsafe:   {"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunWithExecutionAsync", "GetWithExecutionAsync"},
+	retryable:  {"NewClient", "Get", "Head", "Post", "PostForm"},
+	idemRetry:  {"Do", "DoValue"},
+	rican7:     {"Retry"},
+}
+
+// methodLibraries are the libraries whose entry points include methods
+// (avast v5 (*Retrier).Do, failsafe's Executor.Run and Get...): a package
+// can call them without importing the library itself.
+var methodLibraries = []string{avastV5, failsafe}
+
+// libraryCalls returns a test of the names by which a call in a package
+// that imports the paths in direct, and whose transitive imports dependsOn
+// tests, may be a LibraryCall scope's: an entry point of a library it
+// imports, or of one with method entry points that it depends on, or a
+// function of cfg.RetryFuncs whose package it depends on (any name, for a
+// name that does not parse). It returns nil when no call can be.
+func (cfg *Config) libraryCalls(direct []string, dependsOn func(func(string) bool) bool) func(string) bool {
+	names := make(map[string]bool)
+	add := func(ns ...string) {
+		for _, n := range ns {
+			names[n] = true
+		}
+	}
+	for _, path := range direct {
+		add(entries[path]...)
+	}
+	for _, path := range methodLibraries {
+		if dependsOn(func(p string) bool { return p == path }) {
+			add(entries[path]...)
+		}
+	}
+	for _, name := range cfg.RetryFuncs {
+		p, ok := funcPackage(name)
+		if !ok {
+			return func(string) bool { return true }
+		}
+		if dependsOn(func(path string) bool { return path == p }) {
+			add(name[strings.LastIndex(name, ".")+1:])
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return func(name string) bool { return names[name] }
+}
+
+// funcPackage returns the package path of a function's full name
+// ("example.com/pkg.F", "(*example.com/pkg.T).M").
+func funcPackage(name string) (string, bool) {
+	if strings.HasPrefix(name, "(") {
+		end := strings.Index(name, ").")
+		if end < 0 {
+			return "", false
+		}
+		name = strings.TrimPrefix(name[1:end], "*")
+	}
+	slash := max(strings.LastIndex(name, "/"), 0)
+	dot := strings.LastIndex(name[slash:], ".")
+	if dot <= 0 {
+		return "", false
+	}
+	return name[:slash+dot], true
+}
 
 // origin resolves a local variable to the value last assigned to it before
 // pos, looking through parentheses and &. Other expressions are returned
@@ -129,6 +207,9 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	}
 	name := callee.FullName()
 	path := callee.Pkg().Path()
+	if !slices.Contains(entries[path], callee.Name()) && !m.extra[name] {
+		return nil
+	}
 	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: stripTypeParams(name), Trigger: TriggerUnknown}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		s.Pos = sel.Sel.Pos()

@@ -5,12 +5,14 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/prefilter"
 )
 
 //go:embed doc.go
@@ -34,7 +36,7 @@ var Analyzer = New(&Config{})
 // New returns the retry model pass for cfg. The pass reads cfg when it runs,
 // so a driver may fill cfg from flags after New returns.
 func New(cfg *Config) *analysis.Analyzer {
-	return &analysis.Analyzer{
+	a := &analysis.Analyzer{
 		Name:             Name,
 		Doc:              analyzerdoc.Section(doc, Name),
 		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
@@ -45,6 +47,25 @@ func New(cfg *Config) *analysis.Analyzer {
 			return run(pass, cfg), nil
 		},
 	}
+	configs.Store(a, cfg)
+	return a
+}
+
+// configs maps each analyzer New made to its Config.
+var configs sync.Map // *analysis.Analyzer → *Config
+
+// LibraryCalls returns, from a package's imports alone, a test of the
+// names by which a call in the package might be a retry library call (a
+// LibraryCall scope, or a go-retryablehttp Client scope built by a call)
+// of the model that scope (an analyzer made by New) builds; nil when no
+// call can be. With LoopFilter it lets a driver skip dependencies where a
+// check can export no fact (see nestedretry).
+func LibraryCalls(scope *analysis.Analyzer, p *prefilter.Package) func(name string) bool {
+	v, ok := configs.Load(scope)
+	if !ok {
+		return func(string) bool { return true } // not the model's analyzer: no promise
+	}
+	return v.(*Config).libraryCalls(p.Imports, p.DependsOn)
 }
 
 // model holds what one run knows while it builds the Result.

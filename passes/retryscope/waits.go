@@ -149,7 +149,7 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			}
 			if fn := m.callee(n); fn != nil {
 				name := strings.ToLower(fn.Name())
-				for _, w := range []string{"wait", "sleep", "backoff", "pause", "delay", "throttle", "limit"} {
+				for _, w := range waitWords {
 					if strings.Contains(name, w) {
 						blocking = true
 					}
@@ -167,6 +167,15 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 	}
 	return waits
 }
+
+// waitWords are the words that, in the name of a function a loop calls,
+// make the loop blocking (loopWaits).
+var waitWords = []string{"wait", "sleep", "backoff", "pause", "delay", "throttle", "limit"}
+
+// waitNames are the names of the functions waitCall knows to wait:
+// time.Sleep, time.After, time.NewTimer, (*time.Timer).Reset, time.Tick
+// and gax.Sleep.
+var waitNames = []string{"Sleep", "After", "NewTimer", "Reset", "Tick"}
 
 // receivesTicker reports whether body receives from the channel of a
 // time.Ticker (t.C), outside function literals.

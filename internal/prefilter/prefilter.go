@@ -1,0 +1,277 @@
+// Package prefilter lets an analyzer that exports facts tell a driver,
+// before a dependency is type-checked, that it cannot export any fact
+// there. A driver that must analyse every dependency of the root packages
+// for their facts (go/analysis does) can then skip most of them: no
+// parsing with comments, no type-checking, no passes.
+//
+// A prefilter must be sound: it may answer true for a package where the
+// analyzer exports nothing, never false for one where it exports a fact.
+// Skipping a package changes no finding as long as that holds; the tests
+// of each prefilter check it against the analyzer's own facts.
+package prefilter
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"sort"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+)
+
+// A Package is what a prefilter sees of a dependency: its metadata, what
+// its transitive imports export, and, on demand, its source and syntax.
+type Package struct {
+	// Path is the package path.
+	Path string
+	// Files are the package's compiled Go files, in the order a driver
+	// parses them.
+	Files []string
+	// Imports are the paths of the packages it imports.
+	Imports []string
+	// DependsOn reports whether match accepts the path of the package or
+	// of one of its transitive imports.
+	DependsOn func(match func(path string) bool) bool
+	// FactNames reports the names of the objects on which the package's
+	// transitive imports have facts (of any analyzer), and whether one of
+	// them has a package fact.
+	FactNames func() (names map[string]bool, packageFacts bool)
+	// Source returns the contents of Files, read on the first call. An
+	// error means a file could not be read: the prefilter must answer
+	// true.
+	Source func() ([][]byte, error)
+	// Lexicon returns what a scan of Source's tokens finds, computed on
+	// the first call: cheaper than Syntax, for a first answer. An error
+	// means a file could not be read.
+	Lexicon func() (*Lexicon, error)
+	// Syntax returns the package's files parsed without comments and
+	// without object resolution; it parses them on the first call. An
+	// error means a file did not parse: the prefilter must answer true.
+	Syntax func() ([]*ast.File, error)
+	// Types returns the types of one of the package's transitive imports,
+	// by path, from the compiler's export data. An error means they are
+	// not available: the prefilter must answer as if anything were there.
+	Types func(path string) (*types.Package, error)
+}
+
+// A Lexicon is what a scan of a package's tokens finds, without parsing.
+type Lexicon struct {
+	// Calls holds every name that a call expression of the package can
+	// call by (CallName): each identifier followed, after any closing
+	// parentheses, by an opening parenthesis or bracket. It holds more
+	// (conversions, declarations, indexed names), never less.
+	Calls map[string]bool
+	// For, Nil, Select and Arrow report whether the package has a for
+	// keyword, the identifier nil, a select keyword, and the <- operator.
+	For, Nil, Select, Arrow bool
+}
+
+// Scan reads the lexicon of the sources of a package's files.
+func Scan(srcs [][]byte) *Lexicon {
+	lex := &Lexicon{Calls: make(map[string]bool)}
+	fset := token.NewFileSet()
+	for _, src := range srcs {
+		var s scanner.Scanner
+		s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+		pending := "" // an identifier, maybe followed by closing parentheses
+		for {
+			_, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			switch tok {
+			case token.IDENT:
+				if lit == "nil" {
+					lex.Nil = true
+				}
+				pending = lit
+				continue
+			case token.RPAREN:
+				continue // keeps pending: (f)(x)
+			case token.LPAREN, token.LBRACK:
+				if pending != "" {
+					lex.Calls[pending] = true
+				}
+			case token.FOR:
+				lex.For = true
+			case token.SELECT:
+				lex.Select = true
+			case token.ARROW:
+				lex.Arrow = true
+			}
+			pending = ""
+		}
+	}
+	return lex
+}
+
+// A Func reports whether an analyzer may export facts for p. A driver
+// skips p, and treats it as having no facts, when every analyzer with
+// facts that would run on p has a Func and each says false.
+type Func func(p *Package) bool
+
+var registry sync.Map // *analysis.Analyzer → Func
+
+// Register sets a's prefilter.
+func Register(a *analysis.Analyzer, f Func) { registry.Store(a, f) }
+
+// Lookup returns a's prefilter, or nil.
+func Lookup(a *analysis.Analyzer) Func {
+	if f, ok := registry.Load(a); ok {
+		return f.(Func)
+	}
+	return nil
+}
+
+// CallName returns the name a call expression calls by: the identifier
+// or the selected name of its function expression, through parentheses
+// and type arguments; "" for other calls (of a function literal, of a
+// call's result, of an index into a slice). For a call that statically
+// calls a function or method, it is that function's or method's name.
+func CallName(call *ast.CallExpr) string {
+	f := ast.Unparen(call.Fun)
+	for {
+		switch x := f.(type) {
+		case *ast.IndexExpr:
+			f = ast.Unparen(x.X)
+			continue
+		case *ast.IndexListExpr:
+			f = ast.Unparen(x.X)
+			continue
+		}
+		break
+	}
+	switch x := f.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	}
+	return ""
+}
+
+// FromPackages returns what a prefilter sees of p, a package that
+// go/packages loaded with its files, imports and export data. facts
+// reports, for one of p's transitive imports, the names of the objects its
+// facts are on and whether it has a package fact (nothing for a package
+// not analysed); typesOf returns one's types (ExportTypes, or a cache of
+// it).
+func FromPackages(p *packages.Package, facts func(*packages.Package) (names []string, packageFact bool),
+	typesOf func(*packages.Package) (*types.Package, error)) *Package {
+	pp := &Package{Path: p.PkgPath, Files: p.CompiledGoFiles}
+	for path := range p.Imports {
+		pp.Imports = append(pp.Imports, path)
+	}
+	sort.Strings(pp.Imports)
+	closure := sync.OnceValue(func() []*packages.Package { return transitiveImports(p) })
+	pp.DependsOn = func(match func(string) bool) bool {
+		if match(p.PkgPath) {
+			return true
+		}
+		for _, q := range closure() {
+			if match(q.PkgPath) {
+				return true
+			}
+		}
+		return false
+	}
+	pp.FactNames = func() (map[string]bool, bool) {
+		names := make(map[string]bool)
+		pkgFacts := false
+		for _, q := range closure() {
+			ns, pf := facts(q)
+			for _, n := range ns {
+				names[n] = true
+			}
+			pkgFacts = pkgFacts || pf
+		}
+		return names, pkgFacts
+	}
+	pp.Source = sync.OnceValues(func() ([][]byte, error) {
+		var srcs [][]byte
+		for _, name := range p.CompiledGoFiles {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("prefilter: %v", err)
+			}
+			srcs = append(srcs, src)
+		}
+		return srcs, nil
+	})
+	pp.Types = func(path string) (*types.Package, error) {
+		for _, q := range closure() {
+			if q.PkgPath == path {
+				return typesOf(q)
+			}
+		}
+		return nil, fmt.Errorf("prefilter: %s does not import %s", p.PkgPath, path)
+	}
+	pp.Lexicon = sync.OnceValues(func() (*Lexicon, error) {
+		srcs, err := pp.Source()
+		if err != nil {
+			return nil, err
+		}
+		return Scan(srcs), nil
+	})
+	pp.Syntax = sync.OnceValues(func() ([]*ast.File, error) {
+		srcs, err := pp.Source()
+		if err != nil {
+			return nil, err
+		}
+		fset := token.NewFileSet()
+		var files []*ast.File
+		for i, src := range srcs {
+			f, err := parser.ParseFile(fset, p.CompiledGoFiles[i], src, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, fmt.Errorf("prefilter: %v", err)
+			}
+			files = append(files, f)
+		}
+		return files, nil
+	})
+	return pp
+}
+
+// ExportTypes reads q's types from its export data (q.ExportFile), with a
+// file set and a package map of its own.
+func ExportTypes(q *packages.Package) (*types.Package, error) {
+	if q.ExportFile == "" {
+		return nil, fmt.Errorf("prefilter: no export data for %s", q.ID)
+	}
+	f, err := os.Open(q.ExportFile)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("prefilter: reading %s: %v", q.ExportFile, err)
+	}
+	return gcexportdata.Read(r, token.NewFileSet(), make(map[string]*types.Package), q.PkgPath)
+}
+
+// transitiveImports returns the packages p imports, directly or not.
+func transitiveImports(p *packages.Package) []*packages.Package {
+	seen := map[*packages.Package]bool{p: true}
+	var out []*packages.Package
+	stack := []*packages.Package{p}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, imp := range q.Imports {
+			if !seen[imp] {
+				seen[imp] = true
+				out = append(out, imp)
+				stack = append(stack, imp)
+			}
+		}
+	}
+	return out
+}

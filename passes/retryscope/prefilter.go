@@ -1,0 +1,262 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
+)
+
+// A LoopFilter tells, from a package's syntax alone, which of its loops
+// might be retry loops that wait between attempts (Loop scopes whose
+// Waits are not WaitNone). It over-approximates loop and loopWaits: a
+// false answer means no such scope.
+type LoopFilter struct {
+	// helpers are the functions and methods of the package that may be
+	// waitCall's helpers (see waitHelper).
+	helpers map[string]bool
+	// typeNames are the package's type names: an unqualified call by one
+	// is a conversion (or the call of a local variable), never the call
+	// of a function.
+	typeNames map[string]bool
+}
+
+// LexiconMayWait reports, from a package's tokens alone, whether some loop
+// of it may be one that LoopFilter.MayWait accepts: the package has a for
+// loop, nil, and a select, a receive, or a call by the name of a time
+// function other than (*time.Timer).Reset (which a wait helper needs too)
+// or by a name with a blocking word.
+func LexiconMayWait(lex *prefilter.Lexicon) bool {
+	if !lex.For || !lex.Nil {
+		return false
+	}
+	if lex.Select || lex.Arrow {
+		return true
+	}
+	for name := range lex.Calls {
+		if name != "Reset" && slices.Contains(waitNames, name) {
+			return true
+		}
+		lower := strings.ToLower(name)
+		for _, w := range waitWords {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NewLoopFilter reads the helpers and type names of the package of files.
+func NewLoopFilter(files []*ast.File) *LoopFilter {
+	lf := &LoopFilter{helpers: make(map[string]bool), typeNames: make(map[string]bool)}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				if d.Tok == token.TYPE {
+					for _, spec := range d.Specs {
+						lf.typeNames[spec.(*ast.TypeSpec).Name.Name] = true
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Body != nil && waitHelper(d.Body) {
+					lf.helpers[d.Name.Name] = true
+				}
+			}
+		}
+	}
+	return lf
+}
+
+// MayWait reports whether loop (a *ast.ForStmt or *ast.RangeStmt) might be
+// a retry loop that waits: it is no range with a value variable (only a
+// range over an integer counts attempts, and an integer has no value
+// variable); it has the shape of an attempt (retryShape); and its body,
+// outside function literals, holds a select, a receive, or a call by a
+// name that waitCall could take for a wait (a time function, a helper that
+// calls one) or that has one of the blocking words.
+func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		body = l.Body
+	case *ast.RangeStmt:
+		if l.Value != nil {
+			return false
+		}
+		if _, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok {
+			return false
+		}
+		body = l.Body
+	default:
+		return false
+	}
+	if body == nil || len(body.List) == 0 || !retryShape(loop) {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SelectStmt:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && lf.typeNames[id.Name] {
+				break
+			}
+			// (*time.Timer).Reset waits only in a loop that receives
+			// from the timer: a receive, found by itself.
+			name := prefilter.CallName(n)
+			if name != "Reset" && slices.Contains(waitNames, name) || lf.helpers[name] {
+				found = true
+			}
+			lower := strings.ToLower(name)
+			for _, w := range waitWords {
+				if strings.Contains(lower, w) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// waitHelper reports whether a function with body may be a helper that
+// waitCall takes for a wait: it has no loop, and one of its top-level
+// statements (or a top-level select's communications) calls a time
+// function other than (*time.Timer).Reset by name.
+func waitHelper(body *ast.BlockStmt) bool {
+	hasLoop := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			hasLoop = true
+		case *ast.FuncLit:
+			return false
+		}
+		return !hasLoop
+	})
+	if hasLoop {
+		return false
+	}
+	found := false
+	look := func(n ast.Node) {
+		if n == nil {
+			return
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if name := prefilter.CallName(n); name != "Reset" && slices.Contains(waitNames, name) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.SelectStmt:
+			for _, c := range st.Body.List {
+				look(c.(*ast.CommClause).Comm)
+			}
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
+			look(st)
+		}
+	}
+	return found
+}
+
+// retryShape reports whether loop has what loop needs to find a retry:
+// a variable assigned from a call in it (outside function literals) that
+// it compares with nil (==, != or a switch on it with a nil case), or a
+// call it compares with nil in place. Every success exit of an attempt is
+// implied by such a comparison.
+func retryShape(loop ast.Stmt) bool {
+	assigned := make(map[string]bool)
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if len(n.Rhs) == len(n.Lhs) {
+				for i, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok && isCall(n.Rhs[i]) {
+						assigned[id.Name] = true
+					}
+				}
+			} else if len(n.Rhs) == 1 && isCall(n.Rhs[0]) {
+				for _, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+						assigned[id.Name] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Values) == len(n.Names) {
+				for i, id := range n.Names {
+					if isCall(n.Values[i]) {
+						assigned[id.Name] = true
+					}
+				}
+			} else if len(n.Values) == 1 && isCall(n.Values[0]) {
+				for _, id := range n.Names {
+					assigned[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op != token.EQL && n.Op != token.NEQ {
+				break
+			}
+			for _, pair := range [][2]ast.Expr{{n.X, n.Y}, {n.Y, n.X}} {
+				if !isNilIdent(pair[1]) {
+					continue
+				}
+				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && assigned[id.Name] || isCall(pair[0]) {
+					found = true
+				}
+			}
+		case *ast.SwitchStmt:
+			id, ok := ast.Unparen(n.Tag).(*ast.Ident)
+			if n.Tag == nil || !ok || !assigned[id.Name] {
+				break
+			}
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					if isNilIdent(e) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isCall(e ast.Expr) bool {
+	_, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok
+}
+
+func isNilIdent(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
