@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/analyzerdoc"
+	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -42,7 +43,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	if scope == nil {
 		scope = retryscope.Analyzer
 	}
-	return &analysis.Analyzer{
+	a := &analysis.Analyzer{
 		Name:      Name,
 		Doc:       analyzerdoc.Section(doc, Name),
 		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/nestedretry.md",
@@ -52,20 +53,12 @@ func New(cfg *Config) *analysis.Analyzer {
 			if skipStd && isStd(pass) {
 				return nil, nil
 			}
-			c := &checker{
-				pass:     pass,
-				res:      pass.ResultOf[scope].(*retryscope.Result),
-				x:        buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
-				layers:   make(map[ast.Node]*layer),
-				bodies:   make(map[*ast.BlockStmt]bool),
-				memo:     make(map[ast.Node]*retriesFact),
-				busy:     make(map[ast.Node]bool),
-				fallback: make(map[string]setting),
-			}
-			c.run()
+			newChecker(pass, pass.ResultOf[scope].(*retryscope.Result)).run()
 			return nil, nil
 		},
 	}
+	prefilter.Register(a, func(p *prefilter.Package) bool { return mayExport(scope, p) })
+	return a
 }
 
 // A layer is one retry layer of the package: a retry loop, a retry
@@ -95,6 +88,19 @@ type hit struct {
 	direct   *layer
 	callee   string       // the called function, for calls
 	reach    *retriesFact // the layer reached
+}
+
+func newChecker(pass *analysis.Pass, res *retryscope.Result) *checker {
+	return &checker{
+		pass:     pass,
+		res:      res,
+		x:        buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
+		layers:   make(map[ast.Node]*layer),
+		bodies:   make(map[*ast.BlockStmt]bool),
+		memo:     make(map[ast.Node]*retriesFact),
+		busy:     make(map[ast.Node]bool),
+		fallback: make(map[string]setting),
+	}
 }
 
 type checker struct {
@@ -525,7 +531,7 @@ func (c *checker) allowNested(call *ast.CallExpr) bool {
 func modelled(path string) bool {
 	for _, p := range []string{
 		"github.com/avast/retry-go", "github.com/cenkalti/backoff", "github.com/sethvargo/go-retry",
-		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest,
+		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest, k8sTyped,
 		"github.com/failsafe-go/failsafe-go", retryable, "github.com/jpillora/backoff", "github.com/Rican7/retry",
 		"github.com/go-resty/resty", "resty.dev/", "github.com/stripe/stripe-go", awsRoot, "github.com/googleapis/gax-go",
 		"google.golang.org/grpc", idemRetry, "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
@@ -545,15 +551,20 @@ var skipStd = true
 // transparent connection-level retries (net/http, database/sql) are not
 // retry layers in the sense of this check.
 func isStd(pass *analysis.Pass) bool {
-	path := pass.Pkg.Path()
+	return len(pass.Files) > 0 && stdFile(pass.Pkg.Path(), pass.Fset.File(pass.Files[0].Pos()).Name())
+}
+
+// stdFile reports whether the package at path, one of whose files is
+// name, is in the standard library: no dot in its first path element, and
+// its files under GOROOT/src.
+func stdFile(path, name string) bool {
 	if i := strings.IndexByte(path, '/'); i >= 0 {
 		path = path[:i]
 	}
-	if strings.Contains(path, ".") || len(pass.Files) == 0 {
+	if strings.Contains(path, ".") {
 		return false
 	}
 	src := filepath.Join(goroot(), "src") + string(filepath.Separator)
-	name := pass.Fset.File(pass.Files[0].Pos()).Name()
 	return goroot() != "" && strings.HasPrefix(name, src)
 }
 

@@ -1,0 +1,262 @@
+package nestedretry
+
+import (
+	"go/ast"
+	"go/types"
+	"math"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+// mayExport is the check's prefilter: whether it may export a retriesFact
+// in the dependency p, read from p's syntax and import graph only. A fact
+// marks an exported function whose body reaches a retry layer, so p may
+// have one only when the code that summary walks from an exported
+// function (see reachable) holds a retry loop that may wait
+// (retryscope.LoopFilter), a call that may be a retry library's
+// (retryscope.LibraryCalls), a call of a client that retries by itself (by
+// one of its method names, in a package that depends on the client's), or
+// a call of a function of a dependency that has a fact (by name). The
+// standard library and the modelled packages export none (see Run).
+func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
+	if modelled(p.Path) || skipStd && len(p.Files) > 0 && stdFile(p.Path, p.Files[0]) {
+		return false
+	}
+	names, packageFacts := p.FactNames()
+	if packageFacts {
+		return true
+	}
+	var calls []func(string, int) bool
+	if lib := retryscope.LibraryCalls(scope, p); lib != nil {
+		calls = append(calls, func(name string, _ int) bool { return lib(name) })
+	}
+	for _, cl := range clientCalls {
+		if p.DependsOn(cl.pkg) {
+			calls = append(calls, cl.call)
+		}
+	}
+	if typed := typedCalls(p); typed != nil {
+		calls = append(calls, typed)
+	}
+	if len(names) > 0 {
+		calls = append(calls, func(name string, _ int) bool { return names[name] })
+	}
+	// First from the tokens: a loop that may wait, or a call by a name
+	// that may matter (with any number of arguments).
+	lex, err := p.Lexicon()
+	if err != nil {
+		return true
+	}
+	if !retryscope.LexiconMayWait(lex) && !lexiconCalls(lex, calls) {
+		return false
+	}
+	files, err := p.Syntax()
+	if err != nil {
+		return true
+	}
+	lf := retryscope.NewLoopFilter(files)
+	found := false
+	reachable(files, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			found = lf.MayWait(n.(ast.Stmt))
+		case *ast.CallExpr:
+			name := prefilter.CallName(n)
+			for _, call := range calls {
+				if name != "" && call(name, len(n.Args)) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// lexiconCalls reports whether some name the lexicon may call by matches
+// one of calls, whatever the number of arguments.
+func lexiconCalls(lex *prefilter.Lexicon, calls []func(string, int) bool) bool {
+	for name := range lex.Calls {
+		for _, call := range calls {
+			if call(name, math.MaxInt) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachable calls visit on the nodes of the code that summary can walk
+// from the package's exported functions and methods, until visit returns
+// false: their bodies, and the bodies of the functions and methods of the
+// package they call (by name), without the closures that the index skips
+// for being stored in a composite literal or returned (closures assigned
+// to variables stay: they are reached where they are called), and without
+// go statements.
+func reachable(files []*ast.File, visit func(ast.Node) bool) {
+	decls := make(map[string][]*ast.FuncDecl)
+	var work []*ast.FuncDecl
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls[fd.Name.Name] = append(decls[fd.Name.Name], fd)
+				if fd.Name.IsExported() {
+					work = append(work, fd)
+				}
+			}
+		}
+	}
+	done := make(map[*ast.FuncDecl]bool)
+	for _, fd := range work {
+		done[fd] = true
+	}
+	stop := false
+	for len(work) > 0 && !stop {
+		fd := work[len(work)-1]
+		work = work[:len(work)-1]
+		stored := make(map[*ast.FuncLit]bool)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if stop {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				return false
+			case *ast.FuncLit:
+				if stored[n] {
+					return false
+				}
+			case *ast.CompositeLit:
+				for _, elt := range n.Elts {
+					if kv, ok := elt.(*ast.KeyValueExpr); ok {
+						elt = kv.Value
+					}
+					if lit, ok := ast.Unparen(elt).(*ast.FuncLit); ok {
+						stored[lit] = true
+					}
+				}
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if lit, ok := ast.Unparen(r).(*ast.FuncLit); ok {
+						stored[lit] = true
+					}
+				}
+			case *ast.CallExpr:
+				for _, callee := range decls[prefilter.CallName(n)] {
+					if !done[callee] {
+						done[callee] = true
+						work = append(work, callee)
+					}
+				}
+			}
+			if n != nil && !visit(n) {
+				stop = true
+			}
+			return !stop
+		})
+	}
+}
+
+// clientCalls over-approximates clientLayer, one entry per kind of client:
+// a call of a package that pkg matches, by a name and number of arguments
+// that call accepts. Keep it in step with clientLayer.
+var clientCalls = []struct {
+	pkg  func(path string) bool
+	call func(name string, args int) bool
+}{
+	// go-retryablehttp clients and round trippers, and the net/http
+	// clients built on them
+	{pkg: is(retryable), call: named("Do", "Get", "Head", "Post", "PostForm", "RoundTrip")},
+	// every stripe-go API call
+	{pkg: stripeModule.MatchString, call: anyCall},
+	// aws-sdk-go-v2 service operations: (ctx, input, optFns...)
+	{pkg: func(path string) bool { return strings.HasPrefix(path, awsRoot+"/service/") }, call: minArgs(2)},
+	// client-go REST requests
+	{pkg: is(k8sRest), call: named("Do", "DoRaw", "Stream", "Watch")},
+	// gax.Invoke(ctx, call, opts...)
+	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }},
+}
+
+// typedCalls over-approximates the calls of client-go typed clients that
+// clientLayer takes (k8sTypedCall) in p: calls by the name of a method of
+// an interface of a typed package that p depends on, whose first
+// parameter is a context and last result an error, read from the typed
+// packages' export data; nil when p depends on none.
+func typedCalls(p *prefilter.Package) func(string, int) bool {
+	var paths []string
+	p.DependsOn(func(path string) bool {
+		if strings.HasPrefix(path, k8sTyped) {
+			paths = append(paths, path)
+		}
+		return false
+	})
+	if len(paths) == 0 {
+		return nil
+	}
+	names := make(map[string]bool)
+	for _, path := range paths {
+		tp, err := p.Types(path)
+		if err != nil {
+			return minArgs(1) // any method call might be one
+		}
+		for name := range typedMethods(tp) {
+			names[name] = true
+		}
+	}
+	return func(name string, args int) bool { return args >= 1 && names[name] }
+}
+
+// typedMethodCache holds typedMethods' answers by package.
+var typedMethodCache sync.Map // *types.Package → map[string]bool
+
+// typedMethods returns the names of the methods of the interfaces that tp
+// declares (their embedded ones too) whose first parameter is a context
+// and last result an error.
+func typedMethods(tp *types.Package) map[string]bool {
+	if v, ok := typedMethodCache.Load(tp); ok {
+		return v.(map[string]bool)
+	}
+	names := make(map[string]bool)
+	scope := tp.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := tn.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for m := range iface.Methods() {
+			sig := m.Signature()
+			if sig.Params().Len() > 0 && sig.Results().Len() > 0 && isContext(sig.Params().At(0).Type()) &&
+				isError(sig.Results().At(sig.Results().Len()-1).Type()) {
+				names[m.Name()] = true
+			}
+		}
+	}
+	typedMethodCache.Store(tp, names)
+	return names
+}
+
+func is(path string) func(string) bool { return func(p string) bool { return p == path } }
+
+func named(names ...string) func(string, int) bool {
+	return func(name string, _ int) bool {
+		for _, n := range names {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func minArgs(n int) func(string, int) bool { return func(_ string, args int) bool { return args >= n } }
+
+func anyCall(string, int) bool { return true }

@@ -1,0 +1,134 @@
+package nestedretry
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	analysischecker "golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/internal/testgopath"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+// TestClientCallsSound checks clientCalls and typedCalls, the prefilter's
+// stand-ins for clientLayer, over every check's test packages and the
+// library stubs: each call clientLayer takes for a client that retries by
+// itself (or a gax.Invoke that retries) is accepted by one of them, by its
+// name and number of arguments, in a package that depends on the client.
+func TestClientCallsSound(t *testing.T) {
+	trees, err := filepath.Glob("../*/testdata")
+	if err != nil || len(trees) < 5 {
+		t.Fatalf("test data trees: %v, %v", trees, err)
+	}
+	kinds := make(map[string]int)
+	for _, tree := range trees {
+		abs, err := filepath.Abs(tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gopath := testgopath.Dir(t, abs)
+		conf := &packages.Config{
+			Mode: packages.LoadAllSyntax,
+			Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
+			Dir:  filepath.Join(gopath, "src"),
+		}
+		pkgs, err := packages.Load(conf, "./...")
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := &analysis.Analyzer{
+			Name:       "clientsound",
+			Doc:        "clientsound: check the prefilter's client calls against clientLayer",
+			Requires:   []*analysis.Analyzer{retryscope.Analyzer},
+			ResultType: reflect.TypeFor[int](),
+			Run: func(pass *analysis.Pass) (any, error) {
+				c := newChecker(pass, pass.ResultOf[retryscope.Analyzer].(*retryscope.Result))
+				pp := fromTypes(pass.Pkg)
+				var preds []func(string, int) bool
+				for _, cl := range clientCalls {
+					if pp.DependsOn(cl.pkg) {
+						preds = append(preds, cl.call)
+					}
+				}
+				if typed := typedCalls(pp); typed != nil {
+					preds = append(preds, typed)
+				}
+				for _, f := range pass.Files {
+					ast.Inspect(f, func(n ast.Node) bool {
+						call, ok := n.(*ast.CallExpr)
+						if !ok {
+							return true
+						}
+						l := c.clientLayer(call)
+						if l == nil {
+							return true
+						}
+						kinds[l.lib]++
+						name := prefilter.CallName(call)
+						for _, p := range preds {
+							if p(name, len(call.Args)) {
+								return true
+							}
+						}
+						t.Errorf("%s: no client call of the prefilter accepts %s (%s)", pass.Fset.Position(call.Pos()), name, l.desc)
+						return true
+					})
+				}
+				return 0, nil
+			},
+		}
+		if _, err := analysischecker.Analyze([]*analysis.Analyzer{check}, pkgs, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("client layers checked, by library: %v", kinds)
+	for _, lib := range []string{retryable, "github.com/stripe/stripe-go/v85", awsRoot, k8sRest, gax} {
+		if kinds[lib] == 0 {
+			t.Errorf("vacuous: no client layer of %s in the test packages", lib)
+		}
+	}
+}
+
+// fromTypes is what a prefilter sees of a type-checked package: its
+// imports, and their types.
+func fromTypes(pkg *types.Package) *prefilter.Package {
+	closure := make(map[string]*types.Package)
+	var visit func(*types.Package)
+	visit = func(q *types.Package) {
+		if closure[q.Path()] != nil {
+			return
+		}
+		closure[q.Path()] = q
+		for _, imp := range q.Imports() {
+			visit(imp)
+		}
+	}
+	visit(pkg)
+	p := &prefilter.Package{Path: pkg.Path()}
+	for _, imp := range pkg.Imports() {
+		p.Imports = append(p.Imports, imp.Path())
+	}
+	p.DependsOn = func(match func(string) bool) bool {
+		for path := range closure {
+			if match(path) {
+				return true
+			}
+		}
+		return false
+	}
+	p.Types = func(path string) (*types.Package, error) {
+		if q := closure[path]; q != nil {
+			return q, nil
+		}
+		return nil, fmt.Errorf("%s does not import %s", pkg.Path(), path)
+	}
+	return p
+}
