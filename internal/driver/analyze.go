@@ -44,17 +44,29 @@ func (act *action) String() string { return act.a.Name + "@" + act.pkg.ID }
 type pkgState struct {
 	pkg        *packages.Package
 	actions    []*action
-	waits      int // imports not yet done
+	root       bool // some action is a root: the package is analysed whatever the prefilters say
+	waits      int  // imports not yet done
 	dependents []*pkgState
 	illTyped   bool
+	skipped    bool           // the prefilters ruled out facts: not loaded, no action run
+	rejected   bool           // prefilterCheck: the prefilters ruled out facts, but it was analysed
 	facts      []byte         // the package's own facts, gob-encoded
+	factNames  []string       // the names of the objects its facts are on
+	pkgFacts   bool           // it has a package fact
 	srcTypes   *types.Package // types from source, kept only when there is no export data
 }
 
 type engine struct {
-	states  map[*packages.Package]*pkgState
-	ill     map[*packages.Package]bool // ill-typed packages that are not analysed
-	factLog io.Writer
+	states    map[*packages.Package]*pkgState
+	ill       map[*packages.Package]bool // ill-typed packages that are not analysed
+	factLog   io.Writer
+	prefilter prefilterMode
+
+	violationMu sync.Mutex
+	violations  []string // prefilterCheck: packages a prefilter rejected that export facts
+
+	typesMu sync.Mutex
+	types   map[*packages.Package]typesResult // for prefilters: export data read once
 
 	variantMu sync.Mutex
 	variants  map[*packages.Package]bool
@@ -62,13 +74,22 @@ type engine struct {
 
 type graph struct {
 	roots []*action
+	// violations lists, in prefilterCheck mode, the packages whose facts a
+	// prefilter wrongly ruled out.
+	violations []string
+	// analysed and skipped list the packages analysed and those the
+	// prefilters skipped, by ID; withFacts, those with facts, and
+	// rejected, in prefilterCheck mode, those the prefilters ruled out.
+	analysed, skipped, withFacts, rejected []string
 }
 
 // analyze runs analyzers over the initial packages, in dependency order,
-// with at most workers packages in memory at a time.
-func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer) *graph {
+// with at most workers packages in memory at a time. Dependencies that
+// are analysed only for facts are skipped when the prefilters of the
+// analyzers with facts rule them out (mode).
+func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer, mode prefilterMode) *graph {
 	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog,
-		variants: make(map[*packages.Package]bool)}
+		prefilter: mode, variants: make(map[*packages.Package]bool)}
 
 	type key struct {
 		a   *analysis.Analyzer
@@ -110,6 +131,7 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 		for _, pkg := range initial {
 			root := mkAction(a, pkg)
 			root.isRoot = true
+			e.states[pkg].root = true
 			g.roots = append(g.roots, root)
 		}
 	}
@@ -176,6 +198,24 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 	}
 	wg.Wait()
 	close(ready)
+	g.violations = e.violations
+	sort.Strings(g.violations)
+	for _, s := range e.states {
+		if s.skipped {
+			g.skipped = append(g.skipped, s.pkg.ID)
+		} else {
+			g.analysed = append(g.analysed, s.pkg.ID)
+		}
+		if s.facts != nil {
+			g.withFacts = append(g.withFacts, s.pkg.ID)
+		}
+		if s.rejected {
+			g.rejected = append(g.rejected, s.pkg.ID)
+		}
+	}
+	for _, ids := range [][]string{g.analysed, g.skipped, g.withFacts, g.rejected} {
+		sort.Strings(ids)
+	}
 	return g
 }
 
@@ -393,6 +433,13 @@ func (e *engine) readExport(t *typed, ip *packages.Package) (*types.Package, err
 // order, then keep only their outcomes and the package's facts.
 func (e *engine) process(s *pkgState, w *worker) {
 	p := s.pkg
+	if e.prefilter != prefilterOff && e.mayRuleOut(s) && !e.wantsFacts(s) {
+		if e.prefilter == prefilterOn {
+			s.skipped = true
+			return
+		}
+		s.rejected = true
+	}
 	t := e.load(s, w)
 	defer func() {
 		if t.fset == w.fset {
@@ -499,7 +546,13 @@ func (e *engine) process(s *pkgState, w *worker) {
 	for _, act := range s.actions {
 		exec(act)
 	}
-	s.facts = facts.encode()
+	s.facts, s.factNames, s.pkgFacts = facts.encode()
+	if s.rejected && s.facts != nil {
+		e.violationMu.Lock()
+		e.violations = append(e.violations, fmt.Sprintf("%s: the prefilters ruled out facts, but it has facts on %s",
+			p.ID, strings.Join(s.factNames, ", ")))
+		e.violationMu.Unlock()
+	}
 	if p.ExportFile == "" && t.pkg != types.Unsafe {
 		s.srcTypes = t.pkg
 	}

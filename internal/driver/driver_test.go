@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,25 +30,39 @@ func writeModule(t *testing.T, files map[string]string) string {
 
 // analyzeDir loads patterns in dir with the driver and returns its text
 // output (package errors, then analysis errors and findings) and the exit
-// code the driver computes.
+// code the driver computes. It analyses twice: once with every dependency
+// analysed and the prefilters checked against the facts (a package they
+// rule out must export none), once skipping what they rule out; both runs
+// must print the same.
 func analyzeDir(t *testing.T, dir string, tests bool, patterns ...string) (string, int) {
 	t.Helper()
 	t.Chdir(dir)
-	initial, err := load(patterns, tests)
-	if err != nil {
-		t.Fatalf("load: %v", err)
+	var outs [2]string
+	var codes [2]int
+	for i, mode := range []prefilterMode{prefilterCheck, prefilterOn} {
+		initial, err := load(patterns, tests)
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		var cfg analyzers.Config
+		g := analyze(analyzers.New(&cfg), initial, 2, nil, mode)
+		for _, v := range g.violations {
+			t.Errorf("prefilter: %s", v)
+		}
+		var out bytes.Buffer
+		if printErrors(&out, initial) > 0 {
+			codes[i] = 1
+		}
+		if err := g.printText(&out, -1); err != nil {
+			t.Fatal(err)
+		}
+		outs[i], codes[i] = out.String(), max(codes[i], g.exitCode())
 	}
-	var cfg analyzers.Config
-	g := analyze(analyzers.New(&cfg), initial, 2, nil)
-	var out bytes.Buffer
-	code := 0
-	if printErrors(&out, initial) > 0 {
-		code = 1
+	if outs[0] != outs[1] || codes[0] != codes[1] {
+		t.Errorf("skipping what the prefilters rule out changes the output:\nall analysed (exit %d):\n%s\nskipped (exit %d):\n%s",
+			codes[0], outs[0], codes[1], outs[1])
 	}
-	if err := g.printText(&out, -1); err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), max(code, g.exitCode())
+	return outs[1], codes[1]
 }
 
 const goMod = "module example.com/m\n\ngo 1.26\n"
@@ -207,5 +222,73 @@ func TestParseFlags(t *testing.T) {
 	o, _ = parseFlags([]string{"-nestedretry", "./..."}, suite, cfg.Bind)
 	if len(o.analyzers) != 1 || o.analyzers[0].Name != "nestedretry" {
 		t.Errorf("-nestedretry: enabled %v, want only nestedretry", o.analyzers)
+	}
+}
+
+// TestPrefilterSkips checks which dependencies the driver skips: those
+// where no analyzer with facts can export one (no retry, no call of a
+// function with a fact, the standard library), and no other; the findings
+// that cross packages stay.
+func TestPrefilterSkips(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"go.mod": goMod,
+		"a/a.go": retryHelper,
+		"b/b.go": retryCaller,
+		// m calls a.Sync in no retry: it exports a fact of its own, which
+		// r's retry loop reaches.
+		"m/m.go": "package m\n\nimport \"example.com/m/a\"\n\n// Run retries through a.\nfunc Run() error { return a.Sync() }\n",
+		// plain has loops but no wait and calls nothing that retries.
+		"plain/plain.go": "package plain\n\nimport \"strings\"\n\nfunc Count(xs []string) (n int) {\n\tfor _, x := range xs {\n\t\tn += strings.Count(x, \"a\")\n\t}\n\treturn n\n}\n",
+		"r/r.go": `package r
+
+import (
+	"time"
+
+	"example.com/m/b"
+	"example.com/m/m"
+	"example.com/m/plain"
+)
+
+func Go() error {
+	_ = plain.Count(nil)
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = m.Run(); err == nil {
+			return b.Pay(nil)
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+`,
+	})
+	t.Chdir(dir)
+	initial, err := load([]string{"./r"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg analyzers.Config
+	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn)
+	for _, id := range []string{"example.com/m/a", "example.com/m/b", "example.com/m/m"} {
+		if slices.Contains(g.skipped, id) {
+			t.Errorf("%s skipped; it has facts", id)
+		}
+	}
+	for _, id := range []string{"example.com/m/plain", "time", "strings", "runtime"} {
+		if !slices.Contains(g.skipped, id) {
+			t.Errorf("%s analysed; it can have no fact", id)
+		}
+	}
+	// unsafe is never loaded from source
+	if want := []string{"example.com/m/a", "example.com/m/b", "example.com/m/m", "example.com/m/r", "unsafe"}; !slices.Equal(g.analysed, want) {
+		t.Errorf("analysed %v, want %v", g.analysed, want)
+	}
+	var out bytes.Buffer
+	if err := g.printText(&out, -1); err != nil {
+		t.Fatal(err)
+	}
+	const want = "r/r.go:15:14: call to example.com/m/m.Run reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"log"
 	"reflect"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
@@ -296,9 +297,11 @@ func (fs *factSet) decode(dep *pkgState, tp *types.Package) *decoded {
 
 // encode serializes the package's own facts: object facts on objects that
 // other packages can name (those with an object path), and package facts.
-func (fs *factSet) encode() []byte {
+// It also returns the sorted names of the objects those facts are on and
+// whether there is a package fact, for the prefilters of its importers.
+func (fs *factSet) encode() (data []byte, names []string, packageFacts bool) {
 	if len(fs.objects) == 0 && len(fs.packages) == 0 {
-		return nil
+		return nil, nil, false
 	}
 	var entries []factEntry
 	var enc objectpath.Encoder
@@ -308,16 +311,18 @@ func (fs *factSet) encode() []byte {
 			continue
 		}
 		entries = append(entries, factEntry{Object: path, Fact: f})
+		names = append(names, k.obj.Name())
 	}
 	for _, f := range fs.packages {
 		entries = append(entries, factEntry{Fact: f})
 	}
 	if len(entries) == 0 {
-		return nil
+		return nil, nil, false
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(entries); err != nil {
 		log.Panicf("internal error: encoding facts of %s: %v", fs.s.pkg.ID, err)
 	}
-	return buf.Bytes()
+	slices.Sort(names)
+	return buf.Bytes(), slices.Compact(names), len(fs.packages) > 0
 }

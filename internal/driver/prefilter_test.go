@@ -1,0 +1,81 @@
+package driver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
+)
+
+// TestPrefiltersSound runs the suite, with every dependency analysed and
+// the prefilters checked against the facts, over each check's test
+// packages and the library stubs (the retry shapes, libraries, clients and
+// look-alikes the checks are tested on): one generated root imports them
+// all, so that each is a dependency a prefilter may rule out. A package
+// ruled out must export no fact. The test also makes sure that it is not
+// vacuous: facts are exported (the test packages mostly retry in
+// unexported functions, which have none), and packages are ruled out.
+func TestPrefiltersSound(t *testing.T) {
+	trees, err := filepath.Glob("../../passes/*/testdata")
+	if err != nil || len(trees) < 5 {
+		t.Fatalf("test data trees: %v, %v", trees, err)
+	}
+	facts, ruled := 0, 0
+	for _, tree := range trees {
+		check := filepath.Base(filepath.Dir(tree))
+		t.Run(check, func(t *testing.T) {
+			abs, err := filepath.Abs(tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gopath := testgopath.Dir(t, abs)
+			env := append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
+			list := exec.Command("go", "list", "-e", "-f", "{{if not .Error}}{{.ImportPath}}{{end}}", "./...")
+			list.Dir, list.Env = filepath.Join(gopath, "src"), env
+			out, err := list.Output()
+			if err != nil {
+				t.Fatalf("go list: %v", err)
+			}
+			var imports []string
+			for _, path := range strings.Fields(string(out)) {
+				if path != "unsafe" && !strings.Contains(path, "/internal/") && !strings.HasPrefix(path, "internal/") {
+					imports = append(imports, path)
+				}
+			}
+			var src strings.Builder
+			src.WriteString("package zzroot\n\nimport (\n")
+			for _, path := range imports {
+				src.WriteString("\t_ \"" + path + "\"\n")
+			}
+			src.WriteString(")\n")
+			if err := os.MkdirAll(filepath.Join(gopath, "src", "zzroot"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(gopath, "src", "zzroot", "root.go"), []byte(src.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			conf := &packages.Config{Mode: loadMode, Env: env, Dir: filepath.Join(gopath, "src")}
+			initial, err := packages.Load(conf, "zzroot")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cfg analyzers.Config
+			g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterCheck)
+			for _, v := range g.violations {
+				t.Errorf("prefilter unsound: %s", v)
+			}
+			t.Logf("%d packages under test; with facts: %v; %d ruled out", len(imports), g.withFacts, len(g.rejected))
+			facts += len(g.withFacts)
+			ruled += len(g.rejected)
+		})
+	}
+	if facts < 5 || ruled == 0 {
+		t.Errorf("vacuous: %d packages with facts, %d ruled out", facts, ruled)
+	}
+}
