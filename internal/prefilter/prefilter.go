@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"go/types"
 	"os"
@@ -73,43 +72,98 @@ type Lexicon struct {
 	For, Nil, Select, Arrow bool
 }
 
-// Scan reads the lexicon of the sources of a package's files.
+// Scan reads the lexicon of the sources of a package's files. It is a
+// lexer of its own, several times faster than go/scanner: it skips
+// comments, strings, runes and numbers, and takes every other word for an
+// identifier (keywords too, and any byte above ASCII for a letter), which
+// only adds names.
 func Scan(srcs [][]byte) *Lexicon {
 	lex := &Lexicon{Calls: make(map[string]bool)}
-	fset := token.NewFileSet()
 	for _, src := range srcs {
-		var s scanner.Scanner
-		s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
-		pending := "" // an identifier, maybe followed by closing parentheses
-		for {
-			_, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			switch tok {
-			case token.IDENT:
-				if lit == "nil" {
-					lex.Nil = true
-				}
-				pending = lit
-				continue
-			case token.RPAREN:
-				continue // keeps pending: (f)(x)
-			case token.LPAREN, token.LBRACK:
-				if pending != "" {
-					lex.Calls[pending] = true
-				}
-			case token.FOR:
-				lex.For = true
-			case token.SELECT:
-				lex.Select = true
-			case token.ARROW:
-				lex.Arrow = true
-			}
-			pending = ""
-		}
+		scanSource(lex, src)
 	}
 	return lex
+}
+
+func scanSource(lex *Lexicon, src []byte) {
+	n := len(src)
+	// pending is a word, src[pstart:pend], maybe followed by closing
+	// parentheses; empty when pend == pstart.
+	pstart, pend := 0, 0
+	for i := 0; i < n; {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i += 2
+			for i < n && !(src[i] == '*' && i+1 < n && src[i+1] == '/') {
+				i++
+			}
+			i += 2
+			continue
+		case c == ')':
+			i++
+			continue // keeps pending: (f)(x)
+		case c == '"':
+			for i++; i < n && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case c == '`':
+			for i++; i < n && src[i] != '`'; i++ {
+			}
+			i++
+		case c == '\'':
+			for i++; i < n && src[i] != '\'' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80:
+			start := i
+			for i < n && (src[i] == '_' || 'a' <= src[i] && src[i] <= 'z' || 'A' <= src[i] && src[i] <= 'Z' ||
+				'0' <= src[i] && src[i] <= '9' || src[i] >= 0x80) {
+				i++
+			}
+			switch string(src[start:i]) {
+			case "for":
+				lex.For = true
+			case "select":
+				lex.Select = true
+			case "nil":
+				lex.Nil = true
+			default:
+				pstart, pend = start, i
+				continue
+			}
+		case '0' <= c && c <= '9':
+			for i < n && (src[i] == '_' || src[i] == '.' || 'a' <= src[i] && src[i] <= 'z' || 'A' <= src[i] && src[i] <= 'Z' ||
+				'0' <= src[i] && src[i] <= '9') {
+				i++
+			}
+		case c == '(' || c == '[':
+			if pend > pstart && !lex.Calls[string(src[pstart:pend])] {
+				lex.Calls[string(src[pstart:pend])] = true
+			}
+			i++
+		case c == '<' && i+1 < n && src[i+1] == '-':
+			lex.Arrow = true
+			i += 2
+		default:
+			i++
+		}
+		pstart, pend = 0, 0
+	}
 }
 
 // A Func reports whether an analyzer may export facts for p. A driver

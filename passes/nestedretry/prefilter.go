@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,7 +37,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 		calls = append(calls, func(name string, _ int) bool { return lib(name) })
 	}
 	for _, cl := range clientCalls {
-		if p.DependsOn(cl.pkg) {
+		if cl.funcs && slices.ContainsFunc(p.Imports, cl.pkg) || !cl.funcs && p.DependsOn(cl.pkg) {
 			calls = append(calls, cl.call)
 		}
 	}
@@ -164,10 +165,13 @@ func reachable(files []*ast.File, visit func(ast.Node) bool) {
 
 // clientCalls over-approximates clientLayer, one entry per kind of client:
 // a call of a package that pkg matches, by a name and number of arguments
-// that call accepts. Keep it in step with clientLayer.
+// that call accepts; when funcs is set, the entry's calls are of functions
+// of the package, which only a package that imports it can call. Keep it
+// in step with clientLayer.
 var clientCalls = []struct {
-	pkg  func(path string) bool
-	call func(name string, args int) bool
+	pkg   func(path string) bool
+	call  func(name string, args int) bool
+	funcs bool
 }{
 	// go-retryablehttp clients and round trippers, and the net/http
 	// clients built on them
@@ -179,7 +183,7 @@ var clientCalls = []struct {
 	// client-go REST requests
 	{pkg: is(k8sRest), call: named("Do", "DoRaw", "Stream", "Watch")},
 	// gax.Invoke(ctx, call, opts...)
-	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }},
+	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }, funcs: true},
 }
 
 // typedCalls over-approximates the calls of client-go typed clients that

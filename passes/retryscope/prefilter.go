@@ -180,39 +180,92 @@ func waitHelper(body *ast.BlockStmt) bool {
 
 // retryShape reports whether loop has what loop needs to find a retry:
 // a variable assigned from a call in it (outside function literals) that
-// it compares with nil (==, != or a switch on it with a nil case), or a
+// it compares with nil (==, != or a switch on it with a nil case), where
+// the assignment is no attempt that fails every time (deadAttempt), or a
 // call it compares with nil in place. Every success exit of an attempt is
 // implied by such a comparison.
 func retryShape(loop ast.Stmt) bool {
-	assigned := make(map[string]bool)
+	// The variables assigned from calls, each with its assignments that
+	// may be live attempts.
+	live := make(map[string]bool)
+	assign := func(lhs []ast.Expr, rhs []ast.Expr, dead func(string) bool) {
+		for i, l := range lhs {
+			var r ast.Expr
+			switch {
+			case len(rhs) == len(lhs):
+				r = rhs[i]
+			case len(rhs) == 1:
+				r = rhs[0]
+			}
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok && r != nil && isCall(r) && !dead(id.Name) {
+				live[id.Name] = true
+			}
+		}
+	}
+	never := func(string) bool { return false }
 	ast.Inspect(loop, func(n ast.Node) bool {
+		var list []ast.Stmt
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.AssignStmt:
-			if len(n.Rhs) == len(n.Lhs) {
-				for i, l := range n.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok && isCall(n.Rhs[i]) {
-						assigned[id.Name] = true
-					}
-				}
-			} else if len(n.Rhs) == 1 && isCall(n.Rhs[0]) {
-				for _, l := range n.Lhs {
-					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
-						assigned[id.Name] = true
-					}
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		case *ast.IfStmt:
+			if as, ok := n.Init.(*ast.AssignStmt); ok {
+				assign(as.Lhs, as.Rhs, func(name string) bool { return failsAlways(n, name) })
+			}
+			return true
+		case *ast.ForStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			// their init and post statements are no block's
+			var init, post ast.Stmt
+			switch n := n.(type) {
+			case *ast.ForStmt:
+				init, post = n.Init, n.Post
+			case *ast.SwitchStmt:
+				init = n.Init
+			case *ast.TypeSwitchStmt:
+				init = n.Init
+			}
+			for _, st := range []ast.Stmt{init, post} {
+				if as, ok := st.(*ast.AssignStmt); ok {
+					assign(as.Lhs, as.Rhs, never)
 				}
 			}
-		case *ast.ValueSpec:
-			if len(n.Values) == len(n.Names) {
-				for i, id := range n.Names {
-					if isCall(n.Values[i]) {
-						assigned[id.Name] = true
-					}
+			return true
+		default:
+			return true
+		}
+		for i, st := range list {
+			var next *ast.IfStmt
+			if i+1 < len(list) {
+				next, _ = list[i+1].(*ast.IfStmt)
+			}
+			for {
+				l, ok := st.(*ast.LabeledStmt)
+				if !ok {
+					break
 				}
-			} else if len(n.Values) == 1 && isCall(n.Values[0]) {
-				for _, id := range n.Names {
-					assigned[id.Name] = true
+				st = l.Stmt
+			}
+			dead := func(name string) bool { return next != nil && next.Init == nil && failsAlways(next, name) }
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				assign(st.Lhs, st.Rhs, dead)
+			case *ast.DeclStmt:
+				if gd, ok := st.Decl.(*ast.GenDecl); ok {
+					for _, spec := range gd.Specs {
+						if vs, ok := spec.(*ast.ValueSpec); ok {
+							names := make([]ast.Expr, len(vs.Names))
+							for j, id := range vs.Names {
+								names[j] = id
+							}
+							assign(names, vs.Values, dead)
+						}
+					}
 				}
 			}
 		}
@@ -229,13 +282,13 @@ func retryShape(loop ast.Stmt) bool {
 				if !isNilIdent(pair[1]) {
 					continue
 				}
-				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && assigned[id.Name] || isCall(pair[0]) {
+				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && live[id.Name] || isCall(pair[0]) {
 					found = true
 				}
 			}
 		case *ast.SwitchStmt:
 			id, ok := ast.Unparen(n.Tag).(*ast.Ident)
-			if n.Tag == nil || !ok || !assigned[id.Name] {
+			if n.Tag == nil || !ok || !live[id.Name] {
 				break
 			}
 			for _, c := range n.Body.List {
@@ -249,6 +302,38 @@ func retryShape(loop ast.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// failsAlways reports whether st, an if statement that follows an
+// assignment of the variable name (or holds it in its init), makes the
+// attempt an exit on every failure, which loop never takes for a retry
+// (failExit): its condition is "name != nil" and its body is plain
+// statements and a return.
+func failsAlways(st *ast.IfStmt, name string) bool {
+	bin, ok := ast.Unparen(st.Cond).(*ast.BinaryExpr)
+	if !ok || bin.Op != token.NEQ || len(st.Body.List) == 0 {
+		return false
+	}
+	x, y := ast.Unparen(bin.X), ast.Unparen(bin.Y)
+	if isNilIdent(x) {
+		x, y = y, x
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok || id.Name != name || !isNilIdent(y) {
+		return false
+	}
+	// Only plain statements before the return: a branch among them (if
+	// temporary(err) { continue }) adds a guard, and the attempt retries.
+	body := st.Body.List
+	for _, s := range body[:len(body)-1] {
+		switch s.(type) {
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.IncDecStmt:
+		default:
+			return false
+		}
+	}
+	_, ret := body[len(body)-1].(*ast.ReturnStmt)
+	return ret
 }
 
 func isCall(e ast.Expr) bool {

@@ -2,6 +2,8 @@ package retryscope_test
 
 import (
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -133,4 +135,67 @@ func fromTypes(pkg *types.Package) *prefilter.Package {
 		return visit(pkg)
 	}
 	return p
+}
+
+// TestLoopFilter checks the loops LoopFilter rules out, none of which the
+// model takes for a retry that waits: it is what lets a driver skip most
+// dependencies.
+func TestLoopFilter(t *testing.T) {
+	const src = `package p
+
+import "time"
+
+func op() error { return nil }
+func next() (int, error) { return 0, nil }
+type Delay int
+
+func f(items []int, rows interface{ Next() bool; Scan() error }) error {
+	for _, it := range items { // a range with a value variable
+		if op() == nil { time.Sleep(time.Duration(it)) }
+	}
+	for rows.Next() { // an exit on every error
+		err := rows.Scan()
+		if err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	for i := 0; i < 3; i++ { // the same, in the if's init
+		if _, err := next(); err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	for { // no comparison with nil
+		op()
+		time.Sleep(time.Second)
+	}
+	for i := 0; i < 3; i++ { // no wait: a conversion is no call of a function
+		if err := op(); err == nil {
+			return nil
+		}
+		_ = Delay(i)
+	}
+	return nil
+}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		switch l := node.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			n++
+			if lf.MayWait(l.(ast.Stmt)) {
+				t.Errorf("loop %d: MayWait = true, want false", n)
+			}
+		}
+		return true
+	})
+	if n != 5 {
+		t.Fatalf("%d loops, want 5", n)
+	}
 }
