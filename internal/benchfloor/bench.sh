@@ -3,8 +3,12 @@
 # the corpus of testdata/corpus/modules.txt), the idemlint suite, the same
 # multichecker driver with a no-op analyzer (FLOOR: the load+typecheck floor)
 # and `staticcheck -checks all` with a cold staticcheck cache. Prints wall
-# time and peak RSS (/usr/bin/time -f '%e %M') of each and the ratios.
-# Run from the repository root (make bench).
+# time and peak RSS (/usr/bin/time -f '%e %M') of each and the ratios. The
+# floor and the suite run BENCH_RUNS times each (default 3), one after the
+# other, and the run of median wall time stands for each (a shared VM's
+# speed drifts by 10-20% from minute to minute); staticcheck, which takes
+# minutes with a cold cache, runs once. Run from the repository root (make
+# bench).
 #
 # The whole script is one function, called on the last line: bash reads a
 # script as it runs it, so an edit of this file during a run (which lasts
@@ -48,6 +52,12 @@ measure() {
 	tail -n1 <<<"$out"
 }
 
+# median FILE: the line of FILE ("wall_s peak_kb" lines) with the median
+# wall time.
+median() {
+	sort -n "$1" | awk '{l[NR] = $0} END {print l[int((NR + 1) / 2)]}'
+}
+
 run_set() {
 	local name=$1
 	shift
@@ -55,11 +65,18 @@ run_set() {
 	# (and staticcheck, which loads through the same go list -export) load
 	# alike: the first run of each pays for compiling dependencies.
 	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off "$floor" -test=false "$@" >/dev/null 2>&1) || true
-	local ft fm it im st sm
-	read -r ft fm < <(measure 3 "$floor" -test=false "$@")
-	read -r it im < <(measure 3 "$idemlint" -test=false "$@")
+	local ft fm it im st sm runs=${BENCH_RUNS:-3} i
+	: >"$work/floor.runs"
+	: >"$work/suite.runs"
+	for ((i = 0; i < runs; i++)); do
+		measure 3 "$floor" -test=false "$@" >>"$work/floor.runs"
+		measure 3 "$idemlint" -test=false "$@" >>"$work/suite.runs"
+	done
+	read -r ft fm < <(median "$work/floor.runs")
+	read -r it im < <(median "$work/suite.runs")
 	read -r st sm < <(measure 1 env STATICCHECK_CACHE="$work/sc-$name" "$staticcheck" -checks all -tests=false "$@")
 	printf '\n== %s (%d patterns; load now %s)\n' "$name" "$#" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf 'floor runs (s): %s; suite runs (s): %s\n' "$(cut -d' ' -f1 "$work/floor.runs" | tr '\n' ' ')" "$(cut -d' ' -f1 "$work/suite.runs" | tr '\n' ' ')"
 	printf '%-22s %9s %14s\n' tool "wall (s)" "peak RSS (MB)"
 	printf '%-22s %9s %14.0f\n' "floor (no-op)" "$ft" "$(bc -l <<<"$fm/1024")"
 	printf '%-22s %9s %14.0f\n' "idemlint suite" "$it" "$(bc -l <<<"$im/1024")"

@@ -64,6 +64,9 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 	}
 	fn = fn.Origin()
 	path := fn.Pkg().Path()
+	if !clientPath(path) {
+		return nil
+	}
 	name := fn.FullName()
 	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: name, lib: path, client: true}
 	var s setting
@@ -167,6 +170,13 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 	}
 	l.attempts = s.attempts
 	return l
+}
+
+// clientPath reports whether clientLayer may take a call of a function of
+// the package at path.
+func clientPath(path string) bool {
+	return path == retryable || path == "net/http" || stripeModule.MatchString(path) ||
+		strings.HasPrefix(path, awsRoot+"/service/") || path == k8sRest || strings.HasPrefix(path, k8sTyped) || path == gax
 }
 
 // callPos is where a call is reported: the method or function name.

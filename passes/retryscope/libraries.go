@@ -205,11 +205,11 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	if callee == nil || callee.Pkg() == nil {
 		return nil
 	}
-	name := callee.FullName()
 	path := callee.Pkg().Path()
-	if !slices.Contains(entries[path], callee.Name()) && !m.extra[name] {
+	if !slices.Contains(entries[path], callee.Name()) && (len(m.extra) == 0 || !m.extra[callee.FullName()]) {
 		return nil
 	}
+	name := callee.FullName()
 	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: stripTypeParams(name), Trigger: TriggerUnknown}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		s.Pos = sel.Sel.Pos()

@@ -21,6 +21,18 @@ type LoopFilter struct {
 	// is a conversion (or the call of a local variable), never the call
 	// of a function.
 	typeNames map[string]bool
+	// shadowed are the names of builtin functions that the package
+	// declares somewhere (a variable, parameter, function or type): only
+	// an unshadowed builtin is surely no attempt.
+	shadowed map[string]bool
+}
+
+// builtins are the builtin functions: they return no error, so a call of
+// one is no attempt.
+var builtins = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
+	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true, "print": true,
+	"println": true, "real": true, "recover": true,
 }
 
 // LexiconMayWait reports, from a package's tokens alone, whether some loop
@@ -51,8 +63,38 @@ func LexiconMayWait(lex *prefilter.Lexicon) bool {
 
 // NewLoopFilter reads the helpers and type names of the package of files.
 func NewLoopFilter(files []*ast.File) *LoopFilter {
-	lf := &LoopFilter{helpers: make(map[string]bool), typeNames: make(map[string]bool)}
+	lf := &LoopFilter{helpers: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
+	declare := func(id *ast.Ident) {
+		if id != nil && builtins[id.Name] {
+			lf.shadowed[id.Name] = true
+		}
+	}
 	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok == token.DEFINE {
+					for _, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							declare(id)
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				for _, id := range n.Names {
+					declare(id)
+				}
+			case *ast.Field:
+				for _, id := range n.Names {
+					declare(id)
+				}
+			case *ast.FuncDecl:
+				declare(n.Name)
+			case *ast.TypeSpec:
+				declare(n.Name)
+			}
+			return true
+		})
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.GenDecl:
@@ -94,7 +136,7 @@ func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
 	default:
 		return false
 	}
-	if body == nil || len(body.List) == 0 || !retryShape(loop) {
+	if body == nil || len(body.List) == 0 || !lf.retryShape(loop) {
 		return false
 	}
 	found := false
@@ -179,12 +221,13 @@ func waitHelper(body *ast.BlockStmt) bool {
 }
 
 // retryShape reports whether loop has what loop needs to find a retry:
-// a variable assigned from a call in it (outside function literals) that
-// it compares with nil (==, != or a switch on it with a nil case), where
+// a variable assigned from a call in it (outside function literals; no
+// conversion or builtin, see mayAttempt) that it compares with nil (==, != or a switch on it with a nil case), where
 // the assignment is no attempt that fails every time (deadAttempt), or a
 // call it compares with nil in place. Every success exit of an attempt is
 // implied by such a comparison.
-func retryShape(loop ast.Stmt) bool {
+func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
+	isCall := lf.mayAttempt
 	// The variables assigned from calls, each with its assignments that
 	// may be live attempts.
 	live := make(map[string]bool)
@@ -336,9 +379,22 @@ func failsAlways(st *ast.IfStmt, name string) bool {
 	return ret
 }
 
-func isCall(e ast.Expr) bool {
-	_, ok := ast.Unparen(e).(*ast.CallExpr)
-	return ok
+// mayAttempt reports whether e may be a call that loop takes for an
+// attempt: a call, but no conversion to a type literal or, unqualified,
+// to a type of the package, and no call of an unshadowed builtin (none
+// returns an error).
+func (lf *LoopFilter) mayAttempt(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		return !lf.typeNames[fun.Name] && !(builtins[fun.Name] && !lf.shadowed[fun.Name])
+	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
+		return false // a conversion
+	}
+	return true
 }
 
 func isNilIdent(e ast.Expr) bool {
