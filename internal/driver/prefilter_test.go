@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/idemlint/idemlint/analyzers"
 	"github.com/idemlint/idemlint/internal/testgopath"
 )
@@ -22,22 +20,13 @@ import (
 // vacuous: facts are exported (the test packages mostly retry in
 // unexported functions, which have none), and packages are ruled out.
 func TestPrefiltersSound(t *testing.T) {
-	trees, err := filepath.Glob("../../passes/*/testdata")
-	if err != nil || len(trees) < 5 {
-		t.Fatalf("test data trees: %v, %v", trees, err)
-	}
 	facts, ruled := 0, 0
-	for _, tree := range trees {
+	for _, tree := range testgopath.Trees(t) {
 		check := filepath.Base(filepath.Dir(tree))
 		t.Run(check, func(t *testing.T) {
-			abs, err := filepath.Abs(tree)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gopath := testgopath.Dir(t, abs)
-			env := append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
+			gopath := testgopath.Dir(t, tree)
 			list := exec.Command("go", "list", "-e", "-f", "{{if not .Error}}{{.ImportPath}}{{end}}", "./...")
-			list.Dir, list.Env = filepath.Join(gopath, "src"), env
+			list.Dir, list.Env = filepath.Join(gopath, "src"), testgopath.Env(gopath)
 			out, err := list.Output()
 			if err != nil {
 				t.Fatalf("go list: %v", err)
@@ -60,11 +49,7 @@ func TestPrefiltersSound(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(gopath, "src", "zzroot", "root.go"), []byte(src.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			conf := &packages.Config{Mode: loadMode, Env: env, Dir: filepath.Join(gopath, "src")}
-			initial, err := packages.Load(conf, "zzroot")
-			if err != nil {
-				t.Fatal(err)
-			}
+			initial := testgopath.Load(t, gopath, loadMode, "zzroot")
 			var cfg analyzers.Config
 			g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterCheck)
 			for _, v := range g.violations {

@@ -293,6 +293,43 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 	return pp
 }
 
+// FromTypes returns what a prefilter sees of a type-checked package's
+// imports (Path, Imports, DependsOn and Types), for tests that hold a
+// prefilter to an analyzer's own results.
+func FromTypes(pkg *types.Package) *Package {
+	closure := make(map[string]*types.Package)
+	var visit func(*types.Package)
+	visit = func(q *types.Package) {
+		if closure[q.Path()] != nil {
+			return
+		}
+		closure[q.Path()] = q
+		for _, imp := range q.Imports() {
+			visit(imp)
+		}
+	}
+	visit(pkg)
+	p := &Package{Path: pkg.Path()}
+	for _, imp := range pkg.Imports() {
+		p.Imports = append(p.Imports, imp.Path())
+	}
+	p.DependsOn = func(match func(string) bool) bool {
+		for path := range closure {
+			if match(path) {
+				return true
+			}
+		}
+		return false
+	}
+	p.Types = func(path string) (*types.Package, error) {
+		if q := closure[path]; q != nil && q != pkg {
+			return q, nil
+		}
+		return nil, fmt.Errorf("prefilter: %s does not import %s", pkg.Path(), path)
+	}
+	return p
+}
+
 // ExportTypes reads q's types from its export data (q.ExportFile), with a
 // file set and a package map of its own.
 func ExportTypes(q *packages.Package) (*types.Package, error) {

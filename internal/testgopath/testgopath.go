@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // Dir returns a temporary GOPATH directory whose src holds the shared stubs
@@ -27,6 +29,39 @@ func Dir(t testing.TB, own string) string {
 		}
 	}
 	return dir
+}
+
+// Trees returns the testdata directories of every check and helper pass
+// (passes/*/testdata), as absolute paths.
+func Trees(t testing.TB) []string {
+	t.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := filepath.Glob(filepath.Join(root, "passes", "*", "testdata"))
+	if err != nil || len(trees) == 0 {
+		t.Fatalf("testgopath: no test data trees: %v", err)
+	}
+	return trees
+}
+
+// Env is the environment in which the go command sees gopath, a directory
+// made by Dir, in GOPATH mode.
+func Env(gopath string) []string {
+	return append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
+}
+
+// Load loads the packages that patterns name in gopath (a directory made
+// by Dir) with go/packages, in GOPATH mode.
+func Load(t testing.TB, gopath string, mode packages.LoadMode, patterns ...string) []*packages.Package {
+	t.Helper()
+	conf := &packages.Config{Mode: mode, Env: Env(gopath), Dir: filepath.Join(gopath, "src")}
+	pkgs, err := packages.Load(conf, patterns...)
+	if err != nil {
+		t.Fatalf("testgopath: %v", err)
+	}
+	return pkgs
 }
 
 // moduleRoot finds the directory of idemlint's go.mod above the working

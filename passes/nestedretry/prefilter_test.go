@@ -1,13 +1,10 @@
 package nestedretry
 
 import (
-	"fmt"
 	"go/ast"
-	"go/types"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -25,26 +22,10 @@ import (
 // itself (or a gax.Invoke that retries) is accepted by one of them, by its
 // name and number of arguments, in a package that depends on the client.
 func TestClientCallsSound(t *testing.T) {
-	trees, err := filepath.Glob("../*/testdata")
-	if err != nil || len(trees) < 5 {
-		t.Fatalf("test data trees: %v, %v", trees, err)
-	}
+	var mu sync.Mutex // the checker runs actions in parallel
 	kinds := make(map[string]int)
-	for _, tree := range trees {
-		abs, err := filepath.Abs(tree)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gopath := testgopath.Dir(t, abs)
-		conf := &packages.Config{
-			Mode: packages.LoadAllSyntax,
-			Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
-			Dir:  filepath.Join(gopath, "src"),
-		}
-		pkgs, err := packages.Load(conf, "./...")
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tree := range testgopath.Trees(t) {
+		pkgs := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, "./...")
 		check := &analysis.Analyzer{
 			Name:       "clientsound",
 			Doc:        "clientsound: check the prefilter's client calls against clientLayer",
@@ -52,7 +33,7 @@ func TestClientCallsSound(t *testing.T) {
 			ResultType: reflect.TypeFor[int](),
 			Run: func(pass *analysis.Pass) (any, error) {
 				c := newChecker(pass, pass.ResultOf[retryscope.Analyzer].(*retryscope.Result))
-				pp := fromTypes(pass.Pkg)
+				pp := prefilter.FromTypes(pass.Pkg)
 				var preds []func(string, int) bool
 				for _, cl := range clientCalls {
 					if cl.funcs && slices.ContainsFunc(pp.Imports, cl.pkg) || !cl.funcs && pp.DependsOn(cl.pkg) {
@@ -72,7 +53,9 @@ func TestClientCallsSound(t *testing.T) {
 						if l == nil {
 							return true
 						}
+						mu.Lock()
 						kinds[l.lib]++
+						mu.Unlock()
 						name := prefilter.CallName(call)
 						for _, p := range preds {
 							if p(name, len(call.Args)) {
@@ -96,40 +79,4 @@ func TestClientCallsSound(t *testing.T) {
 			t.Errorf("vacuous: no client layer of %s in the test packages", lib)
 		}
 	}
-}
-
-// fromTypes is what a prefilter sees of a type-checked package: its
-// imports, and their types.
-func fromTypes(pkg *types.Package) *prefilter.Package {
-	closure := make(map[string]*types.Package)
-	var visit func(*types.Package)
-	visit = func(q *types.Package) {
-		if closure[q.Path()] != nil {
-			return
-		}
-		closure[q.Path()] = q
-		for _, imp := range q.Imports() {
-			visit(imp)
-		}
-	}
-	visit(pkg)
-	p := &prefilter.Package{Path: pkg.Path()}
-	for _, imp := range pkg.Imports() {
-		p.Imports = append(p.Imports, imp.Path())
-	}
-	p.DependsOn = func(match func(string) bool) bool {
-		for path := range closure {
-			if match(path) {
-				return true
-			}
-		}
-		return false
-	}
-	p.Types = func(path string) (*types.Package, error) {
-		if q := closure[path]; q != nil {
-			return q, nil
-		}
-		return nil, fmt.Errorf("%s does not import %s", pkg.Path(), path)
-	}
-	return p
 }

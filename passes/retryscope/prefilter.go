@@ -173,50 +173,15 @@ func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
 }
 
 // waitHelper reports whether a function with body may be a helper that
-// waitCall takes for a wait: it has no loop, and one of its top-level
-// statements (or a top-level select's communications) calls a time
-// function other than (*time.Timer).Reset by name.
+// waitCall takes for a wait (helperCalls): one of the calls helperCalls
+// visits is of a time function other than (*time.Timer).Reset, by name.
 func waitHelper(body *ast.BlockStmt) bool {
-	hasLoop := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			hasLoop = true
-		case *ast.FuncLit:
-			return false
-		}
-		return !hasLoop
-	})
-	if hasLoop {
-		return false
-	}
 	found := false
-	look := func(n ast.Node) {
-		if n == nil {
-			return
-		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if name := prefilter.CallName(n); name != "Reset" && slices.Contains(waitNames, name) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	for _, st := range body.List {
-		switch st := st.(type) {
-		case *ast.SelectStmt:
-			for _, c := range st.Body.List {
-				look(c.(*ast.CommClause).Comm)
-			}
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
-			look(st)
-		}
-	}
+	helperCalls(body, func(n *ast.CallExpr) bool {
+		name := prefilter.CallName(n)
+		found = name != "Reset" && slices.Contains(waitNames, name)
+		return found
+	})
 	return found
 }
 

@@ -4,10 +4,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
 	"os"
-	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -25,26 +24,9 @@ import (
 // passes LibraryCalls and is in the lexicon's calls. A driver skips a
 // dependency on their word (see nestedretry): a false "no" loses findings.
 func TestPrefilterSound(t *testing.T) {
-	trees, err := filepath.Glob("../*/testdata")
-	if err != nil || len(trees) < 5 {
-		t.Fatalf("test data trees: %v, %v", trees, err)
-	}
-	loops, calls := 0, 0
-	for _, tree := range trees {
-		abs, err := filepath.Abs(tree)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gopath := testgopath.Dir(t, abs)
-		conf := &packages.Config{
-			Mode: packages.LoadAllSyntax,
-			Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
-			Dir:  filepath.Join(gopath, "src"),
-		}
-		pkgs, err := packages.Load(conf, "./...")
-		if err != nil {
-			t.Fatal(err)
-		}
+	var loops, calls atomic.Int64 // the checker runs actions in parallel
+	for _, tree := range testgopath.Trees(t) {
+		pkgs := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, "./...")
 		check := &analysis.Analyzer{
 			Name:       "prefiltersound",
 			Doc:        "prefiltersound: check the model's prefilter answers against its scopes",
@@ -62,7 +44,7 @@ func TestPrefilterSound(t *testing.T) {
 				}
 				lex := prefilter.Scan(srcs)
 				lf := retryscope.NewLoopFilter(pass.Files)
-				lib := retryscope.LibraryCalls(retryscope.Analyzer, fromTypes(pass.Pkg))
+				lib := retryscope.LibraryCalls(retryscope.Analyzer, prefilter.FromTypes(pass.Pkg))
 				for _, s := range res.Scopes() {
 					where := pass.Fset.Position(s.Pos)
 					switch n := s.Node.(type) {
@@ -74,7 +56,7 @@ func TestPrefilterSound(t *testing.T) {
 						if !waits {
 							continue
 						}
-						loops++
+						loops.Add(1)
 						if !lf.MayWait(n.(ast.Stmt)) {
 							t.Errorf("%s: LoopFilter.MayWait rules out a retry loop that waits", where)
 						}
@@ -85,7 +67,7 @@ func TestPrefilterSound(t *testing.T) {
 						if s.Kind != retryscope.LibraryCall && s.Kind != retryscope.Client {
 							continue
 						}
-						calls++
+						calls.Add(1)
 						name := prefilter.CallName(n)
 						if lib == nil || !lib(name) {
 							t.Errorf("%s: LibraryCalls rules out the library call %s", where, s.Entry)
@@ -102,39 +84,10 @@ func TestPrefilterSound(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if loops < 20 || calls < 20 {
-		t.Errorf("vacuous: %d waiting loops, %d library calls", loops, calls)
+	if loops.Load() < 20 || calls.Load() < 20 {
+		t.Errorf("vacuous: %d waiting loops, %d library calls", loops.Load(), calls.Load())
 	}
-	t.Logf("%d waiting loops, %d library calls checked", loops, calls)
-}
-
-// fromTypes is what a prefilter sees of a type-checked package's imports.
-func fromTypes(pkg *types.Package) *prefilter.Package {
-	p := &prefilter.Package{Path: pkg.Path()}
-	for _, imp := range pkg.Imports() {
-		p.Imports = append(p.Imports, imp.Path())
-	}
-	p.DependsOn = func(match func(string) bool) bool {
-		seen := make(map[*types.Package]bool)
-		var visit func(*types.Package) bool
-		visit = func(q *types.Package) bool {
-			if seen[q] {
-				return false
-			}
-			seen[q] = true
-			if match(q.Path()) {
-				return true
-			}
-			for _, imp := range q.Imports() {
-				if visit(imp) {
-					return true
-				}
-			}
-			return false
-		}
-		return visit(pkg)
-	}
-	return p
+	t.Logf("%d waiting loops, %d library calls checked", loops.Load(), calls.Load())
 }
 
 // TestLoopFilter checks the loops LoopFilter rules out, none of which the

@@ -67,52 +67,15 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 		return nil
 	}
 	// A helper in this package whose job is to wait, such as
-	// sleepCtx(ctx, d): it waits unconditionally, in its own top-level
-	// statements (or a top-level select), and has no loop of its own.
+	// sleepCtx(ctx, d) (see helperCalls).
 	hdi := m.defIndex(decl)
-	hasLoop := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.ForStmt, *ast.RangeStmt:
-			hasLoop = true
-		case *ast.FuncLit:
-			return false
-		}
-		return !hasLoop
-	})
-	if hasLoop {
-		return nil
-	}
 	var inner *waitSite
-	look := func(n ast.Node) {
-		if n == nil {
-			return // a select's default case
+	helperCalls(decl.Body, func(n *ast.CallExpr) bool {
+		if fn := m.callee(n); fn != nil && fn.FullName() != "(*time.Timer).Reset" {
+			inner = m.waitCallDepth(hdi, n, depth+1)
 		}
-		ast.Inspect(n, func(n ast.Node) bool {
-			if inner != nil {
-				return false
-			}
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				if fn := m.callee(n); fn != nil && fn.FullName() != "(*time.Timer).Reset" {
-					inner = m.waitCallDepth(hdi, n, depth+1)
-				}
-			}
-			return inner == nil
-		})
-	}
-	for _, st := range decl.Body.List {
-		switch st := st.(type) {
-		case *ast.SelectStmt:
-			for _, c := range st.Body.List {
-				look(c.(*ast.CommClause).Comm)
-			}
-		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
-			look(st)
-		}
-	}
+		return inner != nil
+	})
 	if inner == nil {
 		return nil
 	}
@@ -122,6 +85,55 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 		args[sig.Params().At(i)] = call.Args[i]
 	}
 	return &waitSite{call: call, dur: inner.dur, di: hdi, via: decl, args: args, callerDI: di}
+}
+
+// helperCalls visits the calls by which a function with body may be a
+// helper whose job is to wait: one that waits unconditionally, in its own
+// top-level statements (or a top-level select's communications), and has
+// no loop of its own. It visits nothing when body has a loop, and stops
+// when visit returns true.
+func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
+	hasLoop := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			hasLoop = true
+		case *ast.FuncLit:
+			return false
+		}
+		return !hasLoop
+	})
+	if hasLoop {
+		return
+	}
+	done := false
+	look := func(n ast.Node) {
+		if n == nil {
+			return // a select's default case
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				done = done || visit(n)
+			}
+			return !done
+		})
+	}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.SelectStmt:
+			for _, c := range st.Body.List {
+				look(c.(*ast.CommClause).Comm)
+			}
+		case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt:
+			look(st)
+		}
+		if done {
+			return
+		}
+	}
 }
 
 // loopWaits finds the waits in a loop body.
