@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"go/token"
 	"go/types"
 	"os"
 
@@ -89,7 +90,8 @@ func (e *engine) exportTypes(q *packages.Package) (*types.Package, error) {
 	if r, ok := e.types[q]; ok {
 		return r.pkg, r.err
 	}
-	tp, err := prefilter.ExportTypes(q)
+	// A file set and package map of its own: the workers' are theirs.
+	tp, err := e.readExport(&typed{fset: token.NewFileSet(), universe: make(map[string]*types.Package)}, q)
 	if e.types == nil {
 		e.types = make(map[*packages.Package]typesResult)
 	}

@@ -21,7 +21,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -215,8 +214,7 @@ func CallName(call *ast.CallExpr) string {
 // go/packages loaded with its files, imports and export data. facts
 // reports, for one of p's transitive imports, the names of the objects its
 // facts are on and whether it has a package fact (nothing for a package
-// not analysed); typesOf returns one's types (ExportTypes, or a cache of
-// it).
+// not analysed); typesOf returns one's types, from its export data.
 func FromPackages(p *packages.Package, facts func(*packages.Package) (names []string, packageFact bool),
 	typesOf func(*packages.Package) (*types.Package, error)) *Package {
 	pp := &Package{Path: p.PkgPath, Files: p.CompiledGoFiles}
@@ -328,24 +326,6 @@ func FromTypes(pkg *types.Package) *Package {
 		return nil, fmt.Errorf("prefilter: %s does not import %s", pkg.Path(), path)
 	}
 	return p
-}
-
-// ExportTypes reads q's types from its export data (q.ExportFile), with a
-// file set and a package map of its own.
-func ExportTypes(q *packages.Package) (*types.Package, error) {
-	if q.ExportFile == "" {
-		return nil, fmt.Errorf("prefilter: no export data for %s", q.ID)
-	}
-	f, err := os.Open(q.ExportFile)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("prefilter: reading %s: %v", q.ExportFile, err)
-	}
-	return gcexportdata.Read(r, token.NewFileSet(), make(map[string]*types.Package), q.PkgPath)
 }
 
 // transitiveImports returns the packages p imports, directly or not.
