@@ -617,7 +617,13 @@ func (m *model) backoffCall(di *defIndex, call *ast.CallExpr, depth int) backoff
 				if !ok || len(oc.Args) != 1 {
 					continue
 				}
-				switch m.callee(oc).Name() {
+				// An option made by a call through a func value (opt(0.5))
+				// has no static callee: the model cannot tell what it sets.
+				fn := m.callee(oc)
+				if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != callee.Pkg().Path() {
+					return unknownBackoff()
+				}
+				switch fn.Name() {
 				case "WithRandomizationFactor":
 					m.applyField(&b, "RandomizationFactor", oc.Args[0], oc.Pos())
 					if m.isZero(oc.Args[0]) {
