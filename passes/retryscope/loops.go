@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // guard is a condition under which a statement runs: cond holds, or, when
@@ -92,6 +94,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	// unconditional failure exit, or when the loop condition repeats while
 	// the error is not nil.
 	retries := false
+	byPredicate := false // some attempt retries only by a predicate exit
 	trigger := TriggerError
 	for e := range w.errs {
 		if _, ok := w.waitErr[e]; ok {
@@ -102,6 +105,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		// c.Do(req)). An exit belongs to the assignment that reaches it.
 		attempts := w.attemptDefs(e)
 		success := make(map[token.Pos]bool)
+		predicate := make(map[token.Pos]bool)
 		failAlways := make(map[token.Pos]bool)
 		for _, x := range w.exits {
 			at := reaching(attempts, x.node.Pos())
@@ -113,12 +117,21 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 					success[at.pos] = true
 				}
 			}
+			if !success[at.pos] && w.predicateExit(x, e, at) {
+				predicate[at.pos] = true
+			}
 		}
 		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) && len(attempts) > 0 {
 			success[attempts[len(attempts)-1].pos] = true
 		}
 		for _, a := range attempts {
-			if success[a.pos] && !failAlways[a.pos] && !w.iterates(a.call, 0) {
+			if (success[a.pos] || predicate[a.pos]) && !failAlways[a.pos] && !w.iterates(a.call, 0) {
+				if !success[a.pos] && !retries {
+					byPredicate = true
+				}
+				if success[a.pos] {
+					byPredicate = false
+				}
 				retries = true
 			}
 		}
@@ -170,6 +183,12 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	// period, not a backoff. (A heartbeat loop that also sleeps or arms a
 	// timer after a failure has backoffs of its own: it stays a retry.)
 	if m.receivesTicker(w.body) && !ownWait(s.Waits) {
+		return nil
+	}
+	// A loop that leaves only on a predicate of its attempt's results
+	// retries when it waits between passes; without a wait of its own it
+	// is more often a scan or a drain than a retry.
+	if byPredicate && !ownWait(s.Waits) {
 		return nil
 	}
 	// A loop that neither waits nor counts its attempts repeats a call
@@ -1041,4 +1060,124 @@ func contextArg(info *types.Info, call *ast.CallExpr) ast.Expr {
 func isContext(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// predicateExit reports whether x is the exit of a retry decided by a
+// predicate on the results of attempt at (the error e, or a response it
+// returns with e) rather than by e == nil: a guard "!shouldRetry(res)",
+// "!retryable(err)" or a test of the response's status code, that does not
+// hold only for a failed attempt (e != nil). The loop generated API SDKs
+// emit: res, err = do(req); if !shouldRetry(res) || n >= max { break }.
+func (w *loopWalk) predicateExit(x exit, e types.Object, at attemptDef) bool {
+	if at.call == nil {
+		return false
+	}
+	results := w.attemptResults(at, e)
+	for _, g := range x.guards[min(at.depth, len(x.guards)):] {
+		if g.cond == nil || impliesNonNil(w.m.info, g, e) {
+			continue
+		}
+		if w.m.predicateCond(g.cond, !g.neg, results) {
+			return true
+		}
+	}
+	return false
+}
+
+// attemptResults returns the variables that the assignment of attempt at
+// sets: e, and the results beside it (res, err = do(req)).
+func (w *loopWalk) attemptResults(at attemptDef, e types.Object) map[types.Object]bool {
+	out := map[types.Object]bool{e: true}
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != at.call {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if o := w.obj(l); o != nil {
+				out[o] = true
+			}
+		}
+		return false
+	})
+	return out
+}
+
+// predicateCond reports whether cond, holding with truth value want, says
+// that the attempt whose results are results needs no retry: a predicate
+// call on an error or response result that is false (!shouldRetry(res)),
+// or a comparison of a response result's status code.
+func (m *model) predicateCond(cond ast.Expr, want bool, results map[types.Object]bool) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return m.predicateCond(c.X, !want, results)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LOR, token.LAND:
+			return m.predicateCond(c.X, want, results) || m.predicateCond(c.Y, want, results)
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return m.isStatusOf(c.X, results) || m.isStatusOf(c.Y, results)
+		}
+	case *ast.CallExpr:
+		if want {
+			return false // exits when the predicate holds: a failure exit
+		}
+		fn := m.callee(c)
+		if fn == nil && !isFuncValue(m.info, c) {
+			return false
+		}
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" {
+			return false // errors.Is(err, target) holds only for an error
+		}
+		if t := m.info.TypeOf(c); t == nil || !types.Identical(t.Underlying(), types.Typ[types.Bool]) {
+			return false
+		}
+		for _, a := range c.Args {
+			id, ok := ast.Unparen(a).(*ast.Ident)
+			if !ok || !results[m.info.Uses[id]] {
+				continue
+			}
+			if t := m.info.TypeOf(a); t != nil && (isError(t) || isResponse(t)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isStatusOf reports whether e is the StatusCode field of a response among
+// results.
+func (m *model) isStatusOf(e ast.Expr, results map[types.Object]bool) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	f, ok := m.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !f.IsField() || f.Name() != "StatusCode" || f.Pkg() == nil || f.Pkg().Path() != "net/http" {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && results[m.info.Uses[id]]
+}
+
+// isResponse reports whether t is *net/http.Response.
+func isResponse(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && astq.IsNamed(p.Elem(), "net/http", "Response")
+}
+
+// isFuncValue reports whether call calls a func value (a variable, a
+// field, a parameter), not a declared function.
+func isFuncValue(info *types.Info, call *ast.CallExpr) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[f].(*types.Var)
+		return ok
+	case *ast.SelectorExpr:
+		_, ok := info.Uses[f.Sel].(*types.Var)
+		return ok
+	}
+	return false
 }

@@ -189,8 +189,9 @@ func waitHelper(body *ast.BlockStmt) bool {
 // a variable assigned from a call in it (outside function literals; no
 // conversion or builtin, see mayAttempt) that it compares with nil (==, != or a switch on it with a nil case), where
 // the assignment is no attempt that fails every time (deadAttempt), or a
-// call it compares with nil in place. Every success exit of an attempt is
-// implied by such a comparison.
+// call it compares with nil in place, or such a variable passed to a call
+// or read for its StatusCode in a condition (a predicate exit). Every
+// success exit of an attempt is implied by one of these.
 func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 	isCall := lf.mayAttempt
 	// The variables assigned from calls, each with its assignments that
@@ -280,8 +281,35 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 		return true
 	})
 	found := false
+	// predicate reports whether a condition may test an attempt's results
+	// with a predicate call or a status code (predicateExit).
+	predicate := func(cond ast.Expr) bool {
+		hit := false
+		ast.Inspect(cond, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				for _, a := range n.Args {
+					if id, ok := ast.Unparen(a).(*ast.Ident); ok && live[id.Name] {
+						hit = true
+					}
+				}
+			case *ast.SelectorExpr:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && live[id.Name] && n.Sel.Name == "StatusCode" {
+					hit = true
+				}
+			}
+			return !hit
+		})
+		return hit
+	}
 	ast.Inspect(loop, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.IfStmt:
+			if predicate(n.Cond) {
+				found = true
+			}
 		case *ast.BinaryExpr:
 			if n.Op != token.EQL && n.Op != token.NEQ {
 				break
@@ -295,6 +323,16 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 				}
 			}
 		case *ast.SwitchStmt:
+			if n.Tag != nil && predicate(n.Tag) {
+				found = true
+			}
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					if n.Tag == nil && predicate(e) {
+						found = true
+					}
+				}
+			}
 			id, ok := ast.Unparen(n.Tag).(*ast.Ident)
 			if n.Tag == nil || !ok || !live[id.Name] {
 				break

@@ -1,0 +1,154 @@
+// Package predicate holds retries decided by a predicate on the attempt's
+// results rather than by err == nil: the loop generated API SDKs emit.
+package predicate
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math"
+	"math/rand"
+	"net/http"
+	"time"
+)
+
+type config struct {
+	Request     *http.Request
+	HTTPClient  *http.Client
+	MaxRetries  int
+	Middlewares []func(*http.Request, func(*http.Request) (*http.Response, error)) (*http.Response, error)
+}
+
+func shouldRetry(req *http.Request, res *http.Response) bool {
+	if res == nil {
+		return true
+	}
+	return res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500
+}
+
+func retryDelay(res *http.Response, n int) time.Duration {
+	d := time.Duration(0.5 * float64(time.Second) * math.Pow(2, float64(n)))
+	return d - time.Duration(rand.Int63n(int64(d/4)))
+}
+
+func fixedDelay(res *http.Response, n int) time.Duration { return time.Second }
+
+// execute is the loop of a generated SDK: the attempt goes through a func
+// value (the client's Do wrapped in middlewares), the exit tests the
+// response with a predicate, the wait is computed by a helper.
+func (cfg *config) execute() (*http.Response, error) {
+	handler := cfg.HTTPClient.Do
+	var res *http.Response
+	var err error
+	for retryCount := 0; retryCount <= cfg.MaxRetries; retryCount++ { // want `loop cap=bounded deadline=caller.s-context waits=jittered body`
+		ctx := cfg.Request.Context()
+		req := cfg.Request.Clone(ctx)
+		res, err = handler(req)
+		if ctx != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if !shouldRetry(cfg.Request, res) || retryCount >= cfg.MaxRetries {
+			break
+		}
+		if res != nil && res.Body != nil {
+			res.Body.Close()
+		}
+		time.Sleep(retryDelay(res, retryCount))
+	}
+	return res, err
+}
+
+func (cfg *config) executeFixed() (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for n := 0; ; n++ { // want `loop cap=none deadline=none waits=constant body`
+		res, err = cfg.HTTPClient.Do(cfg.Request)
+		if !shouldRetry(cfg.Request, res) {
+			break
+		}
+		time.Sleep(fixedDelay(res, n))
+	}
+	return res, err
+}
+
+func retryable(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }
+
+func op() error { return nil }
+
+// untilNotRetryable leaves when the error predicate says stop: that covers
+// success too (retryable(nil) is false).
+func untilNotRetryable() error {
+	for { // want `loop cap=none deadline=none waits=constant body`
+		err := op()
+		if !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// statusOnly leaves on any status but 503.
+func statusOnly(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 4; i++ { // want `loop cap=4 deadline=none waits=constant body`
+		res, err := c.Do(req)
+		if res != nil && res.StatusCode != http.StatusServiceUnavailable {
+			return res, err
+		}
+		time.Sleep(2 * time.Second)
+	}
+	return nil, errors.New("unavailable")
+}
+
+// ---- look-alikes
+
+type job struct{ Done bool }
+
+func status(ctx context.Context) (*job, error) { return nil, nil }
+func finished(j *job) bool                     { return j != nil && j.Done }
+
+// pollState waits for a job's state: the exit tests a field of a result
+// that is neither an error nor a response. A poller, not a retry.
+func pollState(ctx context.Context) {
+	for {
+		j, _ := status(ctx)
+		if finished(j) {
+			return
+		}
+		time.Sleep(5 * time.Second)
+	}
+}
+
+// leaveOnFailure stops on every failure of the predicate's error: a
+// permanent error or an exhausted retry is not the shape.
+func leaveOnFailure() error {
+	for {
+		err := op()
+		if err != nil && !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// readAll stops on io.EOF: errors.Is(err, io.EOF) holds only for an error.
+func readAll(r io.Reader) {
+	buf := make([]byte, 10)
+	for {
+		_, err := r.Read(buf)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// noWait retries on a predicate with no wait at all and no cap: the model
+// keeps its rule that such a loop consumes input.
+func noWait(c *http.Client, req *http.Request) *http.Response {
+	for {
+		res, _ := c.Do(req)
+		if !shouldRetry(req, res) {
+			return res
+		}
+	}
+}
