@@ -42,9 +42,16 @@ bench: build
 	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
 
 ## soak: each driver (idemlint, go vet -vettool, bin/custom-gcl) twice over std and the corpus, tests included;
-## fails on a panic, an analyzer or driver error, two runs that differ, or drivers that disagree
+## fails on a panic, an analyzer or driver error, two runs that differ, or drivers that disagree; then a short fuzzing run
 soak: build golangci
 	@bash internal/benchfloor/soak.sh $(BIN)/idemlint $(BIN)/custom-gcl
+	$(GO) test -run '^$$' -fuzz FuzzSuite -fuzztime $(FUZZTIME) ./internal/modelfuzz
+
+## fuzz: the model and every check over generated retry shapes (seeds and testdata/fuzz also run in make test)
+FUZZTIME ?= 60s
+.PHONY: fuzz
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzSuite -fuzztime $(FUZZTIME) ./internal/modelfuzz
 
 ## corpus: fetch the real-code corpus (testdata/corpus/modules.txt), run idemlint over it, write raw.txt, list unreviewed findings
 .PHONY: corpus

@@ -160,6 +160,9 @@ func (c *checker) findLayers() {
 		if s.Kind == retryscope.Client {
 			continue // constructions; their sends are found below
 		}
+		if s.Helper != nil {
+			continue // a call of a retry helper: reached through retriesFact
+		}
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
 		if s.Library == idemRetry {
 			l.allowNested = c.allowNested(s.Node.(*ast.CallExpr))

@@ -64,6 +64,8 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	found := false
 	reachable(files, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.FuncDecl:
+			found = retryscope.MayJumpBack(n) // a goto or a recursion retry
 		case *ast.ForStmt, *ast.RangeStmt:
 			found = lf.MayWait(n.(ast.Stmt))
 		case *ast.CallExpr:
@@ -92,7 +94,8 @@ func lexiconCalls(lex *prefilter.Lexicon, calls []func(string, int) bool) bool {
 	return false
 }
 
-// reachable calls visit on the nodes of the code that summary can walk
+// reachable calls visit on each function declaration that summary can walk
+// to and on the nodes of the code it can walk
 // from the package's exported functions and methods, until visit returns
 // false: their bodies, and the bodies of the functions and methods of the
 // package they call (by name), without the closures that the index skips
@@ -120,6 +123,9 @@ func reachable(files []*ast.File, visit func(ast.Node) bool) {
 	for len(work) > 0 && !stop {
 		fd := work[len(work)-1]
 		work = work[:len(work)-1]
+		if !visit(fd) {
+			break
+		}
 		stored := make(map[*ast.FuncLit]bool)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if stop {

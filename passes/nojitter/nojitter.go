@@ -54,6 +54,9 @@ const runtimeFix = "use github.com/idemlint/idemlint/runtime/retry.Do, which wai
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	seen := make(map[token.Pos]bool) // a helper's wait shared by several scopes is reported once
 	for _, s := range res.Scopes() {
+		if s.Helper != nil {
+			continue // the waits of a retry helper's loop are reported there
+		}
 		for _, w := range s.Waits {
 			msg := message(s, w)
 			if msg == "" || seen[w.Pos] {

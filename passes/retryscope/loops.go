@@ -49,6 +49,12 @@ type loopWalk struct {
 	depth map[token.Pos]int
 	// cur is the number of guards in force where collect is looking.
 	cur int
+	// outerConts holds the guards of each continue of the loop from inside
+	// a nested loop (continue outer).
+	outerConts [][]guard
+	// jump is set for a loop that is not a for loop: a goto retry or a
+	// recursion (jumps.go).
+	jump *jump
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -87,6 +93,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	w.label = labelOf(fn, loop)
+	w.jump = m.jumpOf[loop]
+	if w.jump != nil && w.jump.fn != nil {
+		w.recurCounters()
+	}
 	w.collect(post)
 	w.block(w.body.List, nil, false, false)
 
@@ -116,6 +126,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 				if impliesNil(m.info, g, e) {
 					success[at.pos] = true
 				}
+			}
+			if !success[at.pos] && w.takenOnNil(x, e, at) {
+				success[at.pos] = true // return err after if err != nil && n > 0 { continue }
 			}
 			if !success[at.pos] && w.predicateExit(x, e, at) {
 				predicate[at.pos] = true
@@ -596,10 +609,14 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 				w.block(cc.Body, with(guards, guard{comm: commOrDefault(cc)}), true, nested)
 			}
 		case *ast.ForStmt:
-			w.block(st.Body.List, guards, false, true)
+			guards = w.nested(st.Body.List, guards)
 		case *ast.RangeStmt:
-			w.block(st.Body.List, guards, false, true)
+			guards = w.nested(st.Body.List, guards)
 		case *ast.ReturnStmt:
+			if w.jump != nil && w.jump.recur[st] {
+				w.conts++ // the recursive call starts the next pass
+				break
+			}
 			w.exits = append(w.exits, exit{node: st, guards: guards})
 		case *ast.BranchStmt:
 			switch st.Tok {
@@ -610,8 +627,15 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 			case token.CONTINUE:
 				if (st.Label == nil && !nested) || (st.Label != nil && st.Label.Name == w.label) {
 					w.conts++
+					if nested {
+						w.outerConts = append(w.outerConts, guards)
+					}
 				}
 			case token.GOTO:
+				if w.jump != nil && st.Label != nil && st.Label.Name == w.jump.label {
+					w.conts++ // goto RETRY starts the next pass
+					break
+				}
 				w.exits = append(w.exits, exit{node: st, guards: with(guards, guard{cond: ast.NewIdent("goto")})})
 			}
 		}
@@ -1180,4 +1204,103 @@ func isFuncValue(info *types.Info, call *ast.CallExpr) bool {
 		return ok
 	}
 	return false
+}
+
+// nested walks the body of a loop nested in the candidate, under guards,
+// and returns the guards in force after it. When the nested loop leaves to
+// the next pass of the candidate with one continue under one condition of
+// its own (if err != nil { continue outer }), the code after the nested
+// loop runs only when that condition did not hold on its last pass.
+func (w *loopWalk) nested(list []ast.Stmt, guards []guard) []guard {
+	before := len(w.outerConts)
+	w.block(list, guards, false, true)
+	conts := w.outerConts[before:]
+	if len(conts) != 1 || len(conts[0]) != len(guards)+1 || conts[0][len(guards)].cond == nil {
+		return guards
+	}
+	g := conts[0][len(guards)]
+	return with(guards, guard{cond: g.cond, neg: !g.neg})
+}
+
+// recurCounters records the parameters that a recursion passes on changed
+// by a constant (f(n+1), f(attempts-1)) as counters of the loop.
+func (w *loopWalk) recurCounters() {
+	for ret := range w.jump.recur {
+		for _, r := range ret.Results {
+			call, ok := ast.Unparen(r).(*ast.CallExpr)
+			if !ok || w.m.callee(call) != w.jump.fn {
+				continue
+			}
+			params := w.jump.fn.Signature().Params()
+			for i, a := range call.Args {
+				b, ok := ast.Unparen(a).(*ast.BinaryExpr)
+				if !ok || i >= params.Len() || (b.Op != token.ADD && b.Op != token.SUB) || w.obj(b.X) != params.At(i) {
+					continue
+				}
+				p := params.At(i)
+				if isInteger(p.Type()) {
+					w.counts[p] = true
+					w.down[p] = w.down[p] || b.Op == token.SUB
+				}
+			}
+		}
+	}
+}
+
+// takenOnNil reports whether exit x is taken whenever attempt at succeeds:
+// each guard beyond those in force at the attempt holds when e == nil,
+// whatever else is true (!(err != nil && retries > 0) does).
+func (w *loopWalk) takenOnNil(x exit, e types.Object, at attemptDef) bool {
+	if at.call == nil || len(x.guards) <= at.depth {
+		return false
+	}
+	for _, g := range x.guards[at.depth:] {
+		if g.cond == nil {
+			return false
+		}
+		v := nilTruth(w.m.info, g.cond, e)
+		if v == 0 || (v > 0) == g.neg {
+			return false
+		}
+	}
+	return true
+}
+
+// nilTruth evaluates cond assuming e == nil: 1 true, -1 false, 0 unknown.
+func nilTruth(info *types.Info, cond ast.Expr, e types.Object) int {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			return -nilTruth(info, c.X, e)
+		}
+	case *ast.BinaryExpr:
+		switch c.Op {
+		case token.LAND:
+			x, y := nilTruth(info, c.X, e), nilTruth(info, c.Y, e)
+			switch {
+			case x < 0 || y < 0:
+				return -1
+			case x > 0 && y > 0:
+				return 1
+			}
+			return 0
+		case token.LOR:
+			x, y := nilTruth(info, c.X, e), nilTruth(info, c.Y, e)
+			switch {
+			case x > 0 || y > 0:
+				return 1
+			case x < 0 && y < 0:
+				return -1
+			}
+			return 0
+		case token.EQL, token.NEQ:
+			if isNilCompare(info, c, isVar(info, e)) {
+				if c.Op == token.EQL {
+					return 1
+				}
+				return -1
+			}
+		}
+	}
+	return 0
 }

@@ -189,6 +189,13 @@ type Scope struct {
 
 	// Job describes a JobHandler scope; nil for the other kinds.
 	Job *Job
+
+	// Helper is set on the call of a retry helper of the analysed code (a
+	// function that retries its func argument in a loop, of this package
+	// or, through a fact, of another): the scope's cap, deadline and waits
+	// are the helper loop's, and its Body the operation passed. Findings
+	// on the bounds and waits belong to the helper's loop itself.
+	Helper *types.Func
 }
 
 // Contains reports whether pos lies in the scope's repeated code.

@@ -42,12 +42,14 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
 		Requires:         []*analysis.Analyzer{inspect.Analyzer},
 		ResultType:       reflect.TypeFor[*Result](),
+		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact)},
 		RunDespiteErrors: false,
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, cfg), nil
 		},
 	}
 	configs.Store(a, cfg)
+	prefilter.Register(a, mayExportHelpers)
 	return a
 }
 
@@ -77,6 +79,9 @@ type model struct {
 	res   *Result
 	funcs map[*types.Func]*ast.FuncDecl
 	defs  map[ast.Node]*defIndex // per outermost function
+	// jumpOf says how each synthetic loop (a goto or recursion retry)
+	// starts its next pass.
+	jumpOf map[ast.Stmt]*jump
 }
 
 func run(pass *analysis.Pass, cfg *Config) *Result {
@@ -106,6 +111,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	filter := []ast.Node{(*ast.FuncDecl)(nil), (*ast.FuncLit)(nil), (*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.CallExpr)(nil), (*ast.CompositeLit)(nil)}
 	var outer ast.Node // outermost function, for the def index
 	var funcs []ast.Node
+	var cands []helperCandidate
 	ins.Nodes(filter, func(n ast.Node, push bool) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
@@ -114,6 +120,14 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 					outer = n
 				}
 				funcs = append(funcs, n)
+				var body *ast.BlockStmt
+				switch f := n.(type) {
+				case *ast.FuncDecl:
+					body = f.Body
+				case *ast.FuncLit:
+					body = f.Body
+				}
+				m.jumps(m.defIndex(outer), n, body)
 			} else {
 				funcs = funcs[:len(funcs)-1]
 			}
@@ -132,6 +146,8 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		case *ast.CallExpr:
 			if s := m.call(di, fn, n); s != nil {
 				m.res.add(s)
+			} else if m.mayHelp(n) {
+				cands = append(cands, helperCandidate{di: di, fn: fn, call: n})
 			}
 		case *ast.CompositeLit:
 			if s := m.clientLit(di, fn, n); s != nil {
@@ -140,6 +156,9 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		}
 		return true
 	})
+	m.res.sort()
+	m.helpers(cands)
+	m.delays()
 	m.jobs()
 	m.res.sort()
 	return m.res

@@ -562,6 +562,26 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 			return c.helper(decl, call, depth)
 		}
 	}
+	// A delay function of another package: its fact, with the arguments
+	// it depends on read here (delay(attempt) grows with attempt).
+	if fn.Pkg() != m.pass.Pkg {
+		var f delayFact
+		if m.pass.ImportObjectFact(fn, &f) {
+			k := f.Kind
+			for i, dep := range f.Params {
+				if !dep || i >= len(call.Args) {
+					continue
+				}
+				a := call.Args[i]
+				ak := c.kind(a, depth+1)
+				if ak == WaitConstant && c.counterLike(a) {
+					ak = WaitGrowth
+				}
+				k = combine(k, ak)
+			}
+			return k
+		}
+	}
 	return WaitUnknown
 }
 
@@ -576,6 +596,12 @@ func (c *classifier) helper(decl *ast.FuncDecl, call *ast.CallExpr, depth int) W
 		args[sig.Params().At(i)] = call.Args[i]
 	}
 	inner := &classifier{m: m, di: m.defIndex(decl), args: args, argsDI: c.di, seen: c.seen}
+	return inner.returns(decl, depth)
+}
+
+// returns classifies what decl returns, combining its return statements.
+func (c *classifier) returns(decl *ast.FuncDecl, depth int) WaitKind {
+	inner := c
 	k := WaitKind(0)
 	found := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {

@@ -52,7 +52,9 @@ func New(cfg *Config) *analysis.Analyzer {
 
 func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 	for _, s := range res.Scopes() {
-		if s.Kind == retryscope.Client || s.Cap.Kind != retryscope.CapNone {
+		// A retry helper's call has its loop's bounds: the helper's own
+		// loop is the finding.
+		if s.Kind == retryscope.Client || s.Helper != nil || s.Cap.Kind != retryscope.CapNone {
 			continue
 		}
 		var missing string

@@ -152,3 +152,30 @@ func noWait(c *http.Client, req *http.Request) *http.Response {
 		}
 	}
 }
+
+func value() (int, error) { return 0, nil }
+
+// onlyRetryable retries retryable errors and returns everything else,
+// success included: the exit is taken whenever err == nil.
+func onlyRetryable() (int, error) {
+	for { // want `loop cap=none deadline=none waits=constant body`
+		v, err := value()
+		if err != nil && retryable(err) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return v, err
+	}
+}
+
+// drain is the look-alike: it leaves only on a failure, and repeats on
+// success.
+func drain() error {
+	for {
+		_, err := value()
+		if err != nil && !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}

@@ -1,0 +1,40 @@
+// Package delays waits for durations computed by another package.
+package delays
+
+import (
+	"time"
+
+	"example.com/retrykit"
+)
+
+func op() error { return nil }
+
+func growth() error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(retrykit.Backoff(i)) // want `deterministic backoff between retry attempts has no jitter`
+	}
+	return err
+}
+
+// jittered is the look-alike: the other package's delay is random.
+func jittered() error {
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(retrykit.Jittered(i))
+	}
+	return err
+}
+
+// helper is the other look-alike: the constant wait of a retry helper
+// (retrykit.Forever) is reported at the helper's own loop, not again at
+// every call of it.
+func helper() error {
+	return retrykit.Forever(nil, op)
+}

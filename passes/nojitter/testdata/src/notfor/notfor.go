@@ -1,0 +1,50 @@
+// Package notfor: retries that are not for loops, with constant waits.
+package notfor
+
+import (
+	"context"
+	"math/rand"
+	"time"
+)
+
+func op(ctx context.Context) error { return nil }
+
+type monitor struct {
+	retries   int
+	retryTime time.Duration
+}
+
+// watch retries with goto, as consul's lock monitor does.
+func (m *monitor) watch(ctx context.Context) error {
+	retries := m.retries
+RETRY:
+	if err := op(ctx); err != nil {
+		if retries > 0 {
+			time.Sleep(m.retryTime) // want `constant wait between retry attempts has no jitter`
+			retries--
+			goto RETRY
+		}
+		return err
+	}
+	return nil
+}
+
+// refresh retries by recursion, as sarama's metadata refresh does.
+func (m *monitor) refresh(ctx context.Context, attemptsRemaining int) error {
+	err := op(ctx)
+	if err != nil && attemptsRemaining > 0 {
+		time.Sleep(m.retryTime) // want `constant wait between retry attempts has no jitter`
+		return m.refresh(ctx, attemptsRemaining-1)
+	}
+	return err
+}
+
+// refreshJittered is the look-alike: the same recursion with a random wait.
+func (m *monitor) refreshJittered(ctx context.Context, attemptsRemaining int) error {
+	err := op(ctx)
+	if err != nil && attemptsRemaining > 0 {
+		time.Sleep(time.Duration(rand.Int63n(int64(m.retryTime))))
+		return m.refreshJittered(ctx, attemptsRemaining-1)
+	}
+	return err
+}

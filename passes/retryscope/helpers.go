@@ -1,0 +1,366 @@
+package retryscope
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/types"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
+)
+
+// A retry helper is a function of the analysed code that retries one of
+// its func parameters in a loop: retrykit.Do(ctx, func() error {...}), the
+// most common retry in real services. A call of it is a LibraryCall scope
+// whose body is the operation passed (a func literal, or a function of the
+// package), with the helper loop's cap, deadline and waits. Helpers of the
+// same package are read directly; exported helpers of other packages
+// through helperFact.
+
+// helper describes a retry helper's loop.
+type helper struct {
+	op       int // index of the operation among the call's arguments
+	ctx      int // index of the context parameter the loop stops on, or -1
+	cap      Cap
+	deadline DeadlineKind
+	waits    []WaitKind
+}
+
+// helperFact is exported on an exported function or method that retries
+// one of its func parameters.
+type helperFact struct {
+	Op       int
+	Ctx      int
+	Cap      CapKind
+	N        int
+	Deadline DeadlineKind
+	Waits    []WaitKind
+}
+
+func (*helperFact) AFact() {}
+
+// delayFact is exported on an exported function or method of one
+// time.Duration result (a delay calculator: backoff.Duration(n)): the kind
+// of what it returns with its parameters fixed, and which parameters its
+// body reads (a caller's attempt counter passed there makes it grow).
+type delayFact struct {
+	Kind   WaitKind
+	Params []bool
+}
+
+func (*delayFact) AFact() {}
+
+func (f *delayFact) String() string { return fmt.Sprintf("delay %s, params %v", f.Kind, f.Params) }
+
+func (f *helperFact) String() string {
+	var waits []string
+	for _, w := range f.Waits {
+		waits = append(waits, w.String())
+	}
+	c := f.Cap.String()
+	if f.Cap == CapKnown {
+		c = fmt.Sprint(f.N)
+	}
+	return fmt.Sprintf("retries argument %d: cap=%s deadline=%s waits=%s", f.Op, c, f.Deadline, strings.Join(waits, ","))
+}
+
+// helperCandidate is a call that may be a call of a retry helper: it
+// passes a func value, and no library entry point took it.
+type helperCandidate struct {
+	di   *defIndex
+	fn   ast.Node
+	call *ast.CallExpr
+}
+
+// helpers finds the retry helpers of the package among its loop scopes,
+// exports their facts, and adds a scope for every call of a helper (of
+// this package, or of another through its fact).
+func (m *model) helpers(cands []helperCandidate) {
+	own := make(map[*types.Func]*helper)
+	var lf *LoopFilter
+	for _, s := range m.res.scopes {
+		if s.Kind != Loop {
+			continue
+		}
+		fd, ok := s.Func.(*ast.FuncDecl)
+		if !ok || m.jumpOf[s.Node.(ast.Stmt)] != nil {
+			continue // not a for loop: the prefilter does not look for these
+		}
+		fn, ok := m.info.Defs[fd.Name].(*types.Func)
+		if !ok || own[fn] != nil {
+			continue
+		}
+		h := m.helperOf(fn, s)
+		if h == nil {
+			continue
+		}
+		own[fn] = h
+		if !exportsHelpers(m.pass.Pkg.Path(), m.fileName()) || !ast.IsExported(fd.Name.Name) {
+			continue
+		}
+		if lf == nil {
+			lf = NewLoopFilter(m.pass.Files)
+		}
+		if !lf.MayWait(s.Node.(ast.Stmt)) {
+			continue // the prefilter could not have seen it: keep them in step
+		}
+		m.pass.ExportObjectFact(fn, &helperFact{Op: h.op, Ctx: h.ctx, Cap: h.cap.Kind, N: h.cap.N, Deadline: h.deadline, Waits: h.waits})
+	}
+	for _, c := range cands {
+		callee := m.callee(c.call)
+		if callee == nil || callee.Pkg() == nil {
+			continue
+		}
+		h := own[callee]
+		if h == nil && callee.Pkg() != m.pass.Pkg {
+			var f helperFact
+			if m.pass.ImportObjectFact(callee, &f) {
+				h = &helper{op: f.Op, ctx: f.Ctx, cap: Cap{Kind: f.Cap, N: f.N}, deadline: f.Deadline, waits: f.Waits}
+			}
+		}
+		if h == nil || h.op >= len(c.call.Args) || c.call.Ellipsis.IsValid() {
+			continue
+		}
+		m.res.add(m.helperCall(c, callee, h))
+	}
+}
+
+// delays exports a delayFact for every exported function of the package
+// whose one result is declared time.Duration and whose kind is known.
+func (m *model) delays() {
+	if !exportsHelpers(m.pass.Pkg.Path(), m.fileName()) {
+		return
+	}
+	for _, f := range m.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !returnsDuration(f, fd) {
+				continue
+			}
+			fn, ok := m.info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			c := &classifier{m: m, di: m.defIndex(fd), seen: map[types.Object]bool{}}
+			k := c.returns(fd, 0)
+			if k == WaitUnknown {
+				continue
+			}
+			params := fn.Signature().Params()
+			deps := make([]bool, params.Len())
+			for i := range params.Len() {
+				p := params.At(i)
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && m.info.Uses[id] == p {
+						deps[i] = true
+					}
+					return !deps[i]
+				})
+			}
+			m.pass.ExportObjectFact(fn, &delayFact{Kind: k, Params: deps})
+		}
+	}
+}
+
+// returnsDuration reports, from syntax alone (as the prefilter sees it),
+// whether fd is exported and declares one result of type time.Duration.
+func returnsDuration(f *ast.File, fd *ast.FuncDecl) bool {
+	if !ast.IsExported(fd.Name.Name) || fd.Type.Results == nil || len(fd.Type.Results.List) != 1 || len(fd.Type.Results.List[0].Names) > 1 {
+		return false
+	}
+	sel, ok := fd.Type.Results.List[0].Type.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Duration" {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	for _, imp := range f.Imports {
+		if imp.Path.Value != `"time"` {
+			continue
+		}
+		name := "time"
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		if name == x.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// helperOf returns the helper that loop scope s makes of fn, when the loop
+// calls one of fn's func parameters (the attempt) and waits.
+func (m *model) helperOf(fn *types.Func, s *Scope) *helper {
+	if !ownWait(s.Waits) {
+		return nil
+	}
+	sig := fn.Signature()
+	if sig.Variadic() {
+		return nil
+	}
+	params := sig.Params()
+	op := -1
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || op >= 0 {
+			return op < 0
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok || !returnsError(m.info, call) {
+			return true
+		}
+		for i := range params.Len() {
+			if m.info.Uses[id] == params.At(i) {
+				op = i
+			}
+		}
+		return true
+	})
+	if op < 0 {
+		return nil
+	}
+	h := &helper{op: op, ctx: -1, cap: s.Cap, deadline: s.Deadline.Kind}
+	if h.deadline == DeadlineCaller {
+		for i := range params.Len() {
+			if isContext(params.At(i).Type()) {
+				h.ctx = i
+				break
+			}
+		}
+	}
+	for _, w := range s.Waits {
+		h.waits = append(h.waits, w.Kind)
+	}
+	return h
+}
+
+// helperCall is the scope of a call of retry helper callee.
+func (m *model) helperCall(c helperCandidate, callee *types.Func, h *helper) *Scope {
+	call := c.call
+	s := &Scope{Kind: LibraryCall, Node: call, Func: c.fn, Pos: call.Fun.Pos(), Library: callee.Pkg().Path(),
+		Entry: stripTypeParams(callee.FullName()), Trigger: TriggerUnknown, Helper: callee}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+		s.Pos = sel.Sel.Pos()
+	}
+	s.Cap = Cap{Kind: h.cap.Kind, N: h.cap.N, Pos: s.Pos}
+	s.Deadline = Deadline{Kind: h.deadline, Pos: s.Pos}
+	if h.deadline == DeadlineCaller && h.ctx >= 0 && h.ctx < len(call.Args) {
+		s.Deadline = Deadline{Kind: m.ctxArgKind(c.di, call.Args[h.ctx]), Pos: call.Args[h.ctx].Pos()}
+	}
+	for _, k := range h.waits {
+		s.Waits = append(s.Waits, Wait{Kind: k, Pos: s.Pos, Node: call, Library: true, Setting: s.Entry})
+	}
+	s.Body, s.Op = m.opBody(c.di, call.Args[h.op], call.Pos())
+	return s
+}
+
+// mayHelp reports whether call passes a func value: it may call a retry
+// helper.
+func (m *model) mayHelp(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if t := m.info.TypeOf(a); t != nil {
+			if _, ok := t.Underlying().(*types.Signature); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *model) fileName() string {
+	if len(m.pass.Files) == 0 {
+		return ""
+	}
+	return m.pass.Fset.File(m.pass.Files[0].Pos()).Name()
+}
+
+// exportsHelpers reports whether a package, by its path and the name of
+// one of its files, may export helper facts: every package but the
+// standard library's.
+func exportsHelpers(path, file string) bool {
+	return !IsStd(path, file)
+}
+
+// IsStd reports whether the package of path, one of whose files is named
+// file, is in the standard library: its first path element has no dot and
+// the file is under GOROOT/src.
+func IsStd(path, file string) bool {
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[:i]
+	}
+	if strings.Contains(path, ".") {
+		return false
+	}
+	root := goroot()
+	return root != "" && strings.HasPrefix(file, filepath.Join(root, "src")+string(filepath.Separator))
+}
+
+func goroot() string {
+	if g := os.Getenv("GOROOT"); g != "" {
+		return g
+	}
+	return build.Default.GOROOT
+}
+
+// mayExportHelpers is the prefilter of the model's facts: a package can
+// export a fact only when it is not the standard library's and an exported
+// function of it has a loop that LoopFilter.MayWait accepts (a helper) or
+// declares one time.Duration result (a delay function).
+func mayExportHelpers(p *prefilter.Package) bool {
+	if len(p.Files) > 0 && !exportsHelpers(p.Path, p.Files[0]) {
+		return false
+	}
+	lex, err := p.Lexicon()
+	if err != nil {
+		return true
+	}
+	if !LexiconMayWait(lex) {
+		srcs, err := p.Source()
+		if err != nil {
+			return true
+		}
+		if !slices.ContainsFunc(srcs, func(src []byte) bool { return bytes.Contains(src, []byte("Duration")) }) {
+			return false // no loop that may wait, no delay function
+		}
+	}
+	files, err := p.Syntax()
+	if err != nil {
+		return true
+	}
+	lf := NewLoopFilter(files)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !ast.IsExported(fd.Name.Name) {
+				continue
+			}
+			if returnsDuration(f, fd) {
+				return true // a delay function
+			}
+			found := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.ForStmt, *ast.RangeStmt:
+					if lf.MayWait(n.(ast.Stmt)) {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}

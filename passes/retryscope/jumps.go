@@ -1,0 +1,232 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Retries that are not for loops: a label jumped back to with goto
+// (RETRY: ...; goto RETRY), and a function that calls itself again after a
+// failure (return c.fetch(ctx, attempts-1)). The model reads each as a
+// loop of its own: a synthetic *ast.ForStmt whose body is the statements
+// from the label to the end of its block (or the function's body), where
+// the goto or the recursive return starts the next pass, as continue
+// would, and falling off the end leaves.
+
+// jump says how a synthetic loop starts its next pass.
+type jump struct {
+	label string                   // goto label
+	recur map[*ast.ReturnStmt]bool // recursive returns
+	fn    *types.Func              // the function that calls itself
+}
+
+// jumps adds the scopes of the goto and recursion retries of fn, a
+// function whose body is body.
+func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
+	if body == nil {
+		return
+	}
+	// goto: a label of a statement list that a goto after it jumps back to.
+	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			return false // a goto within a loop's body: the loop is the retry
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		default:
+			return true
+		}
+		for i, st := range list {
+			ls, ok := st.(*ast.LabeledStmt)
+			if !ok {
+				continue
+			}
+			switch ls.Stmt.(type) {
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				continue // a label for break and continue
+			}
+			rest := append([]ast.Stmt{ls.Stmt}, list[i+1:]...)
+			if !gotoIn(rest, ls.Label.Name) {
+				continue
+			}
+			m.synthetic(di, fn, ls.Pos(), rest, &jump{label: ls.Label.Name})
+		}
+		return true
+	})
+	// recursion: return f(...) in f, with arguments that carry the
+	// parameters over (n, n+1, attempts-1, constants).
+	fd, ok := fn.(*ast.FuncDecl)
+	if !ok {
+		return
+	}
+	self, ok := m.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	recur := map[*ast.ReturnStmt]bool{}
+	var first token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && m.selfCall(fd, self, call) {
+					recur[n] = true
+					if !first.IsValid() {
+						first = call.Pos()
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(recur) == 0 {
+		return
+	}
+	m.synthetic(di, fn, first, body.List, &jump{recur: recur, fn: self})
+}
+
+// selfCall reports whether call calls self again with arguments that
+// carry its parameters over: each is a parameter, a parameter plus or
+// minus a constant, or a constant. A walk of a tree (f(n.Left)) or of a
+// list passes something else.
+func (m *model) selfCall(fd *ast.FuncDecl, self *types.Func, call *ast.CallExpr) bool {
+	if m.callee(call) != self {
+		return false
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		// a method: on the same receiver
+		if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		if !ok || m.info.Uses[id] != m.info.Defs[fd.Recv.List[0].Names[0]] {
+			return false
+		}
+	}
+	params := self.Signature().Params()
+	isParam := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		for i := range params.Len() {
+			if m.info.Uses[id] == params.At(i) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range call.Args {
+		if tv, ok := m.info.Types[a]; ok && tv.Value != nil {
+			continue
+		}
+		if isParam(a) {
+			continue
+		}
+		if b, ok := ast.Unparen(a).(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) && isParam(b.X) {
+			if tv, ok := m.info.Types[b.Y]; ok && tv.Value != nil {
+				continue
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// gotoIn reports whether a goto label statement is in list, outside
+// function literals.
+func gotoIn(list []ast.Stmt, label string) bool {
+	found := false
+	for _, st := range list {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if n.Tok == token.GOTO && n.Label != nil && n.Label.Name == label {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// synthetic reads list as the body of a loop whose next pass j starts,
+// and adds its scope, reported at pos, when it retries.
+func (m *model) synthetic(di *defIndex, fn ast.Node, pos token.Pos, list []ast.Stmt, j *jump) {
+	if len(list) == 0 {
+		return
+	}
+	end := list[len(list)-1].End()
+	stmts := append([]ast.Stmt(nil), list...)
+	// Falling off the end of the list leaves the loop.
+	stmts = append(stmts, &ast.ReturnStmt{Return: end - 1})
+	start := list[0].Pos()
+	if pos < start {
+		start = pos // the label
+	}
+	loop := &ast.ForStmt{For: start, Body: &ast.BlockStmt{Lbrace: start, List: stmts, Rbrace: end - 1}}
+	if m.jumpOf == nil {
+		m.jumpOf = make(map[ast.Stmt]*jump)
+	}
+	m.jumpOf[loop] = j
+	s := m.loop(di, fn, loop)
+	if s == nil {
+		return
+	}
+	if j.fn != nil && s.Cap.Kind == CapKnown {
+		// the counter starts where the caller's argument says
+		s.Cap = Cap{Kind: CapBounded, Pos: s.Cap.Pos}
+	}
+	if !ownWait(s.Waits) {
+		return // a jump back with no wait of its own is a state machine more often than a retry
+	}
+	s.Pos = pos // the label, or the recursive call
+	m.res.add(s)
+}
+
+// MayJumpBack reports, from syntax alone, whether the model may find a
+// retry in fd that is not a for loop: a goto (jumps), or a return of a
+// call by fd's own name (a recursion). A prefilter that looks for retry
+// loops must also take these.
+func MayJumpBack(fd *ast.FuncDecl) bool {
+	if fd.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return true // a goto in a closure is a synthetic loop of the closure
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				found = true
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+					switch f := ast.Unparen(call.Fun).(type) {
+					case *ast.Ident:
+						found = found || f.Name == fd.Name.Name
+					case *ast.SelectorExpr:
+						found = found || f.Sel.Name == fd.Name.Name
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

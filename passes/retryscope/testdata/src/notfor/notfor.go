@@ -1,0 +1,118 @@
+// Package notfor holds retries that are not plain for loops.
+package notfor
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+func op(ctx context.Context) error { return nil }
+
+// labelled continue of the outer loop from an inner one.
+func labelled(ctx context.Context, urls []string) error {
+outer:
+	for attempt := 0; attempt < 3; attempt++ { // want `loop cap=3 deadline=none waits=constant body`
+		for range urls {
+			if err := op(ctx); err != nil {
+				time.Sleep(time.Second)
+				continue outer
+			}
+		}
+		return nil
+	}
+	return errors.New("gave up")
+}
+
+// range over an integer with the wait at the end.
+func rangeInt(ctx context.Context) error {
+	var err error
+	for i := range 4 { // want `loop cap=4 deadline=none waits=deterministic-growth body`
+		if err = op(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(1<<i) * time.Second)
+	}
+	return err
+}
+
+type kv struct{}
+
+func (kv) Get(key string) (string, error) { return "", nil }
+
+func retryableErr(err error) bool { return true }
+
+// gotoRetry is consul's monitorLock: a goto back to the attempt, bounded
+// by a counter that counts down from an option.
+func gotoRetry(c kv, retries int, wait time.Duration) string {
+RETRY: // want `loop cap=bounded deadline=none waits=constant body`
+	v, err := c.Get("k")
+	if err != nil {
+		if retries > 0 && retryableErr(err) {
+			time.Sleep(wait)
+			retries--
+			goto RETRY
+		}
+		return ""
+	}
+	return v
+}
+
+// gotoForever retries with goto and nothing else.
+func gotoForever(ctx context.Context) {
+again: // want `loop cap=none deadline=none waits=constant body`
+	if err := op(ctx); err != nil {
+		time.Sleep(time.Second)
+		goto again
+	}
+}
+
+type client struct{ backoff time.Duration }
+
+// refresh is sarama's tryRefreshMetadata: it calls itself again after a
+// wait, with one attempt less.
+func (c *client) refresh(ctx context.Context, attemptsRemaining int) error {
+	err := op(ctx)
+	if err == nil {
+		return nil
+	}
+	if attemptsRemaining > 0 {
+		time.Sleep(c.backoff)
+		return c.refresh(ctx, attemptsRemaining-1) // want `loop cap=bounded deadline=none waits=constant body`
+	}
+	return err
+}
+
+// ---- look-alikes
+
+type node struct{ left, right *node }
+
+// walk recurses into a tree: the argument is another node, not the same
+// attempt again.
+func walk(n *node) error {
+	if n == nil {
+		return nil
+	}
+	time.Sleep(time.Millisecond)
+	return walk(n.left)
+}
+
+// stateMachine jumps back to read the next token: no wait.
+func stateMachine(next func() (byte, error)) int {
+	n := 0
+loop:
+	b, err := next()
+	if err == nil && b != ';' {
+		n++
+		goto loop
+	}
+	return n
+}
+
+// countdown recurses to count, with no failure in sight.
+func countdown(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return countdown(n - 1)
+}
