@@ -144,9 +144,10 @@ func New(cfg *Config) []*analysis.Analyzer {
 	return out
 }
 
-// build constructs one analyzer per check, sharing one retry model.
+// build constructs one analyzer per check, sharing one retry model, each
+// guarded against panics (see Guard).
 func build(cfg *Config) []*analysis.Analyzer {
-	scope := retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs})
+	scope := Guard(retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs}))
 	checks := []*analysis.Analyzer{
 		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
 		nojitter.New(&nojitter.Config{Scope: scope}),
@@ -159,9 +160,10 @@ func build(cfg *Config) []*analysis.Analyzer {
 	}
 	var enabled []*analysis.Analyzer
 	for _, c := range checks {
+		Guard(c)
 		if !slices.Contains(cfg.Disable, c.Name) {
 			enabled = append(enabled, c)
 		}
 	}
-	return append(checks, newDirectiveChecker(enabled, cfg.ReportUnusedIgnores))
+	return append(checks, Guard(newDirectiveChecker(enabled, cfg.ReportUnusedIgnores)))
 }
