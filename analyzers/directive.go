@@ -22,7 +22,7 @@ func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analys
 	requires := append([]*analysis.Analyzer{suppress.Analyzer}, checks...)
 	return &analysis.Analyzer{
 		Name:     DirectiveName,
-		Doc:      DirectiveName + ": report //idemlint:ignore directives without a reason, naming unknown checks, or (with -report-unused-ignores) silencing nothing",
+		Doc:      directiveDoc.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/" + DirectiveName + ".md",
 		Requires: requires,
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -61,10 +61,12 @@ func enabledAll(checks []*analysis.Analyzer, names []string) bool {
 	return true
 }
 
+// directiveDoc is the check's structured documentation, its one source.
 var directiveDoc = &checkdoc.Doc{
-	Name:  DirectiveName,
-	Title: "//idemlint:ignore directives that are malformed or silence nothing",
-	Since: "v0.1.0",
+	Name:   DirectiveName,
+	Source: "analyzers/directive.go",
+	Title:  "//idemlint:ignore directives that are malformed or silence nothing",
+	Since:  "v0.1.0",
 	Text: fmt.Sprintf(`
 A finding is silenced with a directive on its line or on the line above it:
 
