@@ -15,10 +15,10 @@ import (
 // //idemlint:ignore directives.
 const DirectiveName = "ignoredirective"
 
-// newDirectiveChecker returns the check of //idemlint:ignore directives. It
-// requires the enabled checks so that it runs after them and knows which
-// directives silenced a finding.
-func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analysis.Analyzer {
+// newDirectiveChecker returns the check of //idemlint:ignore directives
+// naming the checks names. It requires the enabled checks so that it runs
+// after them and knows which directives silenced a finding.
+func newDirectiveChecker(checks []*analysis.Analyzer, names []string, reportUnused bool) *analysis.Analyzer {
 	requires := append([]*analysis.Analyzer{suppress.Analyzer}, checks...)
 	return &analysis.Analyzer{
 		Name:     DirectiveName,
@@ -30,7 +30,7 @@ func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analys
 			for _, d := range idx.Directives() {
 				var unknown []string
 				for _, c := range d.Checks {
-					if !slices.Contains(checkNames, c) {
+					if !slices.Contains(names, c) {
 						unknown = append(unknown, c)
 					}
 				}
@@ -38,7 +38,7 @@ func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analys
 				case len(d.Checks) == 0:
 					pass.Reportf(d.Pos, "//idemlint:ignore names no check; write //idemlint:ignore <check>[,<check>] <reason>")
 				case len(unknown) > 0:
-					pass.Reportf(d.Pos, "//idemlint:ignore names unknown check %s; the checks are %s", strings.Join(unknown, ", "), strings.Join(checkNames, ", "))
+					pass.Reportf(d.Pos, "//idemlint:ignore names unknown check %s; the checks are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 				case d.Reason == "":
 					pass.Reportf(d.Pos, "//idemlint:ignore has no reason, so it silences nothing; add why the finding does not apply after the check names")
 				case reportUnused && !idx.Used(d) && enabledAll(checks, d.Checks):

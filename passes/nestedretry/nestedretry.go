@@ -15,7 +15,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -52,7 +51,6 @@ func New(cfg *Config) *analysis.Analyzer {
 			return nil, nil
 		},
 	}
-	prefilter.Register(a, func(p *prefilter.Package) bool { return mayExport(scope, p) })
 	return a
 }
 
