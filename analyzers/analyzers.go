@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/checkdoc"
+	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/jobretry"
 	"github.com/idemlint/idemlint/passes/keyinloop"
 	"github.com/idemlint/idemlint/passes/nestedretry"
@@ -20,31 +21,89 @@ import (
 	"github.com/idemlint/idemlint/passes/unkeyedpost"
 )
 
-// checkNames lists every check of the suite, in the order drivers show them.
-// Helper passes (retryscope, directives) are not in it: users never run them
-// directly.
-var checkNames = []string{
-	unboundedretry.Name, nojitter.Name, keyinloop.Name, unkeyedpost.Name, nestedretry.Name,
-	retrytimeout.Name, retrystatus.Name, jobretry.Name, DirectiveName,
+// A check is one check of the suite, as the registry lists it.
+type check struct {
+	// doc is the check's documentation, the one source of its name, its
+	// analyzer's Doc and its page docs/<name>.md.
+	doc *checkdoc.Doc
+	// new builds the check's analyzer for the suite s.
+	new func(s *suite) *analysis.Analyzer
+	// prefilter, when set, returns the check's prefilter for the check
+	// built on the retry model scope (see internal/prefilter); New
+	// registers it for the analyzer it builds.
+	prefilter func(scope *analysis.Analyzer) prefilter.Func
 }
 
-// Docs returns every check's structured documentation, in checkNames order.
+// suite is what a check's constructor reads: the configuration, the retry
+// model every check shares, the names of all the checks, and the enabled
+// checks built before it.
+type suite struct {
+	cfg     *Config
+	scope   *analysis.Analyzer
+	names   []string
+	enabled []*analysis.Analyzer
+}
+
+// registry lists every check of the suite, in the order drivers show them.
+// Helper passes (retryscope, suppress) are not in it: users never run them
+// directly. ignoredirective is last: it requires the other enabled checks.
+var registry = []check{
+	{doc: unboundedretry.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return unboundedretry.New(&unboundedretry.Config{Scope: s.scope, StrictContext: s.cfg.StrictContext})
+	}},
+	{doc: nojitter.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return nojitter.New(&nojitter.Config{Scope: s.scope})
+	}},
+	{doc: keyinloop.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return keyinloop.New(&keyinloop.Config{Scope: s.scope, KeyGenerators: s.cfg.KeyGenerators, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
+	}},
+	{doc: unkeyedpost.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return unkeyedpost.New(&unkeyedpost.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders})
+	}},
+	{doc: nestedretry.Documentation, prefilter: nestedretry.Prefilter, new: func(s *suite) *analysis.Analyzer {
+		return nestedretry.New(&nestedretry.Config{Scope: s.scope})
+	}},
+	{doc: retrytimeout.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return retrytimeout.New(&retrytimeout.Config{Scope: s.scope})
+	}},
+	{doc: retrystatus.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return retrystatus.New(&retrystatus.Config{Scope: s.scope})
+	}},
+	{doc: jobretry.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return jobretry.New(&jobretry.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
+	}},
+	{doc: directiveDoc, new: func(s *suite) *analysis.Analyzer {
+		return newDirectiveChecker(s.enabled, s.names, s.cfg.ReportUnusedIgnores)
+	}},
+}
+
+// Docs returns every check's structured documentation, in the order
+// drivers show the checks.
 func Docs() []*checkdoc.Doc {
-	return []*checkdoc.Doc{unboundedretry.Documentation, nojitter.Documentation, keyinloop.Documentation, unkeyedpost.Documentation,
-		nestedretry.Documentation, retrytimeout.Documentation, retrystatus.Documentation, jobretry.Documentation,
-		directiveDoc,
+	docs := make([]*checkdoc.Doc, len(registry))
+	for i, c := range registry {
+		docs[i] = c.doc
 	}
+	return docs
 }
 
-// Checks returns the names of all the suite's checks.
-func Checks() []string { return slices.Clone(checkNames) }
+// Checks returns the names of all the suite's checks, in the order drivers
+// show them.
+func Checks() []string {
+	names := make([]string, len(registry))
+	for i, c := range registry {
+		names[i] = c.doc.Name
+	}
+	return names
+}
 
 // Validate reports the first problem with cfg: an unknown check name in
 // Disable, or a malformed full name in RetryFuncs or KeyGenerators.
 func (cfg *Config) Validate() error {
+	names := Checks()
 	for _, name := range cfg.Disable {
-		if !slices.Contains(checkNames, name) {
-			return fmt.Errorf("disable: unknown check %q (checks: %s)", name, strings.Join(checkNames, ", "))
+		if !slices.Contains(names, name) {
+			return fmt.Errorf("disable: unknown check %q (checks: %s)", name, strings.Join(names, ", "))
 		}
 	}
 	for _, list := range []struct {
@@ -131,37 +190,21 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
-// New builds the suite's analyzers for cfg: every check not disabled.
-// The analyzers copy cfg: fill it (from flags or settings) before calling
-// New.
+// New builds the suite's analyzers for cfg: every check not disabled, in
+// the registry's order, sharing one retry model, each guarded against
+// panics (see Guard) and with its prefilter registered. The analyzers copy
+// cfg: fill it (from flags or settings) before calling New.
 func New(cfg *Config) []*analysis.Analyzer {
-	var out []*analysis.Analyzer
-	for _, a := range build(cfg) {
-		if !slices.Contains(cfg.Disable, a.Name) {
-			out = append(out, a)
+	s := &suite{cfg: cfg, scope: Guard(retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs})), names: Checks()}
+	for _, c := range registry {
+		if slices.Contains(cfg.Disable, c.doc.Name) {
+			continue
 		}
-	}
-	return out
-}
-
-// build constructs one analyzer per check, sharing one retry model.
-func build(cfg *Config) []*analysis.Analyzer {
-	scope := retryscope.New(&retryscope.Config{RetryFuncs: cfg.RetryFuncs})
-	checks := []*analysis.Analyzer{
-		unboundedretry.New(&unboundedretry.Config{Scope: scope, StrictContext: cfg.StrictContext}),
-		nojitter.New(&nojitter.Config{Scope: scope}),
-		keyinloop.New(&keyinloop.Config{Scope: scope, KeyGenerators: cfg.KeyGenerators, KeyHeaders: cfg.KeyHeaders, KeyFields: cfg.KeyFields}),
-		unkeyedpost.New(&unkeyedpost.Config{Scope: scope, KeyHeaders: cfg.KeyHeaders}),
-		nestedretry.New(&nestedretry.Config{Scope: scope}),
-		retrytimeout.New(&retrytimeout.Config{Scope: scope}),
-		retrystatus.New(&retrystatus.Config{Scope: scope}),
-		jobretry.New(&jobretry.Config{Scope: scope, KeyHeaders: cfg.KeyHeaders, KeyFields: cfg.KeyFields}),
-	}
-	var enabled []*analysis.Analyzer
-	for _, c := range checks {
-		if !slices.Contains(cfg.Disable, c.Name) {
-			enabled = append(enabled, c)
+		a := Guard(c.new(s))
+		if c.prefilter != nil {
+			prefilter.Register(a, c.prefilter(s.scope))
 		}
+		s.enabled = append(s.enabled, a)
 	}
-	return append(checks, newDirectiveChecker(enabled, cfg.ReportUnusedIgnores))
+	return s.enabled
 }

@@ -15,14 +15,14 @@ import (
 // //idemlint:ignore directives.
 const DirectiveName = "ignoredirective"
 
-// newDirectiveChecker returns the check of //idemlint:ignore directives. It
-// requires the enabled checks so that it runs after them and knows which
-// directives silenced a finding.
-func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analysis.Analyzer {
+// newDirectiveChecker returns the check of //idemlint:ignore directives
+// naming the checks names. It requires the enabled checks so that it runs
+// after them and knows which directives silenced a finding.
+func newDirectiveChecker(checks []*analysis.Analyzer, names []string, reportUnused bool) *analysis.Analyzer {
 	requires := append([]*analysis.Analyzer{suppress.Analyzer}, checks...)
 	return &analysis.Analyzer{
 		Name:     DirectiveName,
-		Doc:      DirectiveName + ": report //idemlint:ignore directives without a reason, naming unknown checks, or (with -report-unused-ignores) silencing nothing",
+		Doc:      directiveDoc.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/" + DirectiveName + ".md",
 		Requires: requires,
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -30,7 +30,7 @@ func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analys
 			for _, d := range idx.Directives() {
 				var unknown []string
 				for _, c := range d.Checks {
-					if !slices.Contains(checkNames, c) {
+					if !slices.Contains(names, c) {
 						unknown = append(unknown, c)
 					}
 				}
@@ -38,7 +38,7 @@ func newDirectiveChecker(checks []*analysis.Analyzer, reportUnused bool) *analys
 				case len(d.Checks) == 0:
 					pass.Reportf(d.Pos, "//idemlint:ignore names no check; write //idemlint:ignore <check>[,<check>] <reason>")
 				case len(unknown) > 0:
-					pass.Reportf(d.Pos, "//idemlint:ignore names unknown check %s; the checks are %s", strings.Join(unknown, ", "), strings.Join(checkNames, ", "))
+					pass.Reportf(d.Pos, "//idemlint:ignore names unknown check %s; the checks are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 				case d.Reason == "":
 					pass.Reportf(d.Pos, "//idemlint:ignore has no reason, so it silences nothing; add why the finding does not apply after the check names")
 				case reportUnused && !idx.Used(d) && enabledAll(checks, d.Checks):
@@ -61,10 +61,12 @@ func enabledAll(checks []*analysis.Analyzer, names []string) bool {
 	return true
 }
 
+// directiveDoc is the check's structured documentation, its one source.
 var directiveDoc = &checkdoc.Doc{
-	Name:  DirectiveName,
-	Title: "//idemlint:ignore directives that are malformed or silence nothing",
-	Since: "v0.1.0",
+	Name:   DirectiveName,
+	Source: "analyzers/directive.go",
+	Title:  "//idemlint:ignore directives that are malformed or silence nothing",
+	Since:  "v0.1.0",
 	Text: fmt.Sprintf(`
 A finding is silenced with a directive on its line or on the line above it:
 

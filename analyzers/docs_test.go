@@ -4,9 +4,14 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/prefilter"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/<check>.md from the checks' structured documentation")
@@ -48,4 +53,40 @@ func TestAnalyzerURLs(t *testing.T) {
 			t.Errorf("%s: %v", a.Name, err)
 		}
 	}
+}
+
+// TestRegistry checks that the suite New builds is the registry's: one
+// analyzer per check in Checks' order, each named as its documentation and
+// documented by it, with a prefilter registered for nestedretry (the one
+// check with facts) and for no other; and that Disable drops a check and
+// nothing else.
+func TestRegistry(t *testing.T) {
+	suite, docs := analyzers.New(&analyzers.Config{}), analyzers.Docs()
+	if got := names(suite); !slices.Equal(got, analyzers.Checks()) {
+		t.Fatalf("New builds %v, want Checks() %v", got, analyzers.Checks())
+	}
+	for i, a := range suite {
+		if d := docs[i]; a.Name != d.Name || a.Doc != d.AnalyzerDoc() {
+			t.Errorf("%s: not named or documented by its checkdoc.Doc (%s)", a.Name, d.Name)
+		}
+		if !strings.HasPrefix(a.Doc, a.Name+": report ") {
+			t.Errorf("%s: Doc does not start with %q: %q", a.Name, a.Name+": report ", a.Doc)
+		}
+		if hasPrefilter, wantPrefilter := prefilter.Lookup(a) != nil, a.Name == "nestedretry"; hasPrefilter != wantPrefilter {
+			t.Errorf("%s: prefilter registered %v, want %v", a.Name, hasPrefilter, wantPrefilter)
+		}
+	}
+	disabled := analyzers.New(&analyzers.Config{Disable: []string{"nojitter"}})
+	want := slices.DeleteFunc(analyzers.Checks(), func(n string) bool { return n == "nojitter" })
+	if got := names(disabled); !slices.Equal(got, want) {
+		t.Errorf("with nojitter disabled, New builds %v, want %v", got, want)
+	}
+}
+
+func names(as []*analysis.Analyzer) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
 }

@@ -1,7 +1,8 @@
-// Package checkdoc holds each check's structured documentation, from which
-// the pages in docs/ are generated (analyzers' TestDocsUpToDate fails when a
-// checked-in page is stale; `go test ./analyzers -update-docs` rewrites
-// them).
+// Package checkdoc holds each check's structured documentation, the one
+// source of what a check says about itself: the analyzer's Doc is made from
+// it (AnalyzerDoc), and so are the pages in docs/ (Markdown; analyzers'
+// TestDocsUpToDate fails when a checked-in page is stale, and
+// `go test ./analyzers -update-docs` rewrites them).
 package checkdoc
 
 import (
@@ -23,6 +24,9 @@ type Doc struct {
 	// More holds further sections (tables of what is modelled, limits),
 	// rendered after Fix and before Options.
 	More []Section
+	// Source is the file that holds this Doc, from the module root;
+	// empty means passes/<Name>/doc.go.
+	Source string
 }
 
 // Section is a titled part of a page, Markdown.
@@ -42,7 +46,11 @@ type Option struct {
 // Markdown renders the page docs/<name>.md.
 func (d *Doc) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!-- Generated from the check's structured documentation (passes/%s/docs.go); edit that, then run `go test ./analyzers -update-docs`. -->\n\n", d.Name)
+	source := d.Source
+	if source == "" {
+		source = "passes/" + d.Name + "/doc.go"
+	}
+	fmt.Fprintf(&b, "<!-- Generated from the check's structured documentation (%s); edit that, then run `go test ./analyzers -update-docs`. -->\n\n", source)
 	fmt.Fprintf(&b, "# %s: %s\n\n", d.Name, d.Title)
 	if d.Since != "" {
 		fmt.Fprintf(&b, "Since %s.\n\n", d.Since)
@@ -78,4 +86,46 @@ func (d *Doc) Markdown() string {
 	}
 	b.WriteString("\nSilence one finding with `//idemlint:ignore " + d.Name + " <reason>` on its line or the line above.\n")
 	return b.String()
+}
+
+// AnalyzerDoc returns the analyzer's Doc: the first line "<name>: report
+// <title>", then the text, the rule and the fix, as plain text (without
+// Markdown's code marks, emphasis and code fences).
+func (d *Doc) AnalyzerDoc() string {
+	parts := []string{d.Name + ": report " + d.Title, d.Text}
+	if d.Rule != "" {
+		parts = append(parts, "The rule:\n"+strings.TrimSpace(d.Rule))
+	}
+	if d.Fix != "" {
+		parts = append(parts, "Fix: "+strings.TrimSpace(d.Fix))
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(plain(strings.TrimSpace(p)))
+	}
+	return b.String()
+}
+
+// plain removes Markdown's code fences (indenting the code by a tab
+// instead), code marks and strong emphasis from s.
+func plain(s string) string {
+	lines := strings.Split(s, "\n")
+	var out []string
+	code := false
+	for _, line := range lines {
+		switch {
+		case strings.HasPrefix(line, "```"):
+			code = !code
+			continue
+		case code:
+			line = "\t" + line
+		default:
+			line = strings.NewReplacer("`", "", "**", "").Replace(line)
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }

@@ -1,32 +1,92 @@
 // Package jobretry defines an Analyzer that reports job handlers that
 // perform a non-idempotent side effect with no key.
 //
-// # Analyzer jobretry
-//
-// jobretry: report job handlers whose side effect repeats when the job queue retries them
-//
-// The reference rule: every non-idempotent operation exposed to retries needs
-// an idempotency key or natural idempotence. A job queue retries a failed job
-// by itself: asynq 25 times, river up to 25 attempts, Temporal activities
-// without limit under the default retry policy. An effect the failed attempt
-// already applied is applied again.
-//
-// The retry model finds the job handlers of a package as retry scopes (asynq handler functions,
-// ProcessTask methods and functions registered with ServeMux.HandleFunc or
-// Handle; river Work methods and river.WorkFunc; Temporal activities
-// registered with RegisterActivity) and follows them through calls into
-// functions of the same package. It reports, at the effect: a POST or PATCH
-// with no idempotency-key header; a key header or key field set to a fresh
-// value (a new key per run keys nothing); a stripe-go payment call whose
-// params carry no key (stripe-go then makes a fresh one per call); and an SQL
-// INSERT through database/sql or pgx with no ON CONFLICT whose table has no
-// natural key visible in the package.
-//
-// Not reported: handlers of tasks enqueued in the package with retries
-// disabled (asynq.MaxRetry(0), river MaxAttempts 1, Temporal MaximumAttempts
-// 1), effects keyed by the job's own id (asynq task id, river job id,
-// Temporal activity id), and idempotent writes.
-//
-// The fix is to key the effect with the job id through
-// github.com/idemlint/idemlint/runtime/idempotency.Derive.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/jobretry.md are both made from it.
 package jobretry
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/jobretry.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "job handlers whose side effect repeats when the job queue retries them",
+	Since: "v0.1.0",
+	Text: `
+A job queue retries a failed job by itself, with no retry loop in sight: asynq retries a failed task 25 times by
+default, river works a job up to 25 attempts, and Temporal's default retry policy retries an activity without limit. An
+attempt that failed after its side effect (a timeout on the response, a crash before the job was acknowledged, an
+error in a later step) leaves the effect applied, and the next attempt applies it again: a second email, a second
+charge, a second row.
+
+The retry model (` + "`passes/retryscope`" + `) finds the job handlers of a package as retry scopes of their own (kind
+"job handler", with the framework's default cap: asynq 26 attempts, river 25, Temporal none), so the other checks see
+them too (a retry loop inside a handler is a nested retry for ` + "`nestedretry`" + `). This check follows each handler, through
+calls, into the functions of the same package (four calls deep). The handlers are:
+
+- asynq: functions and methods of type ` + "`func(context.Context, *asynq.Task) error`" + ` (` + "`HandlerFunc`" + `,
+  ` + "`ProcessTask`" + ` methods of ` + "`Handler`" + `s), and function literals passed to ` + "`ServeMux.HandleFunc`" + `,
+  ` + "`ServeMux.Handle`" + ` or converted to ` + "`asynq.HandlerFunc`" + `;
+- river: ` + "`Work(context.Context, *river.Job[T]) error`" + ` methods (` + "`Worker[T]`" + `) and function literals passed to
+  ` + "`river.WorkFunc`" + `;
+- Temporal: functions, method values and the exported methods of struct values registered with
+  ` + "`RegisterActivity`" + ` or ` + "`RegisterActivityWithOptions`" + `.
+
+It reports, at the effect:
+
+- a POST or PATCH with no idempotency-key header: ` + "`http.Post`" + `, ` + "`http.PostForm`" + `,
+  ` + "`(*http.Client).Post`" + `/` + "`PostForm`" + `, and ` + "`(*http.Client).Do`" + ` of a request built in the same function by
+  ` + "`http.NewRequest(WithContext)`" + ` with a constant method and no key header set there;
+- an idempotency key (header, ` + "`IdempotencyKey`" + `-like field, stripe-go ` + "`SetIdempotencyKey`" + `) set to a fresh
+  value (` + "`uuid.New`" + `, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `, ` + "`stripe.NewIdempotencyKey`" + `, ` + "`time.Now`" + `,
+  ` + "`math/rand`" + `): every run sends a new key, so the provider cannot tell the retry from a new payment;
+- a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, built in the function, carry no key:
+  stripe-go then makes a fresh key per call;
+- an SQL ` + "`INSERT`" + ` through ` + "`database/sql`" + ` or pgx (` + "`Exec`" + `, ` + "`Query`" + `, ` + "`QueryRow`" + ` and their
+  ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
+  table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
+  ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity or defaulted).
+
+Not reported:
+
+- handlers of tasks the package enqueues with retries disabled: ` + "`asynq.MaxRetry(0)`" + ` on the task's
+  ` + "`NewTask`" + ` or ` + "`Enqueue`" + ` (matched to the handler by the task type of ` + "`HandleFunc`" + `), river
+  ` + "`InsertOpts{MaxAttempts: 1}`" + ` (from the args' ` + "`InsertOpts()`" + ` method or at ` + "`Insert`" + `), ` + "`river.Config{MaxAttempts: 1}`" + `,
+  and a Temporal ` + "`RetryPolicy{MaximumAttempts: 1}`" + ` anywhere in the package;
+- effects keyed by the job's own id: an argument or key computed from ` + "`asynq.GetTaskID`" + `, the
+  ` + "`ResultWriter`" + `'s ` + "`TaskID`" + `, river's ` + "`job.ID`" + `, or Temporal's ` + "`WorkflowExecution.ID`" + ` and
+  ` + "`ActivityID`" + ` (a key that also uses the attempt number is not stable, and is reported);
+- idempotent writes: ` + "`INSERT … ON CONFLICT`" + `, inserts into tables with a natural key (a retry fails on the key
+  instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once).`,
+	Rule: `Every non-idempotent operation exposed to retries (POST that creates or charges, message handlers with side effects) needs an idempotency key or natural idempotence.
+Background job frameworks retry by default; jobs must be idempotent or have retries disabled.`,
+	Before: `
+func sendReceipt(ctx context.Context, t *asynq.Task) error {
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(uuid.NewString()) // a new key on every retry
+	_, err := paymentintent.New(params)
+	return err
+}`,
+	After: `
+func sendReceipt(ctx context.Context, t *asynq.Task) error {
+	id, _ := asynq.GetTaskID(ctx)
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(idempotency.Derive(id, "charge")) // the same key on every retry
+	_, err := paymentintent.New(params)
+	return err
+}`,
+	Fix: `
+Key the effect with the job's own stable id, one key per step:
+` + "`github.com/idemlint/idemlint/runtime/idempotency.Derive(id, step)`" + ` with the asynq task id
+(` + "`asynq.GetTaskID(ctx)`" + `), river's ` + "`job.ID`" + `, or Temporal's workflow id and activity id
+(` + "`activity.GetInfo(ctx)`" + `). Send it as the ` + "`Idempotency-Key`" + ` header or the provider's key field, or store it in
+a column with a unique constraint and write with ` + "`INSERT … ON CONFLICT DO NOTHING`" + `. When the effect cannot be
+keyed and must not repeat, disable the framework's retries for that job (` + "`asynq.MaxRetry(0)`" + `,
+` + "`MaxAttempts: 1`" + `, ` + "`MaximumAttempts: 1`" + `).`,
+	Options: []checkdoc.Option{
+		{Flag: "-key-headers", Setting: "key-headers", Default: "", Text: "comma-separated extra request headers that carry an idempotency key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
+		{Flag: "-key-fields", Setting: "key-fields", Default: "", Text: "comma-separated extra struct fields that carry an idempotency key (besides `IdempotencyKey`, `IdempotencyToken`, `ClientToken`, `ClientRequestToken`)"},
+	},
+}

@@ -1,20 +1,15 @@
 package jobretry
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "jobretry"
@@ -40,7 +35,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	a := &analysis.Analyzer{
 		Name:     Name,
-		Doc:      analyzerdoc.Section(doc, Name),
+		Doc:      Documentation.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/jobretry.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {

@@ -1,47 +1,89 @@
 // Package keyinloop defines an Analyzer that reports idempotency keys
 // minted inside a retry.
 //
-// # Analyzer keyinloop
-//
-// keyinloop: report idempotency keys minted inside a retry, so that every attempt sends a new key
-//
-// The reference rule: the client generates the key once per logical
-// operation, before the first attempt, and reuses it for every retry. A key
-// generated inside the retry loop gives every attempt a new key, and the
-// server treats each retry as a new operation: duplicates again.
-//
-// The check reads idemlint's retry model and looks at the code each retry
-// scope repeats: a hand-written retry loop's body, or the operation passed
-// to a retry library (retry-go, cenkalti/backoff, sethvargo/go-retry,
-// failsafe-go, k8s wait and client-go retry). It reports a fresh value
-// minted there that reaches an idempotency-key sink in the same code.
-//
-// Fresh values come from github.com/google/uuid, github.com/gofrs/uuid,
-// github.com/segmentio/ksuid, github.com/rs/xid, github.com/oklog/ulid,
-// crypto/rand, math/rand, time.Now, stripe-go's NewIdempotencyKey and
-// idemlint's runtime/idempotency.NewKey, through assignments, struct
-// literals, encodings (hex, base64, fmt.Sprint, strconv, String methods),
-// pointer helpers (stripe.String, aws.String) and small helpers of the
-// package that return such a value. The -key-generators flag adds
-// generator functions by full name.
-//
-// Key sinks are a request header named Idempotency-Key or
-// X-Idempotency-Key (-key-headers adds names), set with Header.Set, Add, a
-// map assignment or an http.Header literal; a struct field named
-// IdempotencyKey, IdempotencyToken, ClientToken or ClientRequestToken
-// (-key-fields adds names), which covers stripe-go's params and AWS SDK
-// input structs; stripe-go's SetIdempotencyKey; an argument for a parameter
-// named like a key (idempotencyKey, idemKey, clientToken); and a parameter
-// of a package helper that reaches one of these.
-//
-// A key minted before the retry and reused is fine, and so is one minted
-// inside the retry only while it is still unset
-// (if key == "" { key = uuid.NewString() }) or only on the first attempt.
-// Request and trace ids (X-Request-Id, traceparent) are not keys. Loops
-// that process a batch of items are not retries, so a fresh key per item
-// is fine.
-//
-// The suggested fix moves the statement that mints the key above the retry
-// loop, or above the statement that calls the retry library, when nothing
-// it uses is defined inside the retry.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/keyinloop.md are both made from it.
 package keyinloop
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/keyinloop.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "idempotency keys minted inside a retry",
+	Since: "v0.1.0",
+	Text: `
+An idempotency key lets the server recognise a retry: the same key on the same request means "this is the
+operation you may already have applied". A key generated inside the retry loop is new on every attempt, so
+each retry looks like a new operation and a timeout followed by a retry charges twice, exactly what the key
+was meant to prevent.
+
+The check reads idemlint's retry model and looks at the code each retry scope repeats: a hand-written retry
+loop's body, or the operation passed to a retry library (retry-go v4 and v5, cenkalti/backoff v4 and v5,
+sethvargo/go-retry, failsafe-go, k8s ` + "`wait`" + ` and client-go ` + "`retry.OnError`" + `). It reports, at the minting call, a
+fresh value minted there that reaches an idempotency-key sink in the same code.
+
+**Fresh values**: ` + "`github.com/google/uuid`" + ` (` + "`New`, `NewString`, `NewRandom`, `NewV7`" + `, ...; ` + "`uuid.Must(...)`" + ` passes
+them through), ` + "`github.com/gofrs/uuid`" + ` (` + "`NewV1`, `NewV4`, `NewV6`, `NewV7`" + `), ` + "`github.com/segmentio/ksuid`" + `,
+` + "`github.com/rs/xid`" + `, ` + "`github.com/oklog/ulid/v2`" + `, ` + "`crypto/rand`" + ` (` + "`Read`" + ` into a buffer, ` + "`io.ReadFull(rand.Reader, b)`" + `,
+` + "`Text`" + `), ` + "`math/rand`" + ` and ` + "`math/rand/v2`" + `, ` + "`time.Now()`" + ` turned into a string or a number, stripe-go's
+` + "`NewIdempotencyKey`" + `, and idemlint's own ` + "`runtime/idempotency.NewKey`" + `. The value is followed through assignments,
+struct literals and fields, conversions, encodings (` + "`hex`, `base64`, `fmt.Sprint*`, `strconv`" + `, ` + "`String()`" + ` and
+` + "`Format`" + ` methods, string concatenation), pointer helpers (` + "`stripe.String`, `aws.String`" + `) and small helpers of the
+package that return such a value. Deterministic ids (` + "`uuid.NewSHA1`, `NewMD5`" + `, gofrs ` + "`NewV3`/`NewV5`" + `) are not fresh.
+
+**Key sinks**: a request header named ` + "`Idempotency-Key`" + ` or ` + "`X-Idempotency-Key`" + ` (any case) set with
+` + "`Header.Set`" + `, ` + "`Add`" + `, a map assignment (` + "`req.Header[\"Idempotency-Key\"] = []string{k}`" + `) or an ` + "`http.Header`" + ` literal;
+a struct field named ` + "`IdempotencyKey`, `IdempotencyToken`, `ClientToken` or `ClientRequestToken`" + ` (stripe-go params,
+AWS SDK v2 input structs); stripe-go's ` + "`SetIdempotencyKey`" + `; an argument for a parameter whose name says
+idempotency key (` + "`idempotencyKey`, `idemKey`, `clientToken`" + `, ...); and a parameter of a package helper that reaches
+one of these.
+
+Not reported: a key minted once before the retry and reused; a key minted inside the retry only while it is
+still unset (` + "`if key == \"\" { key = uuid.NewString() }`" + `, or a header set only when ` + "`Header.Get`" + ` finds none) or only
+on the first attempt (` + "`if attempt == 0`" + `); request and trace ids (` + "`X-Request-Id`, `traceparent`" + `), which are fresh
+per attempt on purpose; and fresh keys per item of a batch loop, which the retry model does not count as a
+retry. Generated files are skipped.`,
+	Rule: `The client generates the key once per logical operation, before the first attempt, and reuses it for every retry.
+
+Gotcha: generating the idempotency key inside the retry loop gives every attempt a new key: duplicates again.`,
+	Before: `
+for attempt := 0; attempt < 4; attempt++ {
+	key := uuid.NewString() // a new key on every attempt
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := client.Do(req)
+	if err == nil && resp.StatusCode < 500 {
+		return resp, nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	After: `
+key := uuid.NewString() // once per logical operation
+for attempt := 0; attempt < 4; attempt++ {
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := client.Do(req)
+	if err == nil && resp.StatusCode < 500 {
+		return resp, nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	Fix: `
+Mint the key once per logical operation, above the retry, and reuse it for every attempt.
+` + "`github.com/idemlint/idemlint/runtime/idempotency.NewKey()`" + ` makes a suitable key (128 random bits, hex).
+
+The suggested fix, **Move the key above the retry loop** (or **above the retry call**), moves the statement that
+mints the key (` + "`key := ...`" + ` or ` + "`var key = ...`" + `, alone on its line, directly in the loop body or the operation's
+function literal) above the ` + "`for`" + ` statement (or its label), or above the statement that calls the retry library.
+It is offered only when nothing the statement uses is declared or changed inside the retry, the variable is not
+assigned anywhere else in it, and its name is free above the retry.`,
+	Options: []checkdoc.Option{
+		{Flag: "-key-generators", Setting: "key-generators", Default: "none",
+			Text: "comma-separated full names of extra functions that return a fresh key, e.g. `example.com/ids.New,(*example.com/ids.Gen).Next`"},
+		{Flag: "-key-headers", Setting: "key-headers", Default: "none",
+			Text: "comma-separated extra request headers that carry a key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
+		{Flag: "-key-fields", Setting: "key-fields", Default: "none",
+			Text: "comma-separated extra struct fields that carry a key (besides `IdempotencyKey`, `IdempotencyToken`, `ClientToken`, `ClientRequestToken`)"},
+	},
+}

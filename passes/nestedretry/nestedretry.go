@@ -1,7 +1,6 @@
 package nestedretry
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -16,14 +15,9 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
-	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "nestedretry"
@@ -45,7 +39,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	a := &analysis.Analyzer{
 		Name:      Name,
-		Doc:       analyzerdoc.Section(doc, Name),
+		Doc:       Documentation.AnalyzerDoc(),
 		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/nestedretry.md",
 		Requires:  []*analysis.Analyzer{scope, suppress.Analyzer},
 		FactTypes: []analysis.Fact{new(retriesFact)},
@@ -57,7 +51,6 @@ func New(cfg *Config) *analysis.Analyzer {
 			return nil, nil
 		},
 	}
-	prefilter.Register(a, func(p *prefilter.Package) bool { return mayExport(scope, p) })
 	return a
 }
 

@@ -14,6 +14,13 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
+// Prefilter returns the check's prefilter (mayExport) for the check built
+// on the retry model scope. The suite registers it for the analyzer it
+// builds (analyzers.New); the analyzer New returns has none by itself.
+func Prefilter(scope *analysis.Analyzer) prefilter.Func {
+	return func(p *prefilter.Package) bool { return mayExport(scope, p) }
+}
+
 // mayExport is the check's prefilter: whether it may export a retriesFact
 // in the dependency p, read from p's syntax and import graph only. A fact
 // marks an exported function whose body reaches a retry layer, so p may

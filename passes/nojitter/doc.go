@@ -1,28 +1,61 @@
 // Package nojitter defines an Analyzer that reports waits between retry
 // attempts that have no randomness.
 //
-// # Analyzer nojitter
-//
-// nojitter: report waits between retry attempts that are constant or grow without jitter
-//
-// The reference rule: fixed delays without jitter synchronise clients into
-// waves (a thundering herd); back off with full jitter,
-// sleep = random(0, min(cap, base * 2^attempt)).
-//
-// The check reads idemlint's retry model and reports, at the wait, every
-// wait between attempts whose duration is constant or grows
-// deterministically (<<, *= 2, math.Pow, a schedule table) with no
-// math/rand, math/rand/v2 or crypto/rand in it, and, at the option, library
-// settings that remove jitter: retry-go's FixedDelay or BackOffDelay alone,
-// cenkalti/backoff's RandomizationFactor 0, an ExponentialBackOff literal
-// and ConstantBackOff, sethvargo/go-retry backoffs not wrapped in a jitter
-// option, a k8s wait.Backoff without Jitter in a retrying call, failsafe-go
-// delays without WithJitter, and go-retryablehttp's default backoff.
-//
-// Waits directed by the server (Retry-After) are fine, and waits the model
-// cannot see into are never reported. A retry loop with no wait at all and
-// more than three counted attempts is reported with its own message: it retries at
-// once, hammering a dependency that is already failing.
-//
-// The fix is full jitter; runtime/retry.Do waits with full jitter.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/nojitter.md are both made from it.
 package nojitter
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/nojitter.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "waits between retry attempts that are constant or grow without jitter",
+	Since: "v0.1.0",
+	Text: `
+Clients that fail together, because a dependency blipped, retry together when their waits have no randomness: a
+constant or deterministically growing wait lines them up into waves that hit the dependency at the same instants
+(a thundering herd), again and again. Full jitter spreads them over the whole interval.
+
+The check reads idemlint's retry model and reports, at the wait:
+
+- a sleep, ` + "`time.After`" + `, timer or ` + "`Reset`" + ` between attempts whose duration is constant, or grows
+  deterministically (` + "`<<`" + `, ` + "`*= 2`" + `, ` + "`math.Pow`" + `, a schedule table indexed by the attempt), with no
+  ` + "`math/rand`" + `, ` + "`math/rand/v2`" + ` or ` + "`crypto/rand`" + ` anywhere in how it is computed (the model follows
+  local variables and small helper functions of the same package, including helpers that do the sleeping);
+- library settings that remove jitter, at the setting: retry-go's ` + "`DelayType(FixedDelay)`" + ` or
+  ` + "`DelayType(BackOffDelay)`" + ` alone; cenkalti/backoff's ` + "`RandomizationFactor = 0`" + `,
+  ` + "`WithRandomizationFactor(0)`" + `, an ` + "`ExponentialBackOff{}`" + ` literal and ` + "`ConstantBackOff`" + `;
+  sethvargo/go-retry backoffs not wrapped in ` + "`WithJitter`" + `/` + "`WithJitterPercent`" + `; a k8s
+  ` + "`wait.Backoff`" + ` without ` + "`Jitter`" + ` in ` + "`ExponentialBackoff`" + `, ` + "`RetryOnConflict`" + ` or
+  ` + "`OnError`" + `; failsafe-go ` + "`WithDelay`" + `/` + "`WithBackoff`" + ` without ` + "`WithJitter*`" + `; and
+  go-retryablehttp's default backoff (reported at ` + "`retryablehttp.NewClient()`" + `);
+- retries with no wait at all, in their own message: failsafe-go's default policy (3 attempts, no delay), Rican7/retry
+  without a wait strategy, and hand loops with more than three counted attempts and no wait (a loop that neither waits nor counts
+  attempts is not taken for a retry: it is far more often a read or scan loop).
+
+Waits directed by the server (` + "`Retry-After`" + `) are fine. Waits the model cannot see into (a rate limiter, a
+function of another package) are never reported. Pollers and tickers are not retries.`,
+	Rule: `Backoff with full jitter: sleep = random(0, min(cap, base * 2^attempt)).
+Fixed delays without jitter synchronize clients into waves (thundering herd).`,
+	Before: `
+for attempt := 0; attempt < 5; attempt++ {
+	if err = send(ctx); err == nil {
+		return nil
+	}
+	time.Sleep(100 * time.Millisecond << attempt)
+}`,
+	After: `
+for attempt := 0; attempt < 5; attempt++ {
+	if err = send(ctx); err == nil {
+		return nil
+	}
+	time.Sleep(rand.N(100 * time.Millisecond << attempt)) // math/rand/v2: full jitter
+}`,
+	Fix: `
+Wait a random duration in ` + "`[0, d)`" + ` (full jitter), or use ` + "`github.com/idemlint/idemlint/runtime/retry.Do`" + `,
+which waits ` + "`rand(0, min(MaxDelay, BaseDelay·2^n))`" + ` on a context-aware timer. For a library, the message
+names the setting that brings jitter back.`,
+}

@@ -1,7 +1,6 @@
 package nojitter
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -10,14 +9,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/fiximport"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "nojitter"
@@ -39,7 +34,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	return &analysis.Analyzer{
 		Name:     Name,
-		Doc:      analyzerdoc.Section(doc, Name),
+		Doc:      Documentation.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/nojitter.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {

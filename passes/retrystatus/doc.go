@@ -1,54 +1,176 @@
 // Package retrystatus defines an Analyzer that reports retries that repeat
 // on HTTP statuses that are not transient.
 //
-// # Analyzer retrystatus
-//
-// retrystatus: report retries that repeat on permanent HTTP statuses, or on 429 without reading Retry-After
-//
-// The reference rule: retry only errors that are transient. Do not retry
-// 400, 401, 403, 404, 409 (unless documented) and 422; retry 429 honouring
-// Retry-After, and 502, 503 and 504. A retry of 404 or 400 repeats an
-// answer that will not change, and a 429 retried without reading
-// Retry-After hammers a server that said how long to wait.
-//
-// In a hand-written retry loop, the check follows every path of the body
-// from the statement that gets the response (resp, err := client.Do(req))
-// to the places that start another attempt (continue, or the end of the
-// body) or leave the loop (return, break), and works out, status by status,
-// which statuses lead to another attempt. It reads comparisons of
-// resp.StatusCode (or resty's StatusCode(), IsSuccess() and IsError(), or
-// an integer variable assigned the status) with constants, switch
-// statements on the status, the error returned with the response, and an
-// error set per status (fmt.Errorf, a sentinel, runtime/retry.ResponseError).
-// A condition on something else that the attempt produced (a helper that
-// classifies the response, the body) is not followed: a status whose fate
-// depends on it is never reported. A condition that does not depend on the
-// attempt (an attempt counter, a clock) may go either way. A path that,
-// after the response, does more than wait, log, close or read the body or
-// build an error (it refreshes a token, writes a header, picks another
-// endpoint) may send something else next time: its retry is not reported.
-//
-// It reports, at the condition that sends them to another attempt, a loop
-// that retries a permanent 4xx status: every non-2xx (if resp.StatusCode
-// != 200 { continue }), or explicitly 400, 401, 403, 404, 409, 422 and
-// the other 4xx but 408 and 429. A 409 is accepted when the function sends
-// an idempotency key: it is then the in-progress answer to an earlier
-// attempt. It also reports a loop that retries 429 when the function
-// does not read Retry-After (the header name, runtime/retry.ParseRetryAfter,
-// a StatusError's RetryAfter, or a helper that is given the response and
-// reads it or that the check cannot see into).
-//
-// For retry libraries it reads the retry predicates the same way, and
-// reports the statuses for which they surely say "retry": resty's
-// AddRetryCondition (v2) and AddRetryConditions (v3), and v2's
-// AddRetryAfterErrorCondition, which retries every status of 400 and
-// above; retry-go's RetryIf predicates that find a status in the error
-// (errors.As, a type assertion); failsafe-go's HandleIf; and
-// go-retryablehttp CheckRetry policies. Whether a library waits for
-// Retry-After is the library's business: 429 is not reported there.
-//
-// Generated files are skipped. The fix is to retry only transient
-// statuses, as github.com/idemlint/idemlint/runtime/retry.Classify sorts
-// them (408, 429, 502, 503, 504 transient; other 4xx permanent), which
-// runtime/retry.Do applies by default through DefaultRetryable.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/retrystatus.md are both made from it.
 package retrystatus
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/retrystatus.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "retries that repeat on permanent HTTP statuses, or on 429 without Retry-After",
+	Since: "v0.1.0",
+	Text: `
+` + "`" + `retrystatus` + "`" + ` reports a retry that repeats an HTTP request on a status that
+is not transient: every non-2xx, or explicitly 400, 401, 403, 404, 409 or
+422; and a retry of 429 that does not read ` + "`" + `Retry-After` + "`" + `.
+
+The reference (idempotency-and-retries) sorts failures so:
+
+| Retry | Do not retry |
+|---|---|
+| Connection refused/reset, DNS failure, timeouts (for idempotent/keyed ops) | 400, 401, 403, 404, 409 (unless documented), 422 |
+| 429 (honor Retry-After) | Validation or business-rule errors |
+| 502, 503, 504 | 500 from a non-idempotent call without a key |
+
+A retry of 404 or 400 repeats an answer that will not change: it only adds
+load and delays the caller's error by the whole backoff schedule. A 429
+retried without reading ` + "`" + `Retry-After` + "`" + ` hammers a server that said how long
+to wait. A 409 is worth retrying only as the in-progress answer of a keyed
+request (the idempotency server answers 409 while the first attempt with
+the same key is still running).`,
+	Rule: `
+Retry only errors that are transient and only operations that are
+idempotent (or keyed).`,
+	Before: `
+for attempt := 0; attempt < 4; attempt++ {
+	resp, err := client.Do(req)
+	if err == nil && resp.StatusCode == http.StatusOK { // 404, 401, 429... all retried
+		return resp, nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	After: `
+for attempt := 0; attempt < 4; attempt++ {
+	resp, err := client.Do(req)
+	if err == nil {
+		if err = retry.ResponseError(resp); err == nil {
+			return resp, nil
+		}
+		resp.Body.Close()
+		if retry.Classify(err) == retry.ClassPermanent {
+			return nil, err // 400, 401, 403, 404, 409, 422: the answer will not change
+		}
+	}
+	delay := backoff(attempt)
+	var se *retry.StatusError
+	if errors.As(err, &se) && se.RetryAfter > 0 {
+		delay = se.RetryAfter // 429 and 503: the server said how long to wait
+	}
+	time.Sleep(delay)
+}
+
+// Or, simpler, with github.com/idemlint/idemlint/runtime/retry.Do, which classifies,
+// honours Retry-After, caps attempts and sets a deadline:
+err := retry.Do(ctx, retry.Policy{}, func(ctx context.Context) error {
+	resp, err := client.Do(req.WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	return retry.ResponseError(resp)
+})`,
+	Fix: `
+Retry only transient statuses: 408, 429 after waiting for ` + "`" + `Retry-After` + "`" + `,
+502, 503 and 504 (500 only for idempotent or keyed requests), and return on
+the other 4xx. ` + "`" + `runtime/retry.Classify` + "`" + ` and ` + "`" + `DefaultRetryable` + "`" + ` implement
+that sorting; ` + "`" + `runtime/retry.ResponseError` + "`" + ` turns a response into an error
+they sort, carrying the ` + "`" + `Retry-After` + "`" + ` delay. There is no suggested fix:
+which statuses a caller retries is its decision.`,
+	More: []checkdoc.Section{
+		{Title: "What it reports", Text: `
+The check works out, status by status (100 to 599), which statuses lead to
+another attempt, and reports at the condition that sends them there:
+
+| Retry | Where it looks | Reported at |
+|---|---|---|
+| a hand-written retry loop | every path from the statement that gets the response (` + "`" + `resp, err := client.Do(req)` + "`" + `) to ` + "`" + `continue` + "`" + ` or the end of the body (another attempt) or to ` + "`" + `return` + "`" + `/` + "`" + `break` + "`" + ` (an exit) | the ` + "`" + `if` + "`" + ` condition or ` + "`" + `case` + "`" + ` clause |
+| go-resty v2 ` + "`" + `AddRetryCondition` + "`" + `, resty v3 ` + "`" + `AddRetryConditions` + "`" + `/` + "`" + `SetRetryConditions` + "`" + ` | the condition function | the condition |
+| go-resty v2 ` + "`" + `AddRetryAfterErrorCondition()` + "`" + ` | (retries ` + "`" + `IsError()` + "`" + `: every status ≥ 400) | the call |
+| retry-go ` + "`" + `RetryIf` + "`" + ` | the predicate, where it finds a status in the error (` + "`" + `errors.As(err, &se)` + "`" + `, ` + "`" + `se, ok := err.(*T)` + "`" + `) | the condition |
+| failsafe-go ` + "`" + `HandleIf` + "`" + ` | the predicate | the condition |
+| go-retryablehttp ` + "`" + `CheckRetry` + "`" + ` (assigned, or in a ` + "`" + `Client` + "`" + ` literal) | the policy function | the condition |
+| the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition |
+
+The loops are those of idemlint's retry model, plus loops (` + "`" + `for` + "`" + `, or
+` + "`" + `range` + "`" + ` over an integer) that the model leaves out because they retry on
+statuses only (they return on a transport error), when they leave on some
+2xx status and repeat on others. A loop that indexes something with its
+counter, or whose request depends on it (` + "`" + `http.Get(fmt.Sprintf(url, i))` + "`" + `),
+asks for something new each time: it is not checked.
+
+A status is reported when it is **surely** retried:
+
+- Conditions on the status are evaluated exactly: comparisons of
+  ` + "`" + `resp.StatusCode` + "`" + ` (or resty's ` + "`" + `StatusCode()` + "`" + `, ` + "`" + `IsSuccess()` + "`" + `,
+  ` + "`" + `IsError()` + "`" + `, a status error's ` + "`" + `StatusCode` + "`" + ` field, or an integer variable
+  assigned the status) with constants, arithmetic such as
+  ` + "`" + `resp.StatusCode/100 != 2` + "`" + `, and ` + "`" + `switch` + "`" + ` statements on the status.
+- The error returned with the response is nil whenever there is a response;
+  an error assigned on a path (` + "`" + `fmt.Errorf` + "`" + `, ` + "`" + `errors.New` + "`" + `, a sentinel
+  ` + "`" + `errFoo` + "`" + `/` + "`" + `ErrFoo` + "`" + `, a composite literal) is not nil, and
+  ` + "`" + `runtime/retry.ResponseError(resp)` + "`" + ` is nil exactly below 400.
+- A condition that does not depend on the attempt (an attempt counter, a
+  clock, a context) may go either way: ` + "`" + `if i == last { return }` + "`" + ` does not
+  hide a retry.
+- A condition on anything else the attempt produced (a helper given the
+  response, the body, a variable assigned in the loop) is not followed: a
+  status whose fate depends on it is never reported.
+
+Permanent statuses are the 4xx but 408 and 429, as
+` + "`" + `github.com/idemlint/idemlint/runtime/retry.Classify` + "`" + ` sorts them, and but
+409 when the function sends an idempotency key (an ` + "`" + `Idempotency-Key` + "`" + ` or
+` + "`" + `X-Idempotency-Key` + "`" + ` header, ` + "`" + `IdempotencyKeyHeader` + "`" + `, ` + "`" + `NewIdempotencyKey` + "`" + `, an
+` + "`" + `IdempotencyKey` + "`" + ` field). 5xx statuses are never reported.
+
+429 is reported in hand-written loops and retry-library operations when the
+function does not read ` + "`" + `Retry-After` + "`" + `: the header name (as a string or a
+constant), ` + "`" + `runtime/retry.ParseRetryAfter` + "`" + `, a ` + "`" + `RetryAfter` + "`" + ` field, a
+function of the package given the response that reads it, or a function
+from outside the standard library given the response (which may read it).
+In retry predicates, whether the library waits for ` + "`" + `Retry-After` + "`" + ` is the
+library's business: 429 is not reported there.
+
+Messages:
+
+` + "`" + `` + "`" + `` + "`" + `
+retry loop repeats the attempt on every 4xx status but 408 and 429, permanent ones included (400, 401, 403, 404, 409, 422, ...): the answer will not change, so every retry repeats it; return on 4xx other than 408 and 429, and retry only 408, 429 (after its Retry-After), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses (runtime/retry.DefaultRetryable, the default of runtime/retry.Do)
+retry loop repeats the attempt on 429 without reading Retry-After: the server said how long to wait; wait for the delay it asks for (github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter), or return retry.ResponseError(resp) from a runtime/retry.Do operation, which honours it
+RetryIf predicate retries 401, a permanent status: ...
+github.com/avast/retry-go/v4.Do retries the error returned on 404, a permanent status: ...; wrap the error in retry.Unrecoverable for them, and return on 4xx ...
+` + "`" + `` + "`" + `` + "`" + ``},
+		{Title: "Not reported", Text: `
+- Conditions that retry only 408, 429 with ` + "`" + `Retry-After` + "`" + ` read, 5xx, 502,
+  503 or 504 and return on 4xx.
+- 409 retried by a function that sends an idempotency key.
+- A retry after the path does more than wait, log, close or read the body,
+  or build an error: a call of the package's own code or of another module
+  that does not just compute a number, string or duration
+  (` + "`" + `a.refreshToken()` + "`" + `), a write to a header, or a new value for something
+  the request is made from (` + "`" + `url = nextEndpoint()` + "`" + `). The next attempt may
+  differ: refreshing credentials on 401 and failing over on 404 are not
+  repeats.
+- Retries whose decision a helper makes (` + "`" + `if retryable(resp) { continue }` + "`" + `,
+  ` + "`" + `return retryablehttp.DefaultRetryPolicy(ctx, resp, err)` + "`" + `), or that
+  depends on the body or another variable assigned in the loop.
+- The status of a response that is not this attempt's (a variable not
+  assigned in the loop).
+- Loops over items, pollers that never leave on success.
+- Paths that leave through a nested loop, ` + "`" + `goto` + "`" + ` or ` + "`" + `fallthrough` + "`" + `
+  (the loop is then not checked at all).
+- Operations that are called by the retry's operation rather than being it,
+  retry-go calls with a ` + "`" + `RetryIf` + "`" + ` anywhere in the function or with spread
+  options, and ` + "`" + `runtime/retry.Do` + "`" + ` with a ` + "`" + `Policy.Retryable` + "`" + ` or a policy
+  that is not a literal.
+- Code in resty's own packages, and generated files.
+
+A loop that waits for a resource to appear (retrying 404 until another
+request has created it) is a poll, not a retry; it is reported, since the
+check cannot tell the two apart: say so with
+` + "`" + `//idemlint:ignore retrystatus <reason>` + "`" + `.`},
+	},
+}

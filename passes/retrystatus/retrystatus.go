@@ -1,7 +1,6 @@
 package retrystatus
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -10,13 +9,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "retrystatus"
@@ -38,7 +33,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	return &analysis.Analyzer{
 		Name:     Name,
-		Doc:      analyzerdoc.Section(doc, Name),
+		Doc:      Documentation.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrystatus.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {

@@ -1,48 +1,126 @@
 // Package retrytimeout defines an Analyzer that reports HTTP calls with no
 // timeout inside a retry.
 //
-// # Analyzer retrytimeout
-//
-// retrytimeout: report HTTP calls inside a retry that have no timeout
-//
-// The reference rule: every remote call has a timeout. A retry around a
-// call with no timeout never gets to retry: when the server or the network
-// stops answering, the first attempt hangs for as long as the connection
-// lives, and the attempt cap, the backoff and the deadline of the retry
-// never come into play.
-//
-// Inside the repeated code of a retry (a retry loop's body, or the
-// operation passed to a retry library), the check reports, at the call:
-//
-//   - net/http.Get, Head, Post and PostForm: they send through
-//     http.DefaultClient, whose Timeout is zero, with no context;
-//   - (*net/http.Client).Do, Get, Head, Post and PostForm on
-//     http.DefaultClient, on a &http.Client{} or http.Client{} literal
-//     without Timeout, or on new(http.Client), traced through local
-//     variables, when the request's context has no deadline either: a
-//     request made by http.NewRequest, or by http.NewRequestWithContext,
-//     WithContext or Clone with context.Background(), context.TODO() or a
-//     context derived from them without WithTimeout or WithDeadline.
-//
-// A go-retryablehttp client is a retry of its own, and its default
-// HTTPClient (cleanhttp.DefaultPooledClient) has no Timeout: the check also
-// reports retryablehttp.Get, Head, Post and PostForm, and the Do, Get, Head,
-// Post and PostForm methods of a local retryablehttp.NewClient() whose
-// HTTPClient is not replaced and whose RetryMax is not set to zero or to a
-// value the check cannot see, when the request's context has no deadline
-// (retryablehttp.NewRequest, or NewRequestWithContext as above).
-//
-// It stays quiet when it cannot prove the absence of a timeout: a client
-// that comes from a field, a parameter or another function; a client whose
-// Timeout or Transport is set anywhere (a Transport may bound each attempt,
-// as runtime/retry.NewTransport does with Policy.AttemptTimeout); a request
-// whose context comes from the caller (a parameter, a library's per-attempt
-// context), or that has a deadline (context.WithTimeout or WithDeadline, per
-// attempt or above the retry); and http.DefaultClient when the package sets
-// its Timeout or Transport. Generated files are skipped.
-//
-// The fix is a timeout per attempt: an http.Client with a Timeout, a
-// request made with http.NewRequestWithContext and a context.WithTimeout
-// made for each attempt, or github.com/idemlint/idemlint/runtime/retry's
-// NewTransport (or Do) with Policy.AttemptTimeout.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/retrytimeout.md are both made from it.
 package retrytimeout
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/retrytimeout.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "HTTP calls with no timeout inside a retry",
+	Since: "v0.1.0",
+	Text: `
+` + "`" + `retrytimeout` + "`" + ` reports an HTTP call with no timeout inside a retry: in the
+body of a retry loop, or in the operation passed to a retry library.
+
+A retry around a call with no timeout never gets to retry, which is why the
+reference (idempotency-and-retries) asks for a timeout on every remote call.
+When the server stops answering or a connection stalls, the first attempt
+hangs for as long as the connection lives (with ` + "`" + `http.DefaultClient` + "`" + `,
+possibly forever), and the attempt cap, the backoff and the retry's deadline
+never come into play.
+A retry library's deadline does not help either unless it reaches the
+request: retry-go's ` + "`" + `retry.Context(ctx)` + "`" + ` is only checked between attempts.`,
+	Rule: `
+Every remote call has a timeout. Every retry loop has a max attempt count
+and an overall deadline.`,
+	Before: `
+func fetch(url string) (*http.Response, error) {
+	return retry.DoWithData(func() (*http.Response, error) {
+		return http.Get(url) // no timeout: a stalled server hangs the first attempt forever
+	}, retry.Attempts(3))
+}`,
+	After: `
+var client = &http.Client{Timeout: 5 * time.Second}
+
+func fetch(ctx context.Context, url string) ([]byte, error) {
+	return retry.DoWithData(func() ([]byte, error) {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, retry.Unrecoverable(err)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return io.ReadAll(resp.Body)
+	}, retry.Attempts(3), retry.Context(ctx))
+}
+
+// Or with github.com/idemlint/idemlint/runtime/retry, which also retries:
+client := &http.Client{Transport: retry.NewTransport(nil, retry.Policy{AttemptTimeout: 5 * time.Second})}`,
+	Fix: `
+Give each attempt a bound: set ` + "`" + `http.Client.Timeout` + "`" + `, make the request with
+` + "`" + `http.NewRequestWithContext` + "`" + ` and a ` + "`" + `context.WithTimeout` + "`" + ` per attempt, or
+send it through ` + "`" + `runtime/retry.NewTransport` + "`" + ` (or run it in
+` + "`" + `runtime/retry.Do` + "`" + `) with ` + "`" + `Policy.AttemptTimeout` + "`" + `. There is no suggested
+fix: the right timeout is the caller's choice.
+
+The fixed code reads the body inside the attempt, before its context is
+cancelled. With ` + "`" + `runtime/retry.NewTransport` + "`" + ` (its last line), the transport
+retries the request itself, with a per-attempt timeout, a deadline and full
+jitter.`,
+	More: []checkdoc.Section{
+		{Title: "What it reports", Text: `
+Inside a retry's repeated code, at the call:
+
+| Call | Reported when |
+|---|---|
+| ` + "`" + `http.Get` + "`" + `, ` + "`" + `http.Head` + "`" + `, ` + "`" + `http.Post` + "`" + `, ` + "`" + `http.PostForm` + "`" + ` | always (they use ` + "`" + `http.DefaultClient` + "`" + ` and no context), unless the package sets ` + "`" + `http.DefaultClient` + "`" + `, its ` + "`" + `Timeout` + "`" + ` or its ` + "`" + `Transport` + "`" + ` |
+| ` + "`" + `(*http.Client).Get/Head/Post/PostForm` + "`" + ` | the client is proven to have no timeout (below) |
+| ` + "`" + `(*http.Client).Do(req)` + "`" + ` | the client is proven to have no timeout, and the request's context is proven to have no deadline |
+
+A go-retryablehttp client is a retry of its own, and its default
+` + "`" + `HTTPClient` + "`" + ` (` + "`" + `cleanhttp.DefaultPooledClient()` + "`" + `) has no ` + "`" + `Timeout` + "`" + `. The check
+also reports, wherever they are:
+
+| Call | Reported when |
+|---|---|
+| ` + "`" + `retryablehttp.Get` + "`" + `, ` + "`" + `Head` + "`" + `, ` + "`" + `Post` + "`" + `, ` + "`" + `PostForm` + "`" + ` | always |
+| ` + "`" + `(*retryablehttp.Client).Get/Head/Post/PostForm` + "`" + ` | the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` whose ` + "`" + `HTTPClient` + "`" + ` is never replaced, whose ` + "`" + `RetryMax` + "`" + ` is not set to 0 (or to a value the check cannot evaluate), and which is never passed to a function |
+| ` + "`" + `(*retryablehttp.Client).Do(req)` + "`" + ` | the same, and the request's context has no deadline (` + "`" + `retryablehttp.NewRequest` + "`" + `, or ` + "`" + `NewRequestWithContext` + "`" + `, ` + "`" + `FromRequest` + "`" + ` or ` + "`" + `WithContext` + "`" + ` as below) |
+
+A client is proven to have no timeout when it is ` + "`" + `http.DefaultClient` + "`" + ` or,
+traced through local variables, a ` + "`" + `&http.Client{}` + "`" + ` or ` + "`" + `http.Client{}` + "`" + `
+literal without ` + "`" + `Timeout` + "`" + ` (or with ` + "`" + `Timeout: 0` + "`" + `) and without ` + "`" + `Transport` + "`" + `,
+` + "`" + `new(http.Client)` + "`" + `, or a zero ` + "`" + `var c http.Client` + "`" + `, whose ` + "`" + `Timeout` + "`" + ` and
+` + "`" + `Transport` + "`" + ` are never assigned and which is never passed to a function.
+
+A request's context is proven to have no deadline when the request comes
+from ` + "`" + `http.NewRequest` + "`" + `, or from ` + "`" + `http.NewRequestWithContext` + "`" + `,
+` + "`" + `req.WithContext` + "`" + ` or ` + "`" + `req.Clone` + "`" + ` with ` + "`" + `context.Background()` + "`" + `,
+` + "`" + `context.TODO()` + "`" + `, ` + "`" + `context.WithoutCancel(...)` + "`" + ` or a context derived from
+them by ` + "`" + `WithCancel` + "`" + ` or ` + "`" + `WithValue` + "`" + `, traced through local variables.
+
+The message says which client and which context:
+
+` + "`" + `` + "`" + `` + "`" + `
+(*net/http.Client).Do inside a retry has no timeout: the client (http.DefaultClient) has no Timeout and the request's context (context.Background() of http.NewRequest) has no deadline, so a hung attempt never ends and the retry never gets to retry; set http.Client.Timeout, or make the request with http.NewRequestWithContext and a context.WithTimeout per attempt, or send it through github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout
+` + "`" + `` + "`" + `` + "`" + ``},
+		{Title: "Not reported", Text: `
+- A client with a non-zero ` + "`" + `Timeout` + "`" + `, set in the literal or later.
+- A client with a ` + "`" + `Transport` + "`" + `: it may bound each attempt, as
+  ` + "`" + `runtime/retry.NewTransport` + "`" + ` does with ` + "`" + `Policy.AttemptTimeout` + "`" + `, or as an
+  ` + "`" + `http.Transport` + "`" + ` with ` + "`" + `ResponseHeaderTimeout` + "`" + ` partly does.
+- A client from elsewhere: a field, a parameter, a function's result, or a
+  local client passed to a function (which may set its ` + "`" + `Timeout` + "`" + `).
+- A request whose context has a deadline: ` + "`" + `context.WithTimeout` + "`" + ` or
+  ` + "`" + `WithDeadline` + "`" + `, made per attempt or above the retry (a retry whose own
+  deadline is in scope and propagated to the request).
+- A request whose context comes from the caller (a parameter) or from the
+  retry library (the per-attempt context of ` + "`" + `runtime/retry.Do` + "`" + `, or the
+  context sethvargo/go-retry passes): the caller may have set a deadline.
+- Calls in functions that the retry's operation calls: only the retry's own
+  code (the loop body, the operation's function literal or named function)
+  is read.
+- Calls outside any retry, and generated files.`},
+	},
+}

@@ -1,20 +1,15 @@
 package retrytimeout
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "retrytimeout"
@@ -36,7 +31,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	return &analysis.Analyzer{
 		Name:     Name,
-		Doc:      analyzerdoc.Section(doc, Name),
+		Doc:      Documentation.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrytimeout.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {

@@ -1,28 +1,60 @@
 // Package unboundedretry defines an Analyzer that reports retries with no
 // attempt cap and no deadline.
 //
-// # Analyzer unboundedretry
-//
-// unboundedretry: report retries that have no attempt cap and no deadline
-//
-// The reference rule: every retry loop has a max attempt count and an
-// overall deadline. A retry with neither turns a dependency's outage into
-// an endless stream of calls from every client, and a caller that hangs
-// forever.
-//
-// The check reads idemlint's retry model. It reports a hand-written loop at
-// its for keyword, and a retry library call at the call, when the model
-// finds no attempt cap (no counter, no range over a number, no library
-// maximum; retry-go's Attempts(0) and UntilSucceeded, cenkalti/backoff v5's
-// WithMaxTries(0), failsafe-go's WithMaxRetries(-1)) and no deadline (no
-// context with a deadline made in scope, no clock test, no library
-// max-elapsed time; cenkalti's ExponentialBackOff literal and
-// WithMaxElapsedTime(0) mean never stop).
-//
-// A retry bounded only by a context that comes from the caller is not
-// reported by default: the caller may have set a deadline. The flag
-// -strict-context reports it too.
-//
-// The fix is a cap and a deadline: runtime/retry.Do with a retry.Policy has
-// both by default (4 attempts, 15 seconds).
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/unboundedretry.md are both made from it.
 package unboundedretry
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/unboundedretry.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "retries with no attempt cap and no deadline",
+	Since: "v0.1.0",
+	Text: `
+A retry with neither a maximum number of attempts nor an overall deadline keeps calling a dependency for as long
+as it fails: a short outage becomes an endless stream of calls from every client, and the caller hangs forever.
+
+The check reads idemlint's retry model and reports a hand-written retry loop at its ` + "`for`" + ` keyword, and a
+retry library call at the call, when the model finds:
+
+- **no attempt cap**: no counter compared with a bound (a counter that is never incremented is no cap), no range over
+  a number, no library maximum. Library settings that mean "forever": retry-go's ` + "`Attempts(0)`" + ` and
+  ` + "`UntilSucceeded()`" + `, cenkalti/backoff v5's ` + "`WithMaxTries(0)`" + ` (and no ` + "`WithMaxTries`" + ` at all),
+  backoff v4 without ` + "`WithMaxRetries`" + `, failsafe-go's ` + "`WithMaxRetries(-1)`" + `, sethvargo/go-retry without
+  ` + "`WithMaxRetries`" + `;
+- **and no deadline**: no context with a deadline made in the function (` + "`context.WithTimeout`" + `,
+  ` + "`WithDeadline`" + `), no clock test (` + "`time.Since(start) > d`" + `), no timer made before the loop, no
+  library max-elapsed time. cenkalti/backoff's ` + "`ExponentialBackOff{}`" + ` literal and ` + "`WithMaxElapsedTime(0)`" + `
+  mean never stop; ` + "`NewExponentialBackOff()`" + ` stops after 15 minutes.
+
+A retry bounded only by a context that comes from the caller is not reported by default, since the caller may have
+set a deadline; ` + "`-strict-context`" + ` reports it too. When a loop leaves on a condition the model cannot
+understand (a call such as ` + "`stop()`" + `), the bound is unknown and nothing is reported: a miss costs less than a
+false alarm.`,
+	Rule: `Every remote call has a timeout. Every retry loop has a max attempt count and an overall deadline.`,
+	Before: `
+for {
+	if err := client.Charge(ctx, req); err == nil {
+		return nil
+	}
+	time.Sleep(jitter(time.Second))
+}`,
+	After: `
+return retry.Do(ctx, retry.Policy{MaxAttempts: 4, Deadline: 15 * time.Second}, func(ctx context.Context) error {
+	return client.Charge(ctx, req)
+})`,
+	Fix: `
+Cap the attempts and set an overall deadline. ` + "`github.com/idemlint/idemlint/runtime/retry.Do`" + ` has both by
+default (4 attempts, 15 seconds from the first failure, full jitter, transient errors only). With a library, the
+message names its setting: ` + "`retry.Attempts(n)`" + ` and ` + "`retry.Context`" + `, ` + "`backoff.WithMaxRetries`" + `,
+` + "`backoff.WithMaxTries`" + ` and ` + "`backoff.WithMaxElapsedTime`" + `, ` + "`retry.WithMaxRetries`" + ` and
+` + "`retry.WithMaxDuration`" + `. There is no suggested fix: the right cap is a decision.`,
+	Options: []checkdoc.Option{{
+		Flag: "-strict-context", Setting: "strict-context", Default: "false",
+		Text: "also report retries bounded only by a caller's context (no cap, no deadline of their own)",
+	}},
+}

@@ -1,47 +1,93 @@
 // Package unkeyedpost defines an Analyzer that reports non-idempotent HTTP
 // requests retried without an idempotency key.
 //
-// # Analyzer unkeyedpost
-//
-// unkeyedpost: report POST and PATCH requests retried without an idempotency key
-//
-// The reference rules: every non-idempotent operation exposed to retries
-// needs an idempotency key or natural idempotence; retrying on 500 for a
-// POST without a key creates duplicates. A request that timed out may have
-// been applied; sending it again without a key applies it twice.
-//
-// The check reports a POST or PATCH sent inside a retry scope of idemlint's
-// retry model (a hand-written retry loop's body, the operation passed to a
-// retry library) when no idempotency-key header is set on the request:
-// http.Post, http.PostForm, (*http.Client).Post and PostForm, and
-// (*http.Client).Do with a request built by http.NewRequest or
-// NewRequestWithContext with a constant method. It also reports a POST or
-// PATCH sent through a go-retryablehttp client built in the function
-// (retryablehttp.NewClient(), &retryablehttp.Client{RetryMax: n}, or the
-// default client of retryablehttp.Post), which retries by itself on
-// connection errors and 5xx, whatever the method. A request built in the
-// retry and sent by a helper of the package is reported where it is built,
-// and a call in the retry of a helper that builds and sends an unkeyed POST
-// itself is reported at the call.
-//
-// Requests that set a key header (Idempotency-Key, X-Idempotency-Key, or a
-// name given with -key-headers; by Header.Set, Add, a map assignment or a
-// header literal, in the function or in a helper it passes the request to)
-// are fine, and so are requests handed to a function the check cannot see
-// into, and GET, HEAD, OPTIONS, PUT and DELETE. A POST is also fine when
-// its retry never repeats after the send: a loop that leaves after the send
-// whatever happens, an operation whose returns after the send are nil or
-// permanent errors (retry.Unrecoverable, backoff.Permanent), a
-// sethvargo/go-retry operation that never wraps an error in
-// RetryableError, a k8s condition that returns true or an error after the
-// send, and client-go's RetryOnConflict, which retries only on a 409
-// Conflict.
-//
-// The suggested fix, when the request is built inside the retry, mints a
-// key above the retry with runtime/idempotency.NewKey and sets it on the
-// request after it is built (and after its error check); when the request
-// is built once, before the retry, or sent through a retrying client, it
-// sets a key minted there. runtime/retry.NewTransport is the other remedy:
-// it keys every non-idempotent request once and reuses the key for its own
-// retries.
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/unkeyedpost.md are both made from it.
 package unkeyedpost
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/unkeyedpost.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "POST and PATCH requests retried without an idempotency key",
+	Since: "v0.1.0",
+	Text: `
+A request that timed out, or failed with a 5xx, may have been applied: the server can have charged the card and
+then lost the connection. Sending a POST or PATCH again without an idempotency key applies it twice.
+
+The check reports a non-idempotent request sent inside a retry scope of idemlint's retry model (a hand-written retry
+loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, sethvargo/go-retry, failsafe-go, k8s
+` + "`wait`" + ` or client-go ` + "`retry.OnError`" + `) with no idempotency-key header on it:
+
+- ` + "`http.Post`, `http.PostForm`, `(*http.Client).Post` and `PostForm`" + `;
+- ` + "`(*http.Client).Do`" + ` with a request built by ` + "`http.NewRequest`" + ` or ` + "`NewRequestWithContext`" + ` (through ` + "`WithContext`" + `
+  and ` + "`Clone`" + `), or an ` + "`&http.Request{Method: ...}`" + ` literal, whose method is a constant ` + "`POST`" + ` or ` + "`PATCH`" + `
+  (` + "`\"POST\"`, `http.MethodPost`" + `, or a local variable holding one);
+- a POST or PATCH sent through a go-retryablehttp client built in the function: ` + "`retryablehttp.NewClient()`" + `,
+  ` + "`&retryablehttp.Client{RetryMax: n}`" + `, the default client of package-level ` + "`retryablehttp.Post`/`PostForm`" + `, and the
+  ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method.
+
+It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
+request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
+itself (` + "`c.post(ctx, \"/charges\", body)`" + `), it reports the call.
+
+Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
+` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper
+of the package it passes the request to); requests handed to code the check cannot see into (a function value, an
+interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant; ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
+a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
+permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry
+operation that never wraps an error in ` + "`RetryableError`" + `, a k8s condition that returns ` + "`true`" + ` or a certain error after
+the send, and client-go's ` + "`RetryOnConflict`" + `, which retries only on a 409 Conflict. Generated files are skipped.`,
+	Rule: `Every non-idempotent operation exposed to retries (POST that creates or charges, message handlers with side effects) needs an idempotency key or natural idempotence.
+
+Gotcha: retrying on 500 for a POST without a key creates duplicates.`,
+	Before: `
+for attempt := 0; attempt < 4; attempt++ {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	if resp, err := client.Do(req); err == nil && resp.StatusCode < 500 {
+		return nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	After: `
+key := idempotency.NewKey()
+for attempt := 0; attempt < 4; attempt++ {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	if resp, err := client.Do(req); err == nil && resp.StatusCode < 500 {
+		return nil
+	}
+	time.Sleep(backoff(attempt))
+}`,
+	Fix: `
+Mint one key per logical operation with ` + "`github.com/idemlint/idemlint/runtime/idempotency.NewKey()`" + ` above the retry and
+set it on every attempt's request, or send through ` + "`github.com/idemlint/idemlint/runtime/retry.NewTransport`" + `, which
+keys every non-idempotent request that has no key and reuses that key for its own retries (and then drop the hand
+retry: retry at one layer).
+
+Suggested fixes, offered when the request comes from ` + "`req, err := http.NewRequest...`" + ` followed by
+` + "`if err != nil { ...return }`" + ` (so the request is never nil where the header is set):
+
+- **Mint an idempotency key above the retry and set it on the request** when the request is built inside the
+  retry: ` + "`key := idempotency.NewKey()`" + ` above the loop (or above the statement that calls the retry library) and
+  ` + "`req.Header.Set(\"Idempotency-Key\", key)`" + ` after the error check;
+- **Set an idempotency key on the request** when it is built once before the retry, or sent through a retrying
+  client: ` + "`req.Header.Set(\"Idempotency-Key\", idempotency.NewKey())`" + ` after the error check.
+
+Both add the import of ` + "`github.com/idemlint/idemlint/runtime/idempotency`" + `, under another name when ` + "`idempotency`" + ` is
+taken. The server must honour the key: see [runtime/idempotency](runtime-idempotency.md).`,
+	Options: []checkdoc.Option{
+		{Flag: "-key-headers", Setting: "key-headers", Default: "none",
+			Text: "comma-separated extra request headers that carry a key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
+	},
+}

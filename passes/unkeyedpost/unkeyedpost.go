@@ -1,7 +1,6 @@
 package unkeyedpost
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -12,14 +11,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
-
-//go:embed doc.go
-var doc string
 
 // Name is the check's name.
 const Name = "unkeyedpost"
@@ -44,7 +39,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 	a := &analysis.Analyzer{
 		Name:     Name,
-		Doc:      analyzerdoc.Section(doc, Name),
+		Doc:      Documentation.AnalyzerDoc(),
 		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/unkeyedpost.md",
 		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
 		Run: func(pass *analysis.Pass) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Pool allows for connection reuse.
@@ -15,6 +16,11 @@ func New(ctx context.Context, connString string) (*Pool, error) { panic("stub") 
 
 // Begin acquires a connection from the Pool and starts a transaction.
 func (p *Pool) Begin(ctx context.Context) (pgx.Tx, error) { panic("stub") }
+
+// Exec acquires a connection from the Pool and executes the given SQL.
+func (p *Pool) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.CommandTag, error) {
+	panic("stub")
+}
 
 // Close closes all connections in the pool and rejects future Acquire calls.
 func (p *Pool) Close() {}
