@@ -134,3 +134,17 @@ func ExampleNewPostgresStore() {
 	go store.RunReaper(ctx, 10*time.Minute, 1000, func(err error) { log.Print(err) })
 	http.Handle("POST /payments", idempotency.Middleware(store)(http.NotFoundHandler()))
 }
+
+func ExampleWithObserver() {
+	counts := map[idempotency.EventOutcome]int{} // one goroutine here; guard it in a server
+	h := idempotency.Middleware(idempotency.NewMemoryStore(),
+		idempotency.WithObserver(func(_ context.Context, e idempotency.Event) { counts[e.Outcome]++ }),
+	)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) }))
+	for range 3 {
+		req := httptest.NewRequest("POST", "/payments", strings.NewReader(`{}`))
+		req.Header.Set("Idempotency-Key", "order-42")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	fmt.Println(counts[idempotency.OutcomeExecuted], "executed,", counts[idempotency.OutcomeReplayed], "replayed")
+	// Output: 1 executed, 2 replayed
+}
