@@ -269,7 +269,9 @@ func TestKeyValidation(t *testing.T) {
 	b := newMemoryBackend(t)
 	h := Middleware(b.store, WithMaxBodyBytes(64))(paymentHandler(b, 0))
 	wantProblem(t, do(t, h, "POST", "", `{"amount":1}`), 400, ProblemKeyMissing)
-	for _, k := range []string{`""`, "  ", strings.Repeat("k", 256), "caf\u00e9", "a\x01b", `"unterminated`, `"a";p=1`} {
+	// "a, b" is what two header lines become once an intermediary joins them.
+	for _, k := range []string{`""`, "  ", strings.Repeat("k", 256), "caf\u00e9", "a\x01b", `"unterminated`, `"a";p=1`,
+		"a, b", "a,b", `"a", "b"`} {
 		r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":1}`))
 		r.Header["Idempotency-Key"] = []string{k}
 		w := httptest.NewRecorder()
