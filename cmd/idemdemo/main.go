@@ -22,6 +22,10 @@
 //
 //	idemdemo [-addr 127.0.0.1:8080] [-store memory|postgres] [-dsn URL]
 //	         [-lock-ttl 30s] [-work-delay 0] [-receipts FILE]
+//	         [-read-header-timeout 5s] [-read-timeout 30s] [-write-timeout D]
+//	         [-idle-timeout 2m] [-max-header-bytes 65536]
+//
+// Every error the service writes is application/problem+json (RFC 9457).
 //
 // It stops cleanly on SIGTERM or SIGINT.
 package main
@@ -61,6 +65,12 @@ func run(args []string) error {
 	lockTTL := fs.Duration("lock-ttl", idempotency.DefaultLease, "lease of an attempt: after it a crashed attempt's key is taken over")
 	workDelay := fs.Duration("work-delay", 0, "processing time of a payment before its commit")
 	receiptsFile := fs.String("receipts", "", "file that receives one line per delivered receipt (default: the log on stderr)")
+	var hc httpConfig
+	fs.DurationVar(&hc.readHeaderTimeout, "read-header-timeout", 5*time.Second, "time to read a request's headers")
+	fs.DurationVar(&hc.readTimeout, "read-timeout", 30*time.Second, "time to read a whole request, body included")
+	fs.DurationVar(&hc.writeTimeout, "write-timeout", 0, "time from the end of the headers to the end of the response (default: -lock-ttl + -work-delay + 30s)")
+	fs.DurationVar(&hc.idleTimeout, "idle-timeout", 2*time.Minute, "time a keep-alive connection may stay idle")
+	fs.IntVar(&hc.maxHeaderBytes, "max-header-bytes", 64<<10, "largest request header block, in bytes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -126,11 +136,11 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler: newServer(serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
-			lease: *lockTTL, workDelay: *workDelay}),
-		ReadHeaderTimeout: 10 * time.Second,
+	if hc.writeTimeout == 0 {
+		hc.writeTimeout = *lockTTL + *workDelay + 30*time.Second
 	}
+	srv := newHTTPServer(newServer(serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
+		lease: *lockTTL, workDelay: *workDelay}), hc)
 	go reapLoop(ctx, reap, outbox)
 	// The relay outlives ctx: it stops after the server, once the last requests have recorded their receipts.
 	relayCtx, stopRelay := context.WithCancel(context.Background())
@@ -166,6 +176,26 @@ func run(args []string) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// httpConfig is the HTTP server's limits (flags).
+type httpConfig struct {
+	readHeaderTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
+	maxHeaderBytes                                            int
+}
+
+// newHTTPServer returns the demo's server with its limits: a slow client cannot hold a connection by
+// trickling headers (ReadHeaderTimeout) or a body (ReadTimeout), nor by reading the answer slowly
+// (WriteTimeout), nor idle (IdleTimeout); MaxHeaderBytes bounds the header block.
+func newHTTPServer(h http.Handler, c httpConfig) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		ReadTimeout:       c.readTimeout,
+		WriteTimeout:      c.writeTimeout,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    c.maxHeaderBytes,
+	}
 }
 
 // logLines writes each line it is given as a log line.

@@ -16,8 +16,12 @@ import (
 )
 
 const (
-	problemInvalidPayment = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-invalid-payment"
-	problemPaymentFailed  = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-payment-failed"
+	problemBase           = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#"
+	problemInvalidPayment = problemBase + "demo-invalid-payment"
+	problemPaymentFailed  = problemBase + "demo-payment-failed"
+	problemNotFound       = problemBase + "demo-not-found"
+	problemMethod         = problemBase + "demo-method-not-allowed"
+	problemUnavailable    = problemBase + "demo-unavailable"
 )
 
 // payment is the resource the demo creates.
@@ -117,7 +121,7 @@ func newServer(cfg serverConfig) http.Handler {
 			select {
 			case <-time.After(workDelay):
 			case <-r.Context().Done():
-				http.Error(w, "request canceled", http.StatusServiceUnavailable)
+				unavailable(w, "the request ended before the payment was committed; retry with the same key")
 				return
 			}
 		}
@@ -129,7 +133,8 @@ func newServer(cfg serverConfig) http.Handler {
 	mux.HandleFunc("GET /payments/count", func(w http.ResponseWriter, r *http.Request) {
 		n, err := payments.count(r.Context())
 		if err != nil {
-			http.Error(w, "cannot count payments", http.StatusServiceUnavailable)
+			log.Printf("idemdemo: count payments: %v", err)
+			unavailable(w, "cannot count payments")
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -138,13 +143,33 @@ func newServer(cfg serverConfig) http.Handler {
 	mux.HandleFunc("GET /payments/receipts/count", func(w http.ResponseWriter, r *http.Request) {
 		n, err := cfg.receipts.count(r.Context())
 		if err != nil {
-			http.Error(w, "cannot count receipts", http.StatusServiceUnavailable)
+			log.Printf("idemdemo: count receipts: %v", err)
+			unavailable(w, "cannot count receipts")
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
 	})
+	// Every other method and path gets a problem too, not net/http's plain text: a pattern without a
+	// method is less specific than the ones above, so it sees only the methods they do not serve.
+	for path, allow := range map[string]string{
+		"/payments": "POST", "/payments/count": "GET, HEAD", "/payments/receipts/count": "GET, HEAD",
+	} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			problem(w, http.StatusMethodNotAllowed, problemMethod, "Method not allowed", r.Method+" "+path+": allowed: "+allow)
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		problem(w, http.StatusNotFound, problemNotFound, "Not found", "no resource at "+r.URL.Path)
+	})
 	return mux
+}
+
+// unavailable answers 503 with Retry-After: a dependency of the demo (its database) failed.
+func unavailable(w http.ResponseWriter, detail string) {
+	w.Header().Set("Retry-After", "1")
+	problem(w, http.StatusServiceUnavailable, problemUnavailable, "Service unavailable", detail)
 }
 
 func invalid(w http.ResponseWriter, detail string) {
@@ -159,6 +184,7 @@ func failed(w http.ResponseWriter, detail string) {
 
 func problem(w http.ResponseWriter, status int, typ, title, detail string) {
 	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Link", "<"+typ+`>; rel="describedby"`)
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"type": typ, "title": title, "status": status, "detail": detail})
 }
