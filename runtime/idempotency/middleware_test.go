@@ -69,8 +69,8 @@ func newPostgresBackend(t *testing.T) *backend {
 	return &backend{name: "postgres", store: s, db: db}
 }
 
-// eachStore runs f as parallel subtests on the memory and the Postgres
-// store.
+// eachStore runs f as parallel subtests on the memory, the Postgres and
+// the Redis store.
 func eachStore(t *testing.T, f func(t *testing.T, b *backend)) {
 	t.Run("memory", func(t *testing.T) {
 		t.Parallel()
@@ -79,6 +79,10 @@ func eachStore(t *testing.T, f func(t *testing.T, b *backend)) {
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
 		f(t, newPostgresBackend(t))
+	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		f(t, newRedisBackend(t))
 	})
 }
 

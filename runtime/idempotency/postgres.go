@@ -180,6 +180,16 @@ FROM ` + t + pk + ` AND expires_at > now()`,
 	}, nil
 }
 
+// Ping checks that the database answers (for readiness probes); its error
+// is classified as the store's are (ErrStoreUnavailable for a connection
+// failure).
+func (s *PostgresStore) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("postgres ping: %w", classifyPG(err))
+	}
+	return nil
+}
+
 // Table returns the store's table name.
 func (s *PostgresStore) Table() string { return s.table }
 

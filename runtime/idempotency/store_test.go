@@ -47,6 +47,10 @@ func TestTakeoverFencesStaleOwner(t *testing.T) {
 			}
 			return s, func(d time.Duration) { time.Sleep(d) }
 		},
+		"redis": func(t *testing.T) (Store, func(time.Duration)) {
+			s, _ := redisStore(t)
+			return s, func(d time.Duration) { time.Sleep(d) }
+		},
 	}
 	for name, mk := range stores {
 		t.Run(name, func(t *testing.T) {
