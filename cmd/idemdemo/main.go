@@ -174,13 +174,13 @@ func run(args []string) error {
 	if hc.writeTimeout == 0 {
 		hc.writeTimeout = *lockTTL + *workDelay + 30*time.Second
 	}
-	// Receipts go through a circuit breaker: while the receipts log keeps failing, the relay fails fast
-	// and retries later (the relay is the one retry layer: a delivery makes a single attempt).
+	// The relay is the one retry layer of the receipts: its Policy retries a delivery (observed for
+	// /metrics) through a circuit breaker, so that while the receipts log keeps failing a pass stops fast
+	// and the entries wait for a later one.
 	breaker := retry.NewBreaker(retry.BreakerConfig{Name: "receipts"})
 	m := newMetrics(breaker)
 	deliver := func(ctx context.Context, e idempotency.OutboxEntry) error {
-		err := retry.Do(ctx, retry.Policy{MaxAttempts: 1, Breaker: breaker, Observe: m.observeRetry},
-			func(ctx context.Context) error { return receipts.deliver(ctx, e) })
+		err := receipts.deliver(ctx, e)
 		m.delivered(err)
 		return err
 	}
@@ -188,6 +188,8 @@ func run(args []string) error {
 		lease: *lockTTL, workDelay: *workDelay, log: logger, metrics: m, ready: ready}), hc)
 	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	relay := relayOptions(logger)
+	relay.Policy = retry.Policy{MaxAttempts: 3, BaseDelay: 50 * time.Millisecond, Deadline: 2 * time.Second,
+		Breaker: breaker, Observe: m.observeRetry}
 	go reapLoop(ctx, logger, reap, outbox)
 	// The relay outlives ctx: it stops after the server, once the last requests have recorded their receipts.
 	relayCtx, stopRelay := context.WithCancel(context.Background())

@@ -61,7 +61,7 @@ func (m *metrics) observe(_ context.Context, e idempotency.Event) {
 	}
 }
 
-// observeRetry is the receipts delivery's retry.Policy.Observe.
+// observeRetry is the receipts relay's retry.Policy.Observe.
 func (m *metrics) observeRetry(_ context.Context, e retry.Event) {
 	k := `event="retry",reason=""`
 	if e.GaveUp {
@@ -107,11 +107,11 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		strconv.FormatFloat(time.Duration(m.storeSumNs.Load()).Seconds(), 'g', -1, 64))
 	fmt.Fprintf(b, "idemdemo_store_duration_seconds_count %d\n", count)
 
-	help("idemdemo_receipt_deliveries_total", "counter", "Receipt deliveries by the outbox relay, by result (a failed one is retried by the relay).")
+	help("idemdemo_receipt_deliveries_total", "counter", "Receipt delivery attempts by the outbox relay, by result.")
 	fmt.Fprintf(b, "idemdemo_receipt_deliveries_total{result=\"ok\"} %d\n", m.deliveries[0].Load())
 	fmt.Fprintf(b, "idemdemo_receipt_deliveries_total{result=\"failed\"} %d\n", m.deliveries[1].Load())
 
-	help("idemdemo_retry_events_total", "counter", "Retry events of the receipts delivery (retry.Policy.Observe), by event and reason.")
+	help("idemdemo_retry_events_total", "counter", "Retry events of the receipts relay (retry.Policy.Observe), by event and reason.")
 	m.mu.Lock()
 	for _, k := range slices.Sorted(maps.Keys(m.retries)) {
 		fmt.Fprintf(b, "idemdemo_retry_events_total{%s} %d\n", k, m.retries[k])
@@ -119,7 +119,7 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.mu.Unlock()
 
 	if m.breaker != nil {
-		help("idemdemo_breaker_state", "gauge", "State of the receipts delivery's circuit breaker: 1 for the current state.")
+		help("idemdemo_breaker_state", "gauge", "State of the receipts relay's circuit breaker: 1 for the current state.")
 		cur := m.breaker.State()
 		for _, s := range []retry.BreakerState{retry.BreakerClosed, retry.BreakerOpen, retry.BreakerHalfOpen} {
 			v := 0
