@@ -55,7 +55,8 @@ func NewIdempotencyKey() string {
 //     statuses 408, 429, 502, 503, 504 and 500 (all requests it retries are idempotent or keyed). Any other
 //     status, 400, 401, 403, 404, 409 and 422 included, is returned at once. When Policy.Retryable is set it
 //     decides instead, given a [*StatusError] for statuses of 400 and above.
-//   - Retry-After is honoured, clamped to Policy.MaxDelay and to the time left before the deadline.
+//   - Retry-After is honoured, clamped to Policy.MaxDelay; when it would end at or past the deadline, the
+//     round trip gives up at once and returns that response.
 //     Policy.OnRetry is given a [*StatusError] (with its RetryAfter) for a retried status.
 //   - The body is sent again through Request.GetBody, or, when that is nil, from a copy of up to
 //     [MaxBufferedBody] bytes; a larger body is sent once.
