@@ -38,7 +38,7 @@ func BenchmarkMemoryClaimComplete(b *testing.B) {
 		for pb.Next() {
 			n++
 			buf = strconv.AppendInt(append(buf[:0], prefix...), n, 10)
-			r, err := s.Claim(ctx, ClaimRequest{Key: string(buf), Fingerprint: fp, LeaseTTL: benchTTL, TTL: benchTTL})
+			r, err := s.Claim(ctx, ClaimRequest{Key: string(buf), Fingerprint: fp, LeaseTTL: DefaultLease, TTL: benchTTL})
 			if err != nil || r.Outcome != Acquired {
 				b.Fatalf("claim: %v %v", r.Outcome, err)
 			}
@@ -54,7 +54,7 @@ func BenchmarkMemoryClaimComplete(b *testing.B) {
 // BenchmarkMiddlewareMemory measures a keyed POST through the middleware on
 // the memory store (no network), in parallel.
 func BenchmarkMiddlewareMemory(b *testing.B) {
-	h := Middleware(NewMemoryStore(), WithTTL(benchTTL), WithLease(benchTTL))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(NewMemoryStore(), WithTTL(benchTTL))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(201)
 		w.Write([]byte(`{"id":1}`))
 	}))
