@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -243,5 +245,38 @@ func TestPostgresResponseUnstorable(t *testing.T) {
 	bad = false
 	if a := do(t, h, "POST", key, `{}`); a.status != 201 || b.payments(t) != 1 || b.calls.Load() != 2 {
 		t.Fatalf("retry = %d, payments %d, calls %d; want 201, 1, 2", a.status, b.payments(t), b.calls.Load())
+	}
+}
+
+// sqlStateError is a driver error with a SQLSTATE, as pgconn.PgError is.
+type sqlStateError string
+
+func (e sqlStateError) Error() string    { return "sqlstate " + string(e) }
+func (e sqlStateError) SQLState() string { return string(e) }
+
+// classifyPG's table, for every class boundary, wrapped as the stores wrap.
+func TestClassifyPG(t *testing.T) {
+	for state, want := range map[string]error{
+		"08000": ErrStoreUnavailable, "08006": ErrStoreUnavailable, "53100": ErrStoreUnavailable,
+		"57P01": ErrStoreUnavailable, "57P05": ErrStoreUnavailable, "57014": ErrStoreUnavailable,
+		"55P03": ErrStoreUnavailable, "40001": ErrStoreUnavailable, "40P01": ErrStoreUnavailable,
+		"22000": ErrStoreRejected, "22P05": ErrStoreRejected, "54001": ErrStoreRejected,
+		"23505": nil, "42P01": nil, "57000": nil,
+	} {
+		err := classifyPG(fmt.Errorf("op: %w", sqlStateError(state)))
+		if sqlState(err) != state {
+			t.Errorf("%s: the classified error lost its SQLSTATE: %v", state, err)
+		}
+		for _, class := range []error{ErrStoreUnavailable, ErrStoreRejected} {
+			if errors.Is(err, class) != (class == want) {
+				t.Errorf("%s: classified %v, want class %v", state, err, want)
+			}
+		}
+	}
+	if err := classifyPG(&net.OpError{Op: "dial", Err: errors.New("connection refused")}); !errors.Is(err, ErrStoreUnavailable) {
+		t.Errorf("network error: %v, want ErrStoreUnavailable", err)
+	}
+	if err := classifyPG(sql.ErrNoRows); err != sql.ErrNoRows {
+		t.Errorf("ErrNoRows changed: %v", err)
 	}
 }
