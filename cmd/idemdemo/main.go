@@ -28,7 +28,8 @@
 // Usage:
 //
 //	idemdemo [-addr 127.0.0.1:8080] [-store memory|postgres|redis] [-dsn URL]
-//	         [-redis-addr 127.0.0.1:6379] [-redis-prefix idem] [-log-level info]
+//	         [-redis-addr 127.0.0.1:6379] [-redis-prefix idem] [-max-keys 100000]
+//	         [-log-level info]
 //	         [-lock-ttl 30s] [-work-delay 0] [-receipts FILE]
 //	         [-read-header-timeout 5s] [-read-timeout 30s] [-write-timeout D]
 //	         [-idle-timeout 2m] [-max-header-bytes 65536]
@@ -76,6 +77,7 @@ func run(args []string) error {
 	dsn := fs.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL URL for -store postgres (default $DATABASE_URL)")
 	redisAddr := fs.String("redis-addr", "127.0.0.1:6379", "Redis address for -store redis")
 	redisPrefix := fs.String("redis-prefix", "idem", "prefix of the Redis keys for -store redis")
+	maxKeys := fs.Int("max-keys", idempotency.DefaultMaxEntries, "capacity of the memory store (-store memory): once full of live keys it answers 503")
 	lockTTL := fs.Duration("lock-ttl", idempotency.DefaultLease, "lease of an attempt: after it a crashed attempt's key is taken over")
 	workDelay := fs.Duration("work-delay", 0, "processing time of a payment before its commit")
 	receiptsFile := fs.String("receipts", "", "file that receives one line per delivered receipt (default: the log on stderr)")
@@ -117,7 +119,7 @@ func run(args []string) error {
 	)
 	switch *storeKind {
 	case "memory":
-		ms := idempotency.NewMemoryStore()
+		ms := idempotency.NewMemoryStore(idempotency.WithMaxEntries(*maxKeys))
 		store, payments, reap = ms, newMemoryPayments(), ms.Reap
 		outbox, receipts = idempotency.NewMemoryOutbox(), newLogReceipts(receiptLog)
 	case "redis":
