@@ -18,19 +18,25 @@ demo: build
 	@echo "== go vet -vettool=bin/idemlint ./... in testdata/demo"
 	@cd testdata/demo && $(GO) vet -vettool=$(BIN)/idemlint ./... ; true
 
-## test: every test, with the race detector, including the end-to-end tests of the CLI and the vet tool
+# The modules of this repository: the linter (the root), the runtime library (runtime/, what services import)
+# and the demo service (cmd/idemdemo, built against the runtime next to it). cmd/custom-gcl and
+# runtime/retry/internal/benchcmp are separate modules too, built from their directories.
+MODULES := . runtime cmd/idemdemo
+
+## test: every test of every module, with the race detector, including the end-to-end tests of the CLI and the vet tool
 test: build golangci
 	IDEMLINT_BIN=$(BIN)/idemlint IDEMLINT_E2E_GOLANGCI=1 $(GO) test -race -count=1 -timeout 30m ./...
+	cd runtime && $(GO) test -race -count=1 -timeout 10m ./...
+	cd cmd/idemdemo && $(GO) test -race -count=1 -timeout 10m ./...
 	cd runtime/retry/internal/benchcmp && $(GO) vet ./...
 
 test-short:
-	$(GO) test -short ./...
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -short ./...); done
 
-## lint: gofmt, go vet, and idemlint over this repository itself
+## lint: gofmt, go vet, and idemlint over this repository itself (each module)
 lint: build
 	@bad=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); if [ -n "$$bad" ]; then echo "not gofmt-formatted:"; echo "$$bad"; exit 1; fi
-	$(GO) vet ./...
-	$(BIN)/idemlint ./...
+	@set -e; for m in $(MODULES); do echo "== go vet, idemlint in $$m"; (cd $$m && $(GO) vet ./... && $(BIN)/idemlint ./...); done
 
 ## bench: the suite, the no-op floor and staticcheck -checks all (cold cache) over std and the corpus; runtime benchmarks
 STATICCHECK_VERSION := v0.8.2
@@ -38,7 +44,7 @@ bench: build
 	$(GO) build -o $(BIN)/benchfloor ./internal/benchfloor
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor $(BIN)/staticcheck
-	$(GO) test -run '^$$' -bench . -benchmem ./runtime/...
+	cd runtime && $(GO) test -run '^$$' -bench . -benchmem ./...
 	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
 
 ## soak: each driver (idemlint, go vet -vettool, bin/custom-gcl) twice over std and the corpus, tests included;

@@ -6,9 +6,16 @@
 //	GET  /payments/count          -> {"count": N}, all payments of the service
 //	GET  /payments/receipts/count -> {"count": N}, distinct receipts delivered
 //
+//	GET  /healthz                 -> 200 while the process runs
+//	GET  /readyz                  -> 200 when the idempotency store answers, else 503
+//	GET  /metrics                 -> Prometheus text format: requests by outcome, store latency,
+//	                                 receipt deliveries, retry events, breaker state
+//
 // POST requires an Idempotency-Key header. The tenant is the X-Account
 // header (absent: the default tenant). With -store postgres the payment row
-// is inserted in the same transaction as the idempotency completion.
+// is inserted in the same transaction as the idempotency completion. With
+// -store redis the keys live in Redis and the payments and the outbox in
+// the process's memory (a demo of the store, not of a Redis ledger).
 //
 // Each payment records a receipt ("email.receipt") in an outbox, in the
 // payment's unit of work, keyed by the payment and the Idempotency-Key: a
@@ -20,10 +27,17 @@
 //
 // Usage:
 //
-//	idemdemo [-addr 127.0.0.1:8080] [-store memory|postgres] [-dsn URL]
+//	idemdemo [-addr 127.0.0.1:8080] [-store memory|postgres|redis] [-dsn URL]
+//	         [-redis-addr 127.0.0.1:6379] [-redis-prefix idem] [-max-keys 100000]
+//	         [-log-level info]
 //	         [-lock-ttl 30s] [-work-delay 0] [-receipts FILE]
+//	         [-read-header-timeout 5s] [-read-timeout 30s] [-write-timeout D]
+//	         [-idle-timeout 2m] [-max-header-bytes 65536]
 //
-// It stops cleanly on SIGTERM or SIGINT.
+// Every error the service writes is application/problem+json (RFC 9457).
+//
+// It logs with log/slog (text, on stderr) and stops cleanly on SIGTERM or
+// SIGINT.
 package main
 
 import (
@@ -34,7 +48,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -43,31 +57,49 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/retry"
 )
 
 func main() {
 	if err := run(os.Args[1:]); err != nil {
-		log.Fatalf("idemdemo: %v", err)
+		fmt.Fprintf(os.Stderr, "idemdemo: %v\n", err)
+		os.Exit(1)
 	}
 }
 
 func run(args []string) error {
 	fs := flag.NewFlagSet("idemdemo", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
-	storeKind := fs.String("store", "memory", "idempotency and payment store: memory or postgres")
+	storeKind := fs.String("store", "memory", "idempotency store: memory, postgres (payments and outbox too) or redis")
 	dsn := fs.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL URL for -store postgres (default $DATABASE_URL)")
+	redisAddr := fs.String("redis-addr", "127.0.0.1:6379", "Redis address for -store redis")
+	redisPrefix := fs.String("redis-prefix", "idem", "prefix of the Redis keys for -store redis")
+	maxKeys := fs.Int("max-keys", idempotency.DefaultMaxEntries, "capacity of the memory store (-store memory): once full of live keys it answers 503")
 	lockTTL := fs.Duration("lock-ttl", idempotency.DefaultLease, "lease of an attempt: after it a crashed attempt's key is taken over")
 	workDelay := fs.Duration("work-delay", 0, "processing time of a payment before its commit")
 	receiptsFile := fs.String("receipts", "", "file that receives one line per delivered receipt (default: the log on stderr)")
+	logLevel := fs.String("log-level", "info", "log level: debug (one line per request), info, warn or error")
+	var hc httpConfig
+	fs.DurationVar(&hc.readHeaderTimeout, "read-header-timeout", 5*time.Second, "time to read a request's headers")
+	fs.DurationVar(&hc.readTimeout, "read-timeout", 30*time.Second, "time to read a whole request, body included")
+	fs.DurationVar(&hc.writeTimeout, "write-timeout", 0, "time from the end of the headers to the end of the response (default: -lock-ttl + -work-delay + 30s)")
+	fs.DurationVar(&hc.idleTimeout, "idle-timeout", 2*time.Minute, "time a keep-alive connection may stay idle")
+	fs.IntVar(&hc.maxHeaderBytes, "max-header-bytes", 64<<10, "largest request header block, in bytes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("-log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 
-	var receiptLog io.Writer = logLines{}
+	var receiptLog io.Writer = logLines{logger}
 	if *receiptsFile != "" {
 		f, err := os.OpenFile(*receiptsFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
@@ -83,11 +115,26 @@ func run(args []string) error {
 		outbox   *idempotency.Outbox
 		receipts receiptSink
 		reap     func(context.Context) (int, error)
+		ready    func(context.Context) error
 	)
 	switch *storeKind {
 	case "memory":
-		ms := idempotency.NewMemoryStore()
+		ms := idempotency.NewMemoryStore(idempotency.WithMaxEntries(*maxKeys))
 		store, payments, reap = ms, newMemoryPayments(), ms.Reap
+		outbox, receipts = idempotency.NewMemoryOutbox(), newLogReceipts(receiptLog)
+	case "redis":
+		rdb := redis.NewClient(&redis.Options{Addr: *redisAddr, DialTimeout: 2 * time.Second,
+			ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
+		defer rdb.Close()
+		rs, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix(*redisPrefix))
+		if err != nil {
+			return err
+		}
+		if err := rs.Ping(ctx); err != nil {
+			return err
+		}
+		store, payments, ready = rs, newMemoryPayments(), rs.Ping
+		reap = func(context.Context) (int, error) { return 0, nil } // keys expire in Redis
 		outbox, receipts = idempotency.NewMemoryOutbox(), newLogReceipts(receiptLog)
 	case "postgres":
 		if *dsn == "" {
@@ -116,31 +163,46 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		store, payments, outbox, receipts = ps, pp, ob, pr
+		store, payments, outbox, receipts, ready = ps, pp, ob, pr, ps.Ping
 		reap = func(ctx context.Context) (int, error) { return ps.Reap(ctx, 1000) }
 	default:
-		return fmt.Errorf("unknown -store %q (want memory or postgres)", *storeKind)
+		return fmt.Errorf("unknown -store %q (want memory, postgres or redis)", *storeKind)
 	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler: newServer(serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
-			lease: *lockTTL, workDelay: *workDelay}),
-		ReadHeaderTimeout: 10 * time.Second,
+	if hc.writeTimeout == 0 {
+		hc.writeTimeout = *lockTTL + *workDelay + 30*time.Second
 	}
-	go reapLoop(ctx, reap, outbox)
+	// The relay is the one retry layer of the receipts: its Policy retries a delivery (observed for
+	// /metrics) through a circuit breaker, so that while the receipts log keeps failing a pass stops fast
+	// and the entries wait for a later one.
+	breaker := retry.NewBreaker(retry.BreakerConfig{Name: "receipts"})
+	m := newMetrics(breaker)
+	deliver := func(ctx context.Context, e idempotency.OutboxEntry) error {
+		err := receipts.deliver(ctx, e)
+		m.delivered(err)
+		return err
+	}
+	srv := newHTTPServer(newServer(serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
+		lease: *lockTTL, workDelay: *workDelay, log: logger, metrics: m, ready: ready}), hc)
+	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+	relay := relayOptions(logger)
+	relay.Policy = retry.Policy{MaxAttempts: 3, BaseDelay: 50 * time.Millisecond, Deadline: 2 * time.Second,
+		Breaker: breaker, Observe: m.observeRetry}
+	go reapLoop(ctx, logger, reap, outbox)
 	// The relay outlives ctx: it stops after the server, once the last requests have recorded their receipts.
 	relayCtx, stopRelay := context.WithCancel(context.Background())
 	defer stopRelay()
 	relayed := make(chan struct{})
 	go func() {
 		defer close(relayed)
-		_ = outbox.Run(relayCtx, receipts.deliver, relayOptions) // returns relayCtx's error
+		_ = outbox.Run(relayCtx, deliver, relay) // returns relayCtx's error
 	}()
-	log.Printf("idemdemo: listening on http://%s (store %s, lease %s, work delay %s)", ln.Addr(), *storeKind, *lockTTL, *workDelay)
+	logger.Info("listening", "url", "http://"+ln.Addr().String(), "store", *storeKind, "lease", *lockTTL,
+		"work_delay", *workDelay, "read_timeout", hc.readTimeout, "write_timeout", hc.writeTimeout)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -148,16 +210,16 @@ func run(args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	log.Printf("idemdemo: shutting down")
+	logger.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = srv.Shutdown(sctx)
 	stopRelay()
 	<-relayed
 	// A last pass for the receipts of the requests that finished during the shutdown. Those it misses
-	// stay pending: delivered at the next start with postgres, lost with memory.
+	// stay pending: delivered at the next start with postgres, lost with memory and redis.
 	for sctx.Err() == nil {
-		n, err := outbox.RelayOnce(sctx, receipts.deliver, relayOptions)
+		n, err := outbox.RelayOnce(sctx, deliver, relay)
 		if err != nil || n == 0 {
 			break
 		}
@@ -168,28 +230,50 @@ func run(args []string) error {
 	return nil
 }
 
-// logLines writes each line it is given as a log line.
-type logLines struct{}
+// httpConfig is the HTTP server's limits (flags).
+type httpConfig struct {
+	readHeaderTimeout, readTimeout, writeTimeout, idleTimeout time.Duration
+	maxHeaderBytes                                            int
+}
 
-func (logLines) Write(p []byte) (int, error) {
-	log.Printf("idemdemo: receipt %s", bytes.TrimSpace(p))
+// newHTTPServer returns the demo's server with its limits: a slow client cannot hold a connection by
+// trickling headers (ReadHeaderTimeout) or a body (ReadTimeout), nor by reading the answer slowly
+// (WriteTimeout), nor idle (IdleTimeout); MaxHeaderBytes bounds the header block.
+func newHTTPServer(h http.Handler, c httpConfig) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		ReadTimeout:       c.readTimeout,
+		WriteTimeout:      c.writeTimeout,
+		IdleTimeout:       c.idleTimeout,
+		MaxHeaderBytes:    c.maxHeaderBytes,
+	}
+}
+
+// logLines writes each line it is given as a log record.
+type logLines struct{ l *slog.Logger }
+
+func (w logLines) Write(p []byte) (int, error) {
+	w.l.Info("receipt", "line", string(bytes.TrimSpace(p)))
 	return len(p), nil
 }
 
 // relayOptions are the receipts relay's: failed deliveries are logged and retried later.
-var relayOptions = idempotency.RelayOptions{
-	OnError: func(e *idempotency.OutboxEntry, err error) {
-		if e == nil {
-			log.Printf("idemdemo: receipts relay: %v", err)
-			return
-		}
-		log.Printf("idemdemo: receipt %d (payment %s): %v", e.ID, e.EntityID, err)
-	},
+func relayOptions(l *slog.Logger) idempotency.RelayOptions {
+	return idempotency.RelayOptions{
+		OnError: func(e *idempotency.OutboxEntry, err error) {
+			if e == nil {
+				l.Error("receipts relay", "error", err)
+				return
+			}
+			l.Warn("receipt delivery failed", "entry", e.ID, "payment", e.EntityID, "error", err)
+		},
+	}
 }
 
 // reapLoop removes expired keys every ten minutes, and the receipts
 // delivered more than twice the keys' lifetime ago.
-func reapLoop(ctx context.Context, reap func(context.Context) (int, error), outbox *idempotency.Outbox) {
+func reapLoop(ctx context.Context, l *slog.Logger, reap func(context.Context) (int, error), outbox *idempotency.Outbox) {
 	t := time.NewTicker(10 * time.Minute)
 	defer t.Stop()
 	for {
@@ -198,10 +282,10 @@ func reapLoop(ctx context.Context, reap func(context.Context) (int, error), outb
 			return
 		case <-t.C:
 			if _, err := reap(ctx); err != nil && ctx.Err() == nil {
-				log.Printf("idemdemo: reap: %v", err)
+				l.Error("reap", "error", err)
 			}
 			if _, err := outbox.Prune(ctx, 2*idempotency.DefaultTTL); err != nil && ctx.Err() == nil {
-				log.Printf("idemdemo: prune outbox: %v", err)
+				l.Error("prune outbox", "error", err)
 			}
 		}
 	}

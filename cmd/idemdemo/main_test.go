@@ -196,6 +196,10 @@ func eachStore(t *testing.T, f func(t *testing.T, d *demo)) {
 		t.Parallel()
 		f(t, postgresDemo(t, 20*time.Millisecond))
 	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		f(t, redisDemo(t, 20*time.Millisecond))
+	})
 }
 
 func TestDemoVerifications(t *testing.T) {

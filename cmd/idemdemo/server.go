@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"log"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -16,8 +16,12 @@ import (
 )
 
 const (
-	problemInvalidPayment = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-invalid-payment"
-	problemPaymentFailed  = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#demo-payment-failed"
+	problemBase           = "https://github.com/idemlint/idemlint/blob/main/docs/runtime-idempotency.md#"
+	problemInvalidPayment = problemBase + "demo-invalid-payment"
+	problemPaymentFailed  = problemBase + "demo-payment-failed"
+	problemNotFound       = problemBase + "demo-not-found"
+	problemMethod         = problemBase + "demo-method-not-allowed"
+	problemUnavailable    = problemBase + "demo-unavailable"
 )
 
 // payment is the resource the demo creates.
@@ -59,14 +63,30 @@ type serverConfig struct {
 	// failAfterReceipt, for tests, makes an attempt fail (500) after its payment and receipt are
 	// recorded, when it returns true.
 	failAfterReceipt func(r *http.Request) bool
+	// log receives the service's log lines (nil: none); metrics, when set, counts the middleware's
+	// outcomes and is served on /metrics; ready, when set, checks the store for /readyz.
+	log     *slog.Logger
+	metrics *metrics
+	ready   func(ctx context.Context) error
 }
 
 func newServer(cfg serverConfig) http.Handler {
 	payments, outbox, workDelay := cfg.payments, cfg.outbox, cfg.workDelay
+	logger := cfg.log
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	mux := http.NewServeMux()
+	logEvent := idempotency.SlogObserver(logger)
 	idem := idempotency.Middleware(cfg.store,
 		idempotency.WithScope(func(r *http.Request) (string, error) { return accountOf(r), nil }),
 		idempotency.WithLease(cfg.lease),
+		idempotency.WithObserver(func(ctx context.Context, e idempotency.Event) {
+			logEvent(ctx, e)
+			if cfg.metrics != nil {
+				cfg.metrics.observe(ctx, e)
+			}
+		}),
 	)
 	mux.Handle("POST /payments", idem(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
@@ -93,7 +113,7 @@ func newServer(cfg serverConfig) http.Handler {
 		}
 		p, err := payments.create(r.Context(), payment{Account: accountOf(r), Amount: *in.Amount, Currency: *in.Currency})
 		if err != nil {
-			log.Printf("idemdemo: create payment: %v", err)
+			logger.Error("create payment", "error", err)
 			failed(w, "cannot create the payment")
 			return
 		}
@@ -105,7 +125,7 @@ func newServer(cfg serverConfig) http.Handler {
 			err = outbox.Add(r.Context(), idempotency.OutboxMessage{Kind: kindReceipt, EntityID: p.ID, Key: l.Key, Payload: body})
 		}
 		if err != nil {
-			log.Printf("idemdemo: payment %s: record receipt: %v", p.ID, err)
+			logger.Error("record receipt", "payment", p.ID, "error", err)
 			failed(w, "cannot record the payment receipt")
 			return
 		}
@@ -117,7 +137,7 @@ func newServer(cfg serverConfig) http.Handler {
 			select {
 			case <-time.After(workDelay):
 			case <-r.Context().Done():
-				http.Error(w, "request canceled", http.StatusServiceUnavailable)
+				unavailable(w, "the request ended before the payment was committed; retry with the same key")
 				return
 			}
 		}
@@ -129,7 +149,8 @@ func newServer(cfg serverConfig) http.Handler {
 	mux.HandleFunc("GET /payments/count", func(w http.ResponseWriter, r *http.Request) {
 		n, err := payments.count(r.Context())
 		if err != nil {
-			http.Error(w, "cannot count payments", http.StatusServiceUnavailable)
+			logger.Error("count payments", "error", err)
+			unavailable(w, "cannot count payments")
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -138,13 +159,58 @@ func newServer(cfg serverConfig) http.Handler {
 	mux.HandleFunc("GET /payments/receipts/count", func(w http.ResponseWriter, r *http.Request) {
 		n, err := cfg.receipts.count(r.Context())
 		if err != nil {
-			http.Error(w, "cannot count receipts", http.StatusServiceUnavailable)
+			logger.Error("count receipts", "error", err)
+			unavailable(w, "cannot count receipts")
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
 	})
+	if cfg.metrics != nil {
+		mux.Handle("GET /metrics", cfg.metrics)
+	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if cfg.ready != nil {
+			ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+			defer cancel()
+			if err := cfg.ready(ctx); err != nil {
+				logger.Warn("not ready", "error", err)
+				unavailable(w, "the idempotency store does not answer")
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
+	})
+	// Every other method and path gets a problem too, not net/http's plain text: a pattern without a
+	// method is less specific than the ones above, so it sees only the methods they do not serve.
+	allowed := map[string]string{
+		"/payments": "POST", "/payments/count": "GET, HEAD", "/payments/receipts/count": "GET, HEAD",
+		"/healthz": "GET, HEAD", "/readyz": "GET, HEAD",
+	}
+	if cfg.metrics != nil {
+		allowed["/metrics"] = "GET, HEAD"
+	}
+	for path, allow := range allowed {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			problem(w, http.StatusMethodNotAllowed, problemMethod, "Method not allowed", r.Method+" "+path+": allowed: "+allow)
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		problem(w, http.StatusNotFound, problemNotFound, "Not found", "no resource at "+r.URL.Path)
+	})
 	return mux
+}
+
+// unavailable answers 503 with Retry-After: a dependency of the demo (its database) failed.
+func unavailable(w http.ResponseWriter, detail string) {
+	w.Header().Set("Retry-After", "1")
+	problem(w, http.StatusServiceUnavailable, problemUnavailable, "Service unavailable", detail)
 }
 
 func invalid(w http.ResponseWriter, detail string) {
@@ -159,6 +225,7 @@ func failed(w http.ResponseWriter, detail string) {
 
 func problem(w http.ResponseWriter, status int, typ, title, detail string) {
 	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Link", "<"+typ+`>; rel="describedby"`)
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"type": typ, "title": title, "status": status, "detail": detail})
 }

@@ -15,6 +15,12 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
+// benchTTL is the keys' TTL in the memory benchmarks: short enough that
+// the store (DefaultMaxEntries) never fills with live keys, long enough that
+// it fills with expired ones, so that once full every claim also removes an
+// expired entry, the steady state of a busy store.
+const benchTTL = 20 * time.Millisecond
+
 // BenchmarkMemoryClaimComplete measures a fresh key's claim, begin and
 // completion on the memory store, in parallel.
 func BenchmarkMemoryClaimComplete(b *testing.B) {
@@ -32,7 +38,7 @@ func BenchmarkMemoryClaimComplete(b *testing.B) {
 		for pb.Next() {
 			n++
 			buf = strconv.AppendInt(append(buf[:0], prefix...), n, 10)
-			r, err := s.Claim(ctx, ClaimRequest{Key: string(buf), Fingerprint: fp, LeaseTTL: DefaultLease, TTL: DefaultTTL})
+			r, err := s.Claim(ctx, ClaimRequest{Key: string(buf), Fingerprint: fp, LeaseTTL: DefaultLease, TTL: benchTTL})
 			if err != nil || r.Outcome != Acquired {
 				b.Fatalf("claim: %v %v", r.Outcome, err)
 			}
@@ -48,7 +54,7 @@ func BenchmarkMemoryClaimComplete(b *testing.B) {
 // BenchmarkMiddlewareMemory measures a keyed POST through the middleware on
 // the memory store (no network), in parallel.
 func BenchmarkMiddlewareMemory(b *testing.B) {
-	h := Middleware(NewMemoryStore())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Middleware(NewMemoryStore(), WithTTL(benchTTL))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(201)
 		w.Write([]byte(`{"id":1}`))
 	}))
@@ -204,6 +210,92 @@ func BenchmarkPostgresPayment(b *testing.B) {
 			b.ReportMetric(n/time.Since(start).Seconds(), "req/s")
 			b.ReportMetric(float64(counter.claims.Load())/n, "claims/op")
 			b.ReportMetric(float64(counter.begins.Load()+counter.commits.Load()+counter.other.Load()+counter.claims.Load())/n, "stmts/op")
+		})
+	}
+}
+
+// BenchmarkMiddlewareOverhead compares, on each store, a keyed POST that
+// creates one payment row through the middleware with the same request
+// served by the same handler without it, interleaved in one run so that
+// both see the same load. The handler inserts the payment in PostgreSQL:
+// in the attempt's transaction (Tx) with PostgresStore, in a transaction
+// of its own with the memory and Redis stores (and without the
+// middleware). keyed/bare-throughput is the ratio of the bare mean latency
+// to the keyed one: the throughput kept at equal concurrency.
+func BenchmarkMiddlewareOverhead(b *testing.B) {
+	db := schemaDB(b)
+	db.SetMaxOpenConns(16)
+	ctx := context.Background()
+	if _, err := db.Exec(`CREATE TABLE payments (id bigserial PRIMARY KEY, amount bigint NOT NULL)`); err != nil {
+		b.Fatal(err)
+	}
+	pg, err := NewPostgresStore(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rs, _ := redisStore(b)
+	insert := func(ctx context.Context, tx *sql.Tx) (int64, error) {
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO payments (amount) VALUES ($1) RETURNING id`, 100).Scan(&id)
+		return id, err
+	}
+	// payment creates one payment: in the attempt's transaction when there is one, else in its own.
+	payment := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var id int64
+		var err error
+		if tx := Tx(r.Context()); tx != nil {
+			id, err = insert(r.Context(), tx)
+		} else {
+			var tx *sql.Tx
+			if tx, err = db.BeginTx(r.Context(), nil); err == nil {
+				if id, err = insert(r.Context(), tx); err == nil {
+					err = tx.Commit()
+				} else {
+					tx.Rollback()
+				}
+			}
+		}
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		w.Write(strconv.AppendInt([]byte(`{"id":`), id, 10))
+		w.Write([]byte("}"))
+	})
+	serve := func(b *testing.B, h http.Handler) {
+		r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":100}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Idempotency-Key", NewKey())
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusCreated {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		store Store
+	}{{"memory", NewMemoryStore()}, {"postgres", pg}, {"redis", rs}} {
+		keyed := Middleware(c.store)(payment)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetParallelism(4)
+			var bareNs, keyedNs atomic.Int64
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					t0 := time.Now()
+					serve(b, payment)
+					t1 := time.Now()
+					serve(b, keyed)
+					bareNs.Add(int64(t1.Sub(t0)))
+					keyedNs.Add(int64(time.Since(t1)))
+				}
+			})
+			n := float64(b.N)
+			b.ReportMetric(float64(bareNs.Load())/float64(keyedNs.Load()), "keyed/bare-throughput")
+			b.ReportMetric(float64(bareNs.Load())/n/1e3, "bare-µs/req")
+			b.ReportMetric(float64(keyedNs.Load())/n/1e3, "keyed-µs/req")
 		})
 	}
 }

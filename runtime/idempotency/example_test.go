@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
@@ -132,5 +134,31 @@ func ExampleNewPostgresStore() {
 		log.Fatal(err)
 	}
 	go store.RunReaper(ctx, 10*time.Minute, 1000, func(err error) { log.Print(err) })
+	http.Handle("POST /payments", idempotency.Middleware(store)(http.NotFoundHandler()))
+}
+
+func ExampleWithObserver() {
+	counts := map[idempotency.EventOutcome]int{} // one goroutine here; guard it in a server
+	h := idempotency.Middleware(idempotency.NewMemoryStore(),
+		idempotency.WithObserver(func(_ context.Context, e idempotency.Event) { counts[e.Outcome]++ }),
+	)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) }))
+	for range 3 {
+		req := httptest.NewRequest("POST", "/payments", strings.NewReader(`{}`))
+		req.Header.Set("Idempotency-Key", "order-42")
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	fmt.Println(counts[idempotency.OutcomeExecuted], "executed,", counts[idempotency.OutcomeReplayed], "replayed")
+	// Output: 1 executed, 2 replayed
+}
+
+func ExampleNewRedisStore() {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379",
+		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second})
+	store, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix("payments"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Keys expire in Redis itself: no reaper. The completion is not atomic with business writes kept
+	// elsewhere: record those as steps (idempotency.Step) and side effects in an outbox.
 	http.Handle("POST /payments", idempotency.Middleware(store)(http.NotFoundHandler()))
 }

@@ -8,13 +8,67 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxKeyLen is the longest accepted key, in bytes (Stripe's limit).
 const MaxKeyLen = 255
 
-// ErrInvalidKey is wrapped by ParseKey's errors.
+// MaxScopeLen is the longest accepted scope (tenant), in bytes: with a key
+// of MaxKeyLen it fits the primary-key index of PostgresStore's table.
+const MaxScopeLen = 1024
+
+// ErrInvalidKey is wrapped by ParseKey's and CheckKey's errors.
 var ErrInvalidKey = errors.New("idempotency: invalid key")
+
+// ErrInvalidScope is wrapped by CheckScope's errors.
+var ErrInvalidScope = errors.New("idempotency: invalid scope")
+
+// CheckScope reports whether every store can hold tenant as a key's scope:
+// valid UTF-8, no NUL byte, at most MaxScopeLen bytes. Middleware checks the
+// scope before it reaches the store (an invalid one answers 400), and the
+// stores check it again in Claim. Errors wrap ErrInvalidScope.
+func CheckScope(tenant string) error {
+	switch {
+	case len(tenant) > MaxScopeLen:
+		return fmt.Errorf("%w: %d bytes, more than %d", ErrInvalidScope, len(tenant), MaxScopeLen)
+	case !utf8.ValidString(tenant):
+		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidScope)
+	case strings.IndexByte(tenant, 0) >= 0:
+		return fmt.Errorf("%w: contains a NUL byte", ErrInvalidScope)
+	}
+	return nil
+}
+
+// CheckKey reports whether key is a key ParseKey could return: 1 to
+// MaxKeyLen printable ASCII bytes. The stores check it in Claim. Errors wrap
+// ErrInvalidKey.
+func CheckKey(key string) error {
+	if key == "" {
+		return fmt.Errorf("%w: empty", ErrInvalidKey)
+	}
+	if len(key) > MaxKeyLen {
+		return fmt.Errorf("%w: %d characters, more than %d", ErrInvalidKey, len(key), MaxKeyLen)
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c > 0x7e {
+			return fmt.Errorf("%w: character %#x is not printable ASCII", ErrInvalidKey, c)
+		}
+	}
+	return nil
+}
+
+// checkClaim validates a claim's scope and key for a store: errors wrap
+// ErrStoreRejected and ErrInvalidScope or ErrInvalidKey.
+func checkClaim(req ClaimRequest) error {
+	if err := CheckScope(req.Tenant); err != nil {
+		return fmt.Errorf("%w: %w", ErrStoreRejected, err)
+	}
+	if err := CheckKey(req.Key); err != nil {
+		return fmt.Errorf("%w: %w", ErrStoreRejected, err)
+	}
+	return nil
+}
 
 // NewKey returns a fresh key: 128 random bits from crypto/rand, as 32
 // lowercase hexadecimal characters. Create it once per logical operation
@@ -46,7 +100,10 @@ func Derive(key, step string) string {
 // sf-string ("..." with \" and \\ escapes, no parameters), as the IETF draft
 // requires, and, leniently, a bare opaque token as Stripe clients send.
 // Surrounding spaces and tabs are ignored. The key must be 1 to MaxKeyLen
-// printable ASCII characters (0x20 to 0x7E). Errors wrap ErrInvalidKey.
+// printable ASCII characters (0x20 to 0x7E). A bare token must not contain
+// a comma: "a, b" is the list two header lines are combined into (RFC 9110
+// section 5.3), not one key; quote a key that contains one. Errors wrap
+// ErrInvalidKey.
 func ParseKey(v string) (string, error) {
 	v = strings.Trim(v, " \t")
 	if v == "" {
@@ -91,6 +148,9 @@ func ParseKey(v string) (string, error) {
 			if c := v[i]; c < 0x20 || c > 0x7e {
 				return "", fmt.Errorf("%w: character %#x is not printable ASCII", ErrInvalidKey, c)
 			}
+		}
+		if strings.IndexByte(v, ',') >= 0 {
+			return "", fmt.Errorf("%w: a list of values (send one key, or quote a key that contains a comma)", ErrInvalidKey)
 		}
 	}
 	if len(key) > MaxKeyLen {

@@ -58,6 +58,7 @@ func TestParseKey(t *testing.T) {
 		strings.Repeat("x", 255):             strings.Repeat("x", 255),
 		`"` + strings.Repeat("x", 255) + `"`: strings.Repeat("x", 255),
 		"~!@#$%^&*()_+{}|:<>?":               "~!@#$%^&*()_+{}|:<>?",
+		`"a, b"`:                             "a, b",
 	}
 	for in, want := range good {
 		got, err := ParseKey(in)
@@ -66,10 +67,25 @@ func TestParseKey(t *testing.T) {
 		}
 	}
 	bad := []string{"", "   ", `""`, `"abc`, `"a\b"`, `"abc";x=1`, `"abc" x`, `"a` + "\x7f" + `"`,
-		strings.Repeat("x", 256), `"` + strings.Repeat("x", 256) + `"`, "\u00e9t\u00e9", "a\nb", "a\x00"}
+		strings.Repeat("x", 256), `"` + strings.Repeat("x", 256) + `"`, "\u00e9t\u00e9", "a\nb", "a\x00",
+		"a, b", "a,b", `"a", "b"`}
 	for _, in := range bad {
 		if got, err := ParseKey(in); !errors.Is(err, ErrInvalidKey) {
 			t.Errorf("ParseKey(%q) = %q, %v; want ErrInvalidKey", in, got, err)
+		}
+	}
+}
+
+// CheckScope refuses what a store cannot hold, before the store sees it.
+func TestCheckScope(t *testing.T) {
+	for _, ok := range []string{"", "acct_1", "\u00e9t\u00e9", strings.Repeat("x", MaxScopeLen)} {
+		if err := CheckScope(ok); err != nil {
+			t.Errorf("CheckScope(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"\xff", "a\x00b", strings.Repeat("x", MaxScopeLen+1)} {
+		if err := CheckScope(bad); !errors.Is(err, ErrInvalidScope) {
+			t.Errorf("CheckScope(%.20q) = %v, want ErrInvalidScope", bad, err)
 		}
 	}
 }

@@ -15,15 +15,21 @@ import (
 )
 
 // MemoryStore is the embedded default Store: keys live in this process only
-// (use PostgresStore behind a load balancer). It is sharded, bounded by a
-// maximum number of entries, and expires entries: an expired entry is
-// treated as absent on read, removed when its shard needs room, and by Reap.
-// When a shard is full it evicts expired entries first, then the oldest
-// completed entry; in-progress entries are never evicted (Claim
-// returns ErrStoreFull instead). An in-progress entry is kept while its
-// lease is valid even past its TTL (a lease longer than the TTL), as
-// PostgresStore does: only then may another attempt take it over, or
-// eviction and Reap remove it.
+// (use PostgresStore or RedisStore behind a load balancer). It is sharded,
+// bounded by a maximum number of entries, and expires entries: an expired
+// entry is treated as absent on read, removed when its shard needs room, and
+// by Reap.
+//
+// It never forgets a key inside its window: only expired entries are ever
+// removed to make room. When a key's shard is full of live entries (in
+// progress or completed within their TTL), Claim fails closed with an error
+// wrapping ErrStoreFull, which Middleware answers 503 with Retry-After (the
+// time until the shard's first entry may expire) and the problem type
+// ProblemStoreFull: the request is not run, so a completed key is never run
+// again. Size it with WithMaxEntries for the peak number of keys created per
+// TTL. An in-progress entry is kept while its lease is valid even past its
+// TTL (a lease longer than the TTL), as PostgresStore does: only then may
+// another attempt take it over, or room-making and Reap remove it.
 //
 // Its unit of work has no transaction: functions registered with OnCommit
 // run atomically with the completion (under the fence check), so business
@@ -44,9 +50,13 @@ type memoryConfig struct {
 	now        func() time.Time
 }
 
-// WithMaxEntries bounds the number of keys kept (default 100000). The bound
-// is enforced per shard (MaxEntries divided by the number of shards,
-// rounded up, at most 2^30).
+// WithMaxEntries bounds the number of keys kept (default
+// DefaultMaxEntries), expired ones included until they are removed. The
+// bound is enforced per shard (n divided by the number of shards, rounded
+// up, at most 2^30), so a claim may find its shard full a little before the
+// store holds n live keys: allow some headroom over the peak number of keys
+// created per TTL. A claim that finds its shard full of live keys fails
+// with ErrStoreFull; no live key is ever evicted.
 func WithMaxEntries(n int) MemoryOption {
 	return func(c *memoryConfig) { c.maxEntries = n }
 }
@@ -114,9 +124,13 @@ type memEntry struct {
 	steps       map[string]json.RawMessage
 }
 
+// DefaultMaxEntries is the default capacity of a MemoryStore (see
+// WithMaxEntries).
+const DefaultMaxEntries = 100000
+
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
-	cfg := memoryConfig{maxEntries: 100000, shards: 64, now: time.Now}
+	cfg := memoryConfig{maxEntries: DefaultMaxEntries, shards: 64, now: time.Now}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -288,6 +302,9 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	if err := ctx.Err(); err != nil {
 		return ClaimResult{}, fmt.Errorf("memory claim: %w", err)
 	}
+	if err := checkClaim(req); err != nil {
+		return ClaimResult{}, fmt.Errorf("memory claim: %w", err)
+	}
 	now := s.now()
 	k := memKey{req.Tenant, req.Key}
 	sh, hash := s.shard(req.Tenant, req.Key)
@@ -302,7 +319,7 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	}
 	if j == memNone {
 		if sh.n >= sh.max && !sh.makeRoom(now) {
-			return ClaimResult{}, fmt.Errorf("memory claim: %w", ErrStoreFull)
+			return ClaimResult{}, &fullError{retryAfter: sh.nextRoom(now)}
 		}
 		sh.fence++
 		j = sh.put(hash) // may move the slab: index it after
@@ -333,8 +350,9 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, e.fence}, Steps: maps.Clone(e.steps)}, nil
 }
 
-// makeRoom evicts removable (expired, unleased) entries, else the oldest
-// completed one. It reports whether there is room. The caller holds sh.mu.
+// makeRoom removes removable (expired, unleased) entries. It reports
+// whether there is room. Live entries are never removed: a shard full of
+// them refuses new keys. The caller holds sh.mu.
 func (sh *memShard) makeRoom(now time.Time) bool {
 	// Drop removable entries from the front of the insertion order.
 	for sh.head != memNone && sh.entries[sh.head].removable(now) {
@@ -345,41 +363,59 @@ func (sh *memShard) makeRoom(now time.Time) bool {
 		return true
 	}
 	// Full of kept entries. If any may have become removable (TTLs and
-	// leases differ), sweep the shard for them; else evict the oldest
-	// completed entry. In-progress entries are never evicted.
+	// leases differ), sweep the shard for them.
 	if !now.Before(sh.minExp) {
-		sh.minExp = time.Time{}
-		sh.each(func(j int32, e *memEntry) {
-			if e.removable(now) {
-				sh.remove(j)
-				return
-			}
-			at := e.expiresAt // when e becomes removable if nothing changes
-			if !e.completed && e.leaseUntil.After(at) {
-				at = e.leaseUntil // Complete and Release lower minExp again
-			}
-			if sh.minExp.IsZero() || at.Before(sh.minExp) {
-				sh.minExp = at
-			}
-		})
-		if sh.n < sh.max {
-			return true
-		}
+		sh.sweep(now)
 	}
-	for j := sh.head; j != memNone; j = sh.entries[j].next {
-		if sh.entries[j].completed {
-			sh.remove(j)
-			sh.warm()
-			return true
-		}
-	}
-	return false
+	return sh.n < sh.max
 }
+
+// sweep removes every removable entry and recomputes minExp. The caller
+// holds sh.mu.
+func (sh *memShard) sweep(now time.Time) {
+	sh.minExp = time.Time{}
+	sh.each(func(j int32, e *memEntry) {
+		if e.removable(now) {
+			sh.remove(j)
+			return
+		}
+		at := e.expiresAt // when e becomes removable if nothing changes
+		if !e.completed && e.leaseUntil.After(at) {
+			at = e.leaseUntil // Complete and Release lower minExp again
+		}
+		if sh.minExp.IsZero() || at.Before(sh.minExp) {
+			sh.minExp = at
+		}
+	})
+}
+
+// nextRoom is how long a full shard waits before an entry may become
+// removable, between 1 s and 1 min: the Retry-After of ErrStoreFull. The caller holds
+// sh.mu, after makeRoom failed (so minExp is later than now).
+func (sh *memShard) nextRoom(now time.Time) time.Duration {
+	if sh.minExp.IsZero() {
+		return time.Second
+	}
+	// A release frees room at any time: never ask for more than a minute.
+	return min(max(sh.minExp.Sub(now), time.Second), time.Minute)
+}
+
+// fullError is the error of a claim refused by a full shard.
+type fullError struct{ retryAfter time.Duration }
+
+func (e *fullError) Error() string {
+	return fmt.Sprintf("memory claim: %v (room in %v at the earliest)", ErrStoreFull, e.retryAfter)
+}
+
+func (e *fullError) Unwrap() error { return ErrStoreFull }
+
+// RetryAfter returns how long until the shard may have room.
+func (e *fullError) RetryAfter() time.Duration { return e.retryAfter }
 
 // warm reads the oldest entry's cache lines and its table slot's, which
 // the shard's next eviction reads and writes, so that they are loaded
 // while this claim runs instead of stalling that one: a full store evicts
-// once per claim, oldest first, and the entry and slot are cold (inserted
+// once per claim, oldest first, when TTLs are equal, and the entry and slot are cold (inserted
 // about max claims ago, at random positions). The sum keeps the reads.
 func (sh *memShard) warm() {
 	if sh.head == memNone {

@@ -9,9 +9,9 @@ import (
 
 // An in-progress entry whose lease outlives its TTL is kept while the
 // lease is valid, as Claim and PostgresStore.Reap keep it: a full shard
-// evicts a completed entry instead (or fails with ErrStoreFull), Reap
+// removes other expired entries instead (or fails with ErrStoreFull), Reap
 // leaves it, and its owner completes with its fence. Once the lease has
-// run out, eviction and Reap remove it and the owner's completion fails.
+// run out, room-making and Reap remove it and the owner's completion fails.
 func TestMemoryKeepsLeasedExpiredEntry(t *testing.T) {
 	ctx := context.Background()
 	const lease, ttl = 10 * time.Minute, time.Minute
@@ -50,15 +50,15 @@ func TestMemoryKeepsLeasedExpiredEntry(t *testing.T) {
 		s, clock := setup(t, 3)
 		held := claim(t, s, "held", lease, ttl) // the oldest entry
 		for _, k := range []string{"a", "b"} {
-			if err := complete(t, s, claim(t, s, k, time.Minute, time.Hour)); err != nil {
+			if err := complete(t, s, claim(t, s, k, time.Minute, ttl)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		clock.Add(2 * time.Minute) // past held's TTL, within its lease
+		clock.Add(2 * time.Minute) // past the TTLs, within held's lease
 		claim(t, s, "c", time.Minute, time.Hour)
 		claim(t, s, "d", time.Minute, time.Hour)
 		if _, err := s.Lookup(ctx, "t", "a"); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("lookup a = %v; want a evicted in place of held", err)
+			t.Fatalf("lookup a = %v; want a removed, held kept", err)
 		}
 		inProgress(t, s, "held", lease-2*time.Minute)
 		if r, err := s.Claim(ctx, claimReq("e", 1, time.Minute, time.Hour)); !errors.Is(err, ErrStoreFull) {
@@ -87,15 +87,18 @@ func TestMemoryKeepsLeasedExpiredEntry(t *testing.T) {
 	// entries, keeps held, and must sweep again once held completes.
 	t.Run("sweep", func(t *testing.T) {
 		s, clock := setup(t, 4)
-		for _, k := range []string{"old1", "old2"} {
-			if err := complete(t, s, claim(t, s, k, time.Minute, time.Hour)); err != nil {
+		for _, c := range []struct {
+			k   string
+			ttl time.Duration
+		}{{"old1", time.Minute}, {"old2", time.Hour}} {
+			if err := complete(t, s, claim(t, s, c.k, time.Minute, c.ttl)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		held := claim(t, s, "held", lease, ttl)
 		claim(t, s, "x", time.Hour, time.Hour)
 		clock.Add(2 * time.Minute)
-		claim(t, s, "y", time.Hour, time.Hour) // evicts old1, keeps held
+		claim(t, s, "y", time.Hour, time.Hour) // removes old1 (expired), keeps held
 		inProgress(t, s, "held", lease-2*time.Minute)
 		if err := complete(t, s, held); err != nil {
 			t.Fatalf("held's owner completes: %v", err)

@@ -60,8 +60,9 @@ func (m *memModel) dropRemovable(now time.Time) int {
 }
 
 // makeRoom: removable entries at the front of the insertion order go
-// first; then, still full, every removable entry; then the oldest
-// completed one. An in-progress entry with a valid lease stays, expired
+// first; then, still full, every removable entry. A live entry (completed
+// within its TTL, or in progress) is never removed: a shard full of them
+// refuses the claim. An in-progress entry with a valid lease stays, expired
 // or not.
 func (m *memModel) makeRoom(now time.Time) bool {
 	for len(m.entries) > 0 && m.entries[0].removable(now) {
@@ -70,16 +71,8 @@ func (m *memModel) makeRoom(now time.Time) bool {
 	if len(m.entries) < m.max {
 		return true
 	}
-	if m.dropRemovable(now); len(m.entries) < m.max {
-		return true
-	}
-	for i, e := range m.entries {
-		if e.completed {
-			m.drop(i)
-			return true
-		}
-	}
-	return false
+	m.dropRemovable(now)
+	return len(m.entries) < m.max
 }
 
 func (m *memModel) claim(now time.Time, tenant, key string, fp byte, lease, ttl time.Duration) (ClaimResult, error) {
@@ -339,36 +332,61 @@ func TestMemoryMatchesModel(t *testing.T) {
 }
 
 // A shard bounded above its initial table grows the table (and the slab)
-// while it fills, keeps every key findable, and evicts in insertion order
-// once full.
+// while it fills, keeps every key findable, refuses new keys once full of
+// live ones, and makes room from expired entries in insertion order.
 func TestMemoryTableGrowth(t *testing.T) {
 	for _, mask := range []uint64{^uint64(0), 0xff} {
 		t.Run(fmt.Sprintf("mask-%x", mask), func(t *testing.T) {
 			ctx := context.Background()
 			const max = 10000
-			s := NewMemoryStore(WithShards(1), WithMaxEntries(max))
+			clock := &fakeClock{now: time.Unix(1e9, 0)}
+			s := NewMemoryStore(WithShards(1), WithMaxEntries(max), WithClock(clock.Now))
 			s.mask = mask
 			sh := &s.shards[0]
 			initial := len(sh.table)
 			key := func(i int) string { return fmt.Sprintf("key-%d", i) }
-			for i := range max + max/2 {
-				r, err := s.Claim(ctx, ClaimRequest{Key: key(i), Fingerprint: []byte{1}, LeaseTTL: time.Hour, TTL: time.Hour})
-				if err != nil || r.Outcome != Acquired {
-					t.Fatalf("claim %d = %v, %v", i, r.Outcome, err)
+			claim := func(i int) error {
+				r, err := s.Claim(ctx, ClaimRequest{Key: key(i), Fingerprint: []byte{1}, LeaseTTL: time.Minute, TTL: time.Hour})
+				if err != nil {
+					return err
+				}
+				if r.Outcome != Acquired {
+					t.Fatalf("claim %d = %v", i, r.Outcome)
 				}
 				w, _ := s.Begin(ctx, r.Lease)
 				if err := w.Complete(ctx, &Response{Status: 200}); err != nil {
 					t.Fatal(err)
+				}
+				return nil
+			}
+			for i := range max / 2 {
+				if err := claim(i); err != nil {
+					t.Fatalf("claim %d: %v", i, err)
+				}
+			}
+			clock.Add(30 * time.Minute)
+			for i := max / 2; i < max; i++ {
+				if err := claim(i); err != nil {
+					t.Fatalf("claim %d: %v", i, err)
+				}
+			}
+			if err := claim(max); !errors.Is(err, ErrStoreFull) {
+				t.Fatalf("claim past the bound: %v, want ErrStoreFull", err)
+			}
+			clock.Add(31 * time.Minute) // the first half has expired
+			for i := max + 1; i < max+1+max/2; i++ {
+				if err := claim(i); err != nil {
+					t.Fatalf("claim %d after the first half expired: %v", i, err)
 				}
 			}
 			if len(sh.table) <= initial || s.Len() != max || len(sh.entries) != max {
 				t.Fatalf("table %d slots (initially %d), Len %d, slab %d; want a grown table, %d entries", len(sh.table), initial, s.Len(), len(sh.entries), max)
 			}
 			checkShard(t, sh)
-			for i := range max + max/2 {
+			for i := max / 2; i < max+1+max/2; i++ {
 				_, err := s.Lookup(ctx, "", key(i))
-				if evicted := i < max/2; evicted != errors.Is(err, ErrNotFound) {
-					t.Fatalf("key %d: lookup %v; evicted %v", i, err, evicted)
+				if absent := i == max; absent != errors.Is(err, ErrNotFound) {
+					t.Fatalf("key %d: lookup %v; want found: %v", i, err, !absent)
 				}
 			}
 		})

@@ -23,7 +23,8 @@ const (
 	// ProblemKeyInvalid: 400, the key is empty, too long, not printable
 	// ASCII, or a malformed sf-string.
 	ProblemKeyInvalid = problemBase + "idempotency-key-invalid"
-	// ProblemScope: 400, the Scope hook rejected the request.
+	// ProblemScope: 400, the Scope hook rejected the request, or the scope
+	// it returned cannot be stored (see CheckScope).
 	ProblemScope = problemBase + "idempotency-scope-invalid"
 	// ProblemKeyReused: 422, the key was used with a different request.
 	ProblemKeyReused = problemBase + "idempotency-key-reused"
@@ -35,6 +36,18 @@ const (
 	// ProblemStoreUnavailable: 503, the store could not be reached; the
 	// handler did not run or its work was rolled back.
 	ProblemStoreUnavailable = problemBase + "idempotency-store-unavailable"
+	// ProblemStoreFull: 503, a bounded store (MemoryStore) has no room for
+	// a new key without forgetting a live one; the handler did not run.
+	// Retry-After says when room may appear.
+	ProblemStoreFull = problemBase + "idempotency-store-full"
+	// ProblemStoreRejected: 400, the store cannot hold this request's key
+	// or scope (ErrStoreRejected); retrying it cannot succeed, so there is
+	// no Retry-After.
+	ProblemStoreRejected = problemBase + "idempotency-store-rejected"
+	// ProblemResponseUnstorable: 500, the store rejected the handler's
+	// response (ErrStoreRejected on completion); the handler's work was
+	// rolled back and the key released. No Retry-After.
+	ProblemResponseUnstorable = problemBase + "idempotency-response-unstorable"
 	// ProblemBodyTooLarge: 413, the request body exceeds the limit.
 	ProblemBodyTooLarge = problemBase + "idempotency-body-too-large"
 	// ProblemBodyUnreadable: 400, reading the request body failed.
@@ -68,6 +81,7 @@ type config struct {
 	storable      func(int) bool
 	retryAfter503 time.Duration
 	onError       func(*http.Request, error)
+	observe       func(context.Context, Event)
 }
 
 // WithHeader sets the request header carrying the key (default
@@ -137,6 +151,16 @@ func WithErrorHandler(f func(r *http.Request, err error)) Option {
 	return func(c *config) { c.onError = f }
 }
 
+// WithObserver sets a function called once per request the middleware
+// handles (not for the methods it passes through), after the answer is
+// written, with what happened: the outcome, the scope, a hash of the key,
+// the status, the durations and the store error if any. It runs on the
+// request's goroutine and must be safe for concurrent use. SlogObserver
+// logs the events; cmd/idemdemo counts them for /metrics.
+func WithObserver(f func(ctx context.Context, e Event)) Option {
+	return func(c *config) { c.observe = f }
+}
+
 func defaultStorable(status int) bool {
 	switch status {
 	case 408, 409, 423, 424, 425, 429:
@@ -192,76 +216,136 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.next.ServeHTTP(w, r)
 		return
 	}
+	if m.cfg.observe == nil {
+		m.serve(w, r, nil)
+		return
+	}
+	ev := Event{start: time.Now()}
+	defer func() { // deferred: a panicking handler's attempt is observed too
+		ev.Duration = time.Since(ev.start)
+		m.cfg.observe(r.Context(), ev)
+	}()
+	m.serve(w, r, &ev)
+}
+
+// serve handles a request of a handled method; ev, when not nil, collects
+// the event for the observer.
+func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 	values := r.Header.Values(m.cfg.header)
 	if len(values) == 0 {
 		if m.cfg.optional {
+			ev.set(OutcomeUnkeyed, 0, nil)
 			m.next.ServeHTTP(w, r)
 			return
 		}
-		writeProblem(w, http.StatusBadRequest, ProblemKeyMissing, "Idempotency-Key is missing",
+		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemKeyMissing, "Idempotency-Key is missing",
 			"This operation requires an "+m.cfg.header+" header.", 0)
 		return
 	}
 	if len(values) > 1 {
-		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid",
+		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid",
 			"Send exactly one "+m.cfg.header+" header.", 0)
 		return
 	}
 	key, err := ParseKey(values[0])
 	if err != nil {
-		writeProblem(w, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid", err.Error(), 0)
+		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemKeyInvalid, "Idempotency-Key is invalid", err.Error(), 0)
 		return
 	}
 	tenant, err := m.cfg.scope(r)
+	if err == nil {
+		err = CheckScope(tenant)
+	}
 	if err != nil {
-		writeProblem(w, http.StatusBadRequest, ProblemScope, "Request scope is invalid", err.Error(), 0)
+		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemScope, "Request scope is invalid", err.Error(), 0)
 		return
+	}
+	if ev != nil {
+		ev.Scope, ev.KeyHash = tenant, KeyHash(tenant, key)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeProblem(w, http.StatusRequestEntityTooLarge, ProblemBodyTooLarge, "Request body is too large",
+			m.problem(w, ev, OutcomeBadRequest, http.StatusRequestEntityTooLarge, ProblemBodyTooLarge, "Request body is too large",
 				fmt.Sprintf("The body exceeds %d bytes.", m.cfg.maxBody), 0)
 			return
 		}
-		writeProblem(w, http.StatusBadRequest, ProblemBodyUnreadable, "Request body unreadable", err.Error(), 0)
+		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemBodyUnreadable, "Request body unreadable", err.Error(), 0)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	fp := Fingerprint(r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), body)
 
+	t0 := ev.clock()
 	claim, err := m.store.Claim(r.Context(), ClaimRequest{
 		Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl,
 	})
+	ev.storeTime(t0)
 	if err != nil {
-		m.unavailable(w, r, err)
+		m.claimFailed(w, r, ev, err)
 		return
 	}
 	switch claim.Outcome {
 	case Completed:
+		ev.set(OutcomeReplayed, claim.Response.Status, nil)
 		replay(w, claim.Response)
 		return
 	case Mismatch:
-		writeProblem(w, http.StatusUnprocessableEntity, ProblemKeyReused, "Idempotency-Key is already used",
+		m.problem(w, ev, OutcomeMismatch, http.StatusUnprocessableEntity, ProblemKeyReused, "Idempotency-Key is already used",
 			"This key was used with a different request; send a new key for a new request.", 0)
 		return
 	case InProgress:
-		writeProblem(w, http.StatusConflict, ProblemInProgress, "A request is outstanding for this Idempotency-Key",
+		m.problem(w, ev, OutcomeInProgress, http.StatusConflict, ProblemInProgress, "A request is outstanding for this Idempotency-Key",
 			"Retry with the same key after the Retry-After delay.", max(claim.RetryAfter, time.Millisecond))
 		return
 	case Acquired, TakenOver:
 	default:
-		m.unavailable(w, r, fmt.Errorf("idempotency: store returned outcome %v", claim.Outcome))
+		m.unavailable(w, r, ev, fmt.Errorf("idempotency: store returned outcome %v", claim.Outcome))
 		return
 	}
-	m.run(w, r, tenant, key, claim)
+	m.run(w, r, ev, tenant, key, claim)
 }
 
-func (m *middleware) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+// problem writes a problem answer and records it in ev.
+func (m *middleware) problem(w http.ResponseWriter, ev *Event, o EventOutcome, status int, typ, title, detail string, retryAfter time.Duration) {
+	ev.set(o, status, nil)
+	writeProblem(w, status, typ, title, detail, retryAfter)
+}
+
+// claimFailed answers a failed claim by the error's class: a full store
+// 503 (its own type), data the store cannot hold 400 (no Retry-After),
+// anything else 503 with Retry-After (fail closed).
+func (m *middleware) claimFailed(w http.ResponseWriter, r *http.Request, ev *Event, err error) {
+	switch {
+	case errors.Is(err, ErrStoreFull):
+		m.cfg.onError(r, err)
+		ra, ok := RetryAfter(err)
+		if !ok {
+			ra = m.cfg.retryAfter503
+		}
+		ev.set(OutcomeStoreFull, http.StatusServiceUnavailable, err)
+		writeProblem(w, http.StatusServiceUnavailable, ProblemStoreFull, "Idempotency store full",
+			"The request was not processed: the store has no room for a new key. Retry with the same key after the Retry-After delay.", ra)
+	case errors.Is(err, ErrStoreRejected):
+		m.cfg.onError(r, err)
+		ev.set(OutcomeStoreRejected, http.StatusBadRequest, err)
+		writeProblem(w, http.StatusBadRequest, ProblemStoreRejected, "Idempotency store rejected the request",
+			"The request was not processed: its key or scope cannot be stored. Retrying it cannot succeed.", 0)
+	default:
+		m.unavailable(w, r, ev, err)
+	}
+}
+
+func (m *middleware) unavailable(w http.ResponseWriter, r *http.Request, ev *Event, err error) {
 	m.cfg.onError(r, err)
+	ra, ok := RetryAfter(err)
+	if !ok {
+		ra = m.cfg.retryAfter503
+	}
+	ev.set(OutcomeStoreUnavailable, http.StatusServiceUnavailable, err)
 	writeProblem(w, http.StatusServiceUnavailable, ProblemStoreUnavailable, "Idempotency store unavailable",
-		"The request was not processed; retry with the same key.", m.cfg.retryAfter503)
+		"The request was not processed; retry with the same key.", ra)
 }
 
 // abort discards the attempt's work.
@@ -280,11 +364,11 @@ func (m *middleware) release(r *http.Request, l Lease) {
 	}
 }
 
-func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key string, claim ClaimResult) {
+func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tenant, key string, claim ClaimResult) {
 	work, err := m.store.Begin(r.Context(), claim.Lease)
 	if err != nil {
 		m.release(r, claim.Lease)
-		m.unavailable(w, r, err)
+		m.unavailable(w, r, ev, err)
 		return
 	}
 	at := &attempt{store: m.store, lease: claim.Lease, work: work, tenant: tenant, key: key, steps: claim.Steps}
@@ -299,6 +383,7 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key str
 		v := recover()
 		m.abort(r, work)
 		m.release(r, claim.Lease)
+		ev.set(OutcomeFailed, http.StatusInternalServerError, nil)
 		if v != nil { // nil: runtime.Goexit, which goes on unwinding
 			panic(v)
 		}
@@ -316,15 +401,16 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key str
 	switch {
 	case rec.overflow:
 		fail()
-		writeProblem(w, http.StatusInternalServerError, ProblemResponseTooLarge, "Response too large to store",
+		m.problem(w, ev, OutcomeFailed, http.StatusInternalServerError, ProblemResponseTooLarge, "Response too large to store",
 			fmt.Sprintf("The response exceeds %d bytes; nothing was done.", m.cfg.maxResp), 0)
 		return
 	case r.Context().Err() != nil:
 		fail()
-		m.unavailable(w, r, fmt.Errorf("idempotency: request ended before completion: %w", r.Context().Err()))
+		m.unavailable(w, r, ev, fmt.Errorf("idempotency: request ended before completion: %w", r.Context().Err()))
 		return
 	case rec.status >= 500 || !m.cfg.storable(rec.status):
 		fail()
+		ev.set(OutcomeFailed, rec.status, nil)
 		rec.flush(w)
 		return
 	}
@@ -335,18 +421,30 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, tenant, key str
 		}
 	}
 	at.prepareCommit()
-	if err := work.Complete(r.Context(), resp); err != nil {
-		if errors.Is(err, ErrLeaseLost) {
+	t0 := ev.clock()
+	err = work.Complete(r.Context(), resp)
+	ev.storeTime(t0)
+	if err != nil {
+		switch {
+		case errors.Is(err, ErrLeaseLost):
 			m.cfg.onError(r, err)
+			ev.set(OutcomeLeaseLost, http.StatusConflict, err)
 			writeProblem(w, http.StatusConflict, ProblemLeaseLost, "Attempt outlived its lease",
 				"A newer attempt took this key over; this attempt's work was rolled back. Retry with the same key.", time.Second)
-			return
+		case errors.Is(err, ErrStoreRejected):
+			m.release(r, claim.Lease)
+			m.cfg.onError(r, err)
+			ev.set(OutcomeStoreRejected, http.StatusInternalServerError, err)
+			writeProblem(w, http.StatusInternalServerError, ProblemResponseUnstorable, "Response cannot be stored",
+				"The store rejected the response; nothing was done.", 0)
+		default:
+			m.release(r, claim.Lease)
+			m.unavailable(w, r, ev, err)
 		}
-		m.release(r, claim.Lease)
-		m.unavailable(w, r, err)
 		return
 	}
 	at.committed()
+	ev.set(OutcomeExecuted, rec.status, nil)
 	rec.flush(w)
 }
 

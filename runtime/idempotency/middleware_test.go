@@ -69,8 +69,8 @@ func newPostgresBackend(t *testing.T) *backend {
 	return &backend{name: "postgres", store: s, db: db}
 }
 
-// eachStore runs f as parallel subtests on the memory and the Postgres
-// store.
+// eachStore runs f as parallel subtests on the memory, the Postgres and
+// the Redis store.
 func eachStore(t *testing.T, f func(t *testing.T, b *backend)) {
 	t.Run("memory", func(t *testing.T) {
 		t.Parallel()
@@ -79,6 +79,10 @@ func eachStore(t *testing.T, f func(t *testing.T, b *backend)) {
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
 		f(t, newPostgresBackend(t))
+	})
+	t.Run("redis", func(t *testing.T) {
+		t.Parallel()
+		f(t, newRedisBackend(t))
 	})
 }
 
@@ -269,7 +273,9 @@ func TestKeyValidation(t *testing.T) {
 	b := newMemoryBackend(t)
 	h := Middleware(b.store, WithMaxBodyBytes(64))(paymentHandler(b, 0))
 	wantProblem(t, do(t, h, "POST", "", `{"amount":1}`), 400, ProblemKeyMissing)
-	for _, k := range []string{`""`, "  ", strings.Repeat("k", 256), "caf\u00e9", "a\x01b", `"unterminated`, `"a";p=1`} {
+	// "a, b" is what two header lines become once an intermediary joins them.
+	for _, k := range []string{`""`, "  ", strings.Repeat("k", 256), "caf\u00e9", "a\x01b", `"unterminated`, `"a";p=1`,
+		"a, b", "a,b", `"a", "b"`} {
 		r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":1}`))
 		r.Header["Idempotency-Key"] = []string{k}
 		w := httptest.NewRecorder()

@@ -30,6 +30,8 @@ type PostgresStore struct {
 	seq   string
 	iso   sql.IsolationLevel
 
+	conflictRetries int
+
 	qInsert, qSelect, qRecycle, qTakeover, qComplete string
 	qDelete, qUnlock, qStep, qLookup, qReap          string
 }
@@ -38,9 +40,21 @@ type PostgresStore struct {
 type PostgresOption func(*postgresConfig)
 
 type postgresConfig struct {
-	table     string
-	iso       sql.IsolationLevel
-	syncClaim bool
+	table           string
+	iso             sql.IsolationLevel
+	syncClaim       bool
+	conflictRetries int
+}
+
+// WithConflictRetries sets how many times the store runs one of its own
+// statements again (claim, release, step, lookup, reap) after a
+// serialization failure (SQLSTATE 40001) or a deadlock (40P01), with a few
+// jittered milliseconds between runs (default DefaultConflictRetries; 0 for
+// none). Once they are spent the error wraps ErrStoreUnavailable. The
+// handler's transaction is not retried: a conflict there rolls the attempt
+// back and Middleware answers 503, so the client retries.
+func WithConflictRetries(n int) PostgresOption {
+	return func(c *postgresConfig) { c.conflictRetries = max(n, 0) }
 }
 
 // WithSyncClaim makes the claim statement commit with the session's
@@ -116,7 +130,7 @@ func DDL(table string) []string {
 // index if missing (see DDL). Concurrent creations are serialised with an
 // advisory lock.
 func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*PostgresStore, error) {
-	cfg := postgresConfig{table: "idempotency_keys"}
+	cfg := postgresConfig{table: "idempotency_keys", conflictRetries: DefaultConflictRetries}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -143,7 +157,7 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 	const pk = ` WHERE tenant = $1 AND idem_key = $2`
 	const owned = pk + ` AND fence = $3 AND state = 'in_progress'`
 	return &PostgresStore{
-		db: db, table: t, seq: seq, iso: cfg.iso,
+		db: db, table: t, seq: seq, iso: cfg.iso, conflictRetries: cfg.conflictRetries,
 		qInsert: insertClaim(t, seq, cfg.syncClaim),
 		qSelect: `SELECT fingerprint, state = 'completed', coalesce(locked_until > now(), false),
 	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8,
@@ -166,13 +180,42 @@ FROM ` + t + pk + ` AND expires_at > now()`,
 	}, nil
 }
 
+// Ping checks that the database answers (for readiness probes); its error
+// is classified as the store's are (ErrStoreUnavailable for a connection
+// failure).
+func (s *PostgresStore) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("postgres ping: %w", classifyPG(err))
+	}
+	return nil
+}
+
 // Table returns the store's table name.
 func (s *PostgresStore) Table() string { return s.table }
 
 func micros(d time.Duration) int64 { return d.Microseconds() }
 
-// Claim implements Store.
+// Claim implements Store. It refuses a scope or key the table cannot hold
+// (see CheckScope, CheckKey) with ErrStoreRejected before the database
+// sees it; database errors are classified by SQLSTATE (see
+// docs/runtime-idempotency.md#errors-of-the-stores).
 func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+	if err := checkClaim(req); err != nil {
+		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+	}
+	var res ClaimResult
+	err := s.retryConflicts(ctx, func() error {
+		var err error
+		res, err = s.claim(ctx, req)
+		return err
+	})
+	if err != nil {
+		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+	}
+	return res, nil
+}
+
+func (s *PostgresStore) claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
 	for range 3 {
 		var fence int64
 		err := s.db.QueryRowContext(ctx, s.qInsert, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
@@ -181,11 +224,11 @@ func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResul
 			return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, fence}}, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+			return ClaimResult{}, err
 		}
 		res, found, err := s.claimExisting(ctx, req)
 		if err != nil {
-			return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+			return ClaimResult{}, err
 		}
 		if found {
 			return res, nil
@@ -193,7 +236,7 @@ func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResul
 		// The row vanished (released or reaped) between the insert and the
 		// read: insert again.
 	}
-	return ClaimResult{}, errors.New("postgres claim: key kept changing under contention")
+	return ClaimResult{}, fmt.Errorf("%w: key kept changing under contention", ErrStoreUnavailable)
 }
 
 // claimExisting decides, under a row lock, what to do with an existing key.
@@ -290,22 +333,26 @@ func decodeResponse(status sql.NullInt64, headers, body []byte) (*Response, erro
 func (s *PostgresStore) Begin(ctx context.Context, l Lease) (Work, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: s.iso})
 	if err != nil {
-		return nil, fmt.Errorf("postgres begin: %w", err)
+		return nil, fmt.Errorf("postgres begin: %w", classifyPG(err))
 	}
 	return &pgWork{s: s, l: l, tx: tx}, nil
 }
 
 // Release implements Store.
 func (s *PostgresStore) Release(ctx context.Context, l Lease) error {
-	res, err := s.db.ExecContext(ctx, s.qDelete, l.Tenant, l.Key, l.Fence)
+	err := s.retryConflicts(ctx, func() error {
+		res, err := s.db.ExecContext(ctx, s.qDelete, l.Tenant, l.Key, l.Fence)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+		// Steps recorded (or the lease was lost): keep the row, end the lease.
+		_, err = s.db.ExecContext(ctx, s.qUnlock, l.Tenant, l.Key, l.Fence)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("postgres release: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return nil
-	}
-	// Steps recorded (or the lease was lost): keep the row, end the lease.
-	if _, err := s.db.ExecContext(ctx, s.qUnlock, l.Tenant, l.Key, l.Fence); err != nil {
 		return fmt.Errorf("postgres release: %w", err)
 	}
 	return nil
@@ -317,7 +364,12 @@ func (s *PostgresStore) SaveStep(ctx context.Context, l Lease, step string, resu
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	res, err := s.db.ExecContext(ctx, s.qStep, l.Tenant, l.Key, l.Fence, step, string(result))
+	var res sql.Result
+	err := s.retryConflicts(ctx, func() error {
+		var err error
+		res, err = s.db.ExecContext(ctx, s.qStep, l.Tenant, l.Key, l.Fence, step, string(result))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("postgres save step %q: %w", step, err)
 	}
@@ -335,8 +387,10 @@ func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*Record
 		status         sql.NullInt64
 		body           []byte
 	)
-	err := s.db.QueryRowContext(ctx, s.qLookup, tenant, key).
-		Scan(&rec.Fingerprint, &rec.Completed, &rec.Fence, &steps, &status, &headers, &body, &rec.ExpiresAt)
+	err := s.retryConflicts(ctx, func() error {
+		return s.db.QueryRowContext(ctx, s.qLookup, tenant, key).
+			Scan(&rec.Fingerprint, &rec.Completed, &rec.Fence, &steps, &status, &headers, &body, &rec.ExpiresAt)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("postgres lookup: %w", ErrNotFound)
 	}
@@ -364,7 +418,12 @@ func (s *PostgresStore) Reap(ctx context.Context, batchSize int) (int, error) {
 	}
 	total := 0
 	for {
-		res, err := s.db.ExecContext(ctx, s.qReap, batchSize)
+		var res sql.Result
+		err := s.retryConflicts(ctx, func() error {
+			var err error
+			res, err = s.db.ExecContext(ctx, s.qReap, batchSize)
+			return err
+		})
 		if err != nil {
 			return total, fmt.Errorf("postgres reap: %w", err)
 		}
@@ -420,14 +479,14 @@ func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
 	res, err := w.tx.ExecContext(ctx, w.s.qComplete, w.l.Tenant, w.l.Key, w.l.Fence, resp.Status, string(headers), body)
 	if err != nil {
 		_ = w.tx.Rollback() // the error above is the one to report
-		return fmt.Errorf("postgres complete: %w", err)
+		return fmt.Errorf("postgres complete: %w", classifyPG(err))
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		_ = w.tx.Rollback() // the error above is the one to report
 		return fmt.Errorf("postgres complete: %w", ErrLeaseLost)
 	}
 	if err := w.tx.Commit(); err != nil {
-		return fmt.Errorf("postgres complete: commit: %w", err)
+		return fmt.Errorf("postgres complete: commit: %w", classifyPG(err))
 	}
 	return nil
 }

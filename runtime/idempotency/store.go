@@ -18,9 +18,36 @@ var (
 	// ErrNotFound means Lookup found no live record for the key.
 	ErrNotFound = errors.New("idempotency: key not found")
 	// ErrStoreFull means a bounded store has no room for a new key: every
-	// entry is in progress and none has expired.
+	// entry is live (in progress, or completed within its TTL). The store
+	// refuses the claim rather than forget a live key; Middleware answers
+	// 503 with Retry-After and ProblemStoreFull.
 	ErrStoreFull = errors.New("idempotency: store full")
+	// ErrStoreUnavailable is wrapped by store errors that are transient:
+	// the store could not be reached or is short of resources. Retrying
+	// later may succeed; Middleware answers 503 with Retry-After. Stores
+	// may also return unclassified errors, which Middleware treats the
+	// same way (fail closed).
+	ErrStoreUnavailable = errors.New("idempotency: store unavailable")
+	// ErrStoreRejected is wrapped by store errors caused by the request's
+	// own data (a value the store cannot hold): retrying the same request
+	// cannot succeed. Middleware answers without Retry-After: 400 with
+	// ProblemStoreRejected when the claim is rejected, 500 with
+	// ProblemResponseUnstorable when the completion is.
+	ErrStoreRejected = errors.New("idempotency: store rejected the request")
 )
+
+// RetryAfter returns the delay a store error asks for before a retry, when
+// it carries one (an error in its chain has a method RetryAfter()
+// time.Duration returning a positive value), and false otherwise.
+func RetryAfter(err error) (time.Duration, bool) {
+	var ra interface{ RetryAfter() time.Duration }
+	if errors.As(err, &ra) {
+		if d := ra.RetryAfter(); d > 0 {
+			return d, true
+		}
+	}
+	return 0, false
+}
 
 // Outcome is the result of a claim.
 type Outcome int

@@ -47,6 +47,10 @@ func TestTakeoverFencesStaleOwner(t *testing.T) {
 			}
 			return s, func(d time.Duration) { time.Sleep(d) }
 		},
+		"redis": func(t *testing.T) (Store, func(time.Duration)) {
+			s, _ := redisStore(t)
+			return s, func(d time.Duration) { time.Sleep(d) }
+		},
 	}
 	for name, mk := range stores {
 		t.Run(name, func(t *testing.T) {
@@ -194,14 +198,19 @@ func TestExpiry(t *testing.T) {
 	})
 }
 
-// The memory store stays within its bound: it evicts expired entries first,
-// then the oldest completed ones, never in-progress ones.
+// The memory store stays within its bound without forgetting a live key:
+// it removes expired entries to make room, and refuses a new key
+// (ErrStoreFull) rather than evict a completed or in-progress one.
 func TestMemoryBounded(t *testing.T) {
 	ctx := context.Background()
 	clock := &fakeClock{now: time.Unix(1e9, 0)}
 	s := NewMemoryStore(WithMaxEntries(4), WithShards(1), WithClock(clock.Now))
-	claim := func(k string, ttl time.Duration) ClaimResult {
-		r, err := s.Claim(ctx, ClaimRequest{Key: k, Fingerprint: []byte{1}, LeaseTTL: time.Hour, TTL: ttl})
+	claim := func(k string, ttl time.Duration) (ClaimResult, error) {
+		return s.Claim(ctx, ClaimRequest{Key: k, Fingerprint: []byte{1}, LeaseTTL: time.Hour, TTL: ttl})
+	}
+	mustClaim := func(k string, ttl time.Duration) ClaimResult {
+		t.Helper()
+		r, err := claim(k, ttl)
 		if err != nil {
 			t.Fatalf("claim %s: %v", k, err)
 		}
@@ -213,31 +222,32 @@ func TestMemoryBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	complete(claim("done1", 2*time.Hour))
-	claim("busy", 2*time.Hour)
-	complete(claim("short", time.Minute))
-	complete(claim("done2", 2*time.Hour))
+	complete(mustClaim("done1", 2*time.Hour))
+	mustClaim("busy", 2*time.Hour)
+	complete(mustClaim("short", time.Minute))
+	complete(mustClaim("done2", 2*time.Hour))
 	clock.Add(2 * time.Minute) // "short" expired
-	claim("new1", 2*time.Hour)
+	mustClaim("new1", 2*time.Hour)
 	if _, err := s.Lookup(ctx, "", "short"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("expired entry not evicted first")
+		t.Fatalf("expired entry not removed")
 	}
-	if _, err := s.Lookup(ctx, "", "done1"); err != nil {
-		t.Fatalf("done1 evicted while an expired entry existed")
+	_, err := claim("new2", 2*time.Hour)
+	var ra interface{ RetryAfter() time.Duration }
+	if !errors.Is(err, ErrStoreFull) || !errors.As(err, &ra) || ra.RetryAfter() != time.Minute {
+		t.Fatalf("claim in a store full of live keys: %v, want ErrStoreFull with Retry-After 1m", err)
 	}
-	claim("new2", 2*time.Hour) // full: evicts done1, the oldest completed
-	if _, err := s.Lookup(ctx, "", "done1"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("oldest completed entry not evicted")
-	}
-	if _, err := s.Lookup(ctx, "", "busy"); err != nil {
-		t.Fatalf("in-progress entry evicted")
+	for _, k := range []string{"done1", "busy", "done2", "new1"} {
+		if _, err := s.Lookup(ctx, "", k); err != nil {
+			t.Fatalf("live key %s removed: %v", k, err)
+		}
 	}
 	if s.Len() != 4 {
 		t.Fatalf("Len = %d, want 4", s.Len())
 	}
-	claim("new3", 2*time.Hour) // evicts done2
-	if _, err := s.Claim(ctx, ClaimRequest{Key: "new4", Fingerprint: []byte{1}, LeaseTTL: time.Hour, TTL: time.Hour}); !errors.Is(err, ErrStoreFull) {
-		t.Fatalf("claim in a store full of in-progress keys: %v, want ErrStoreFull", err)
+	clock.Add(2*time.Hour - time.Minute) // done1, busy's TTL and done2 expire; busy's lease too
+	complete(mustClaim("new2", 2*time.Hour))
+	if r := mustClaim("done1", 2*time.Hour); r.Outcome != Acquired {
+		t.Fatalf("expired done1 = %v, want acquired anew", r.Outcome)
 	}
 }
 
@@ -342,11 +352,10 @@ func TestMemoryHashCollisions(t *testing.T) {
 		t.Fatalf("c after release: %v", err)
 	}
 	claim("d")
-	claim("e") // full: evicts b, the only completed entry, from the middle of the chain
-	if _, err := s.Lookup(ctx, "", "b"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("b not evicted: %v", err)
+	if _, err := s.Claim(ctx, ClaimRequest{Key: "e", Fingerprint: []byte("e"), LeaseTTL: time.Hour, TTL: time.Hour}); !errors.Is(err, ErrStoreFull) {
+		t.Fatalf("claim e in a full store: %v, want ErrStoreFull", err)
 	}
-	for _, k := range []string{"a", "d", "e"} {
+	for _, k := range []string{"a", "b", "d"} {
 		if r, err := s.Lookup(ctx, "", k); err != nil || r.Key != k {
 			t.Fatalf("Lookup(%s) = %+v, %v", k, r, err)
 		}

@@ -184,7 +184,7 @@ const maxRetryAfter = 24 * time.Hour
 
 // ParseRetryAfter parses a Retry-After header value: a number of seconds or an HTTP date, taken relative to
 // now. A date in the past gives 0. It reports false for a value that is neither. Results are capped at 24h;
-// [Do] further clamps them to Policy.MaxDelay and to the time left before the deadline.
+// [Do] further clamps them to Policy.MaxDelay, and gives up when the wait would end at or past the deadline.
 func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	if value == "" {
 		return 0, false

@@ -194,3 +194,24 @@ func ExampleHonorDeadline() {
 	// server: work abandoned; deadline from the caller: true
 	// client: gave up: true
 }
+
+func ExamplePolicy_observe() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p := retry.Policy{
+		MaxDelay: time.Minute,
+		Observe: func(_ context.Context, e retry.Event) {
+			if e.GaveUp {
+				fmt.Println("gave up after attempt", e.Attempt, "-", e.Reason)
+			}
+		},
+	}
+	// The server asks for 30 s; the caller has 1 s: Do stops at once with the 429 as the cause.
+	err := retry.Do(ctx, p, func(ctx context.Context) error {
+		return &retry.StatusError{StatusCode: http.StatusTooManyRequests, RetryAfter: 30 * time.Second}
+	})
+	fmt.Println(err)
+	// Output:
+	// gave up after attempt 1 - deadline reached
+	// retry: deadline reached after 1 attempt: http status 429 Too Many Requests
+}

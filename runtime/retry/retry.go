@@ -58,6 +58,12 @@ type Policy struct {
 	// OnRetry, when set, is called before each wait with the number of the attempt that failed (from 1),
 	// its error, and the wait chosen. It runs on the calling goroutine.
 	OnRetry func(attempt int, err error, wait time.Duration)
+	// Observe, when set, is the one hook that sees a run's retries and its end: it is called before each
+	// wait (Event.Wait set) and when the run gives up (Event.GaveUp and Event.Reason set), with the number of
+	// the attempt that failed and its error; not when the first attempt succeeds. It runs on the calling
+	// goroutine and must be safe for concurrent use. [SlogObserver] logs the events; a counter of retries and
+	// give-ups by reason is a few lines.
+	Observe func(ctx context.Context, e Event)
 }
 
 // settings is a Policy's numbers with the defaults applied.
@@ -112,7 +118,9 @@ type Reason uint8
 const (
 	// ReasonExhausted: MaxAttempts attempts were made.
 	ReasonExhausted Reason = iota + 1
-	// ReasonDeadline: the next wait would have ended past the deadline.
+	// ReasonDeadline: the next wait would have ended at or past the deadline (Policy.Deadline or the
+	// context's), a server's Retry-After included; the run stops before it, and Err is the last attempt's
+	// error (the cause), not a context error.
 	ReasonDeadline
 	// ReasonContext: the caller's context is done.
 	ReasonContext
@@ -255,13 +263,13 @@ func run(ctx context.Context, p *Policy, op func(context.Context) error) error {
 		return once(ctx, p, op)
 	}
 	if ctx.Err() != nil {
-		return stopped(ReasonContext, 0, context.Cause(ctx), ctx)
+		return p.gaveUp(ctx, stopped(ReasonContext, 0, context.Cause(ctx), ctx))
 	}
 	var pm permit
 	if p.Breaker != nil {
 		var open error
 		if pm, open = p.Breaker.allow(); open != nil {
-			return circuitOpen(0, nil, open)
+			return p.gaveUp(ctx, circuitOpen(0, nil, open))
 		}
 	}
 	actx := ctx
@@ -313,23 +321,21 @@ func retryLoop(ctx, actx context.Context, p *Policy, pm permit, err error, op fu
 		p.observe(ctx, pm, err, rf)
 		d, reason := decide(ctx, p, &s, &start, n, err, retryAfterHint(err), rf)
 		if reason != 0 {
-			return stopped(reason, n, err, ctx)
+			return p.gaveUp(ctx, stopped(reason, n, err, ctx))
 		}
 		if p.Breaker != nil {
 			if open := p.Breaker.openPast(time.Now().Add(d)); open != nil {
-				return circuitOpen(n, err, open)
+				return p.gaveUp(ctx, circuitOpen(n, err, open))
 			}
 		}
-		if p.OnRetry != nil {
-			p.OnRetry(n, err, d)
-		}
+		p.retrying(ctx, n, err, d)
 		if !w.wait(ctx, d) {
-			return stopped(ReasonContext, n, err, ctx)
+			return p.gaveUp(ctx, stopped(ReasonContext, n, err, ctx))
 		}
 		if p.Breaker != nil {
 			var open error
 			if pm, open = p.Breaker.allow(); open != nil {
-				return circuitOpen(n, err, open)
+				return p.gaveUp(ctx, circuitOpen(n, err, open))
 			}
 		}
 		if err = attempt(actx, p, op); err == nil {
@@ -377,10 +383,13 @@ func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int
 	}
 	wait := s.jitter(n - 1)
 	if hint > 0 {
-		// Retry-After: wait at least what the server asks, but never more than MaxDelay nor past the deadline.
-		wait = min(max(wait, hint), s.max, max(deadline.Sub(now), 0))
+		// Retry-After: wait at least what the server asks, but never more than MaxDelay.
+		wait = min(max(wait, hint), s.max)
 	}
-	if now.Add(wait).After(deadline) {
+	// Give up now, with the last error, rather than wait for an attempt that could not start before the
+	// deadline (or would start at it, doomed): a Retry-After that ends past it says the same as the
+	// deadline itself.
+	if !now.Add(wait).Before(deadline) {
 		return 0, ReasonDeadline
 	}
 	return wait, 0

@@ -660,17 +660,18 @@ func TestDecideBounds(t *testing.T) {
 		deadline := start.Add(s.deadline)
 		switch {
 		case reason == ReasonDeadline:
-			if hint > 0 && time.Now().Before(deadline.Add(-time.Millisecond)) {
-				t.Fatalf("Retry-After %v with time left: stopped instead of clamping", hint)
+			// The longest wait decide could have drawn fits: it must not have stopped.
+			if longest := min(max(hint, s.backoffCap(n-1)), s.max); before.Add(longest).Before(deadline.Add(-time.Millisecond)) {
+				t.Fatalf("every wait up to %v (Retry-After %v) fits before the deadline: stopped instead of waiting", longest, hint)
 			}
 		case reason != 0:
 			t.Fatalf("unexpected reason %v", reason)
 		case d < 0 || d > s.max:
 			t.Fatalf("wait %v outside [0, MaxDelay %v]", d, s.max)
-		case before.Add(d).After(deadline):
-			t.Fatalf("wait %v ends past the deadline", d)
-		case hint > 0 && d < min(hint, s.max, time.Until(deadline)-time.Millisecond):
-			t.Fatalf("wait %v shorter than Retry-After %v allows", d, hint)
+		case !before.Add(d).Before(deadline):
+			t.Fatalf("wait %v ends at or past the deadline", d)
+		case hint > 0 && d < min(hint, s.max):
+			t.Fatalf("wait %v shorter than Retry-After %v allows (MaxDelay %v)", d, hint, s.max)
 		}
 	}
 }

@@ -55,7 +55,8 @@ func NewIdempotencyKey() string {
 //     statuses 408, 429, 502, 503, 504 and 500 (all requests it retries are idempotent or keyed). Any other
 //     status, 400, 401, 403, 404, 409 and 422 included, is returned at once. When Policy.Retryable is set it
 //     decides instead, given a [*StatusError] for statuses of 400 and above.
-//   - Retry-After is honoured, clamped to Policy.MaxDelay and to the time left before the deadline.
+//   - Retry-After is honoured, clamped to Policy.MaxDelay; when it would end at or past the deadline, the
+//     round trip gives up at once and returns that response.
 //     Policy.OnRetry is given a [*StatusError] (with its RetryAfter) for a retried status.
 //   - The body is sent again through Request.GetBody, or, when that is nil, from a copy of up to
 //     [MaxBufferedBody] bytes; a larger body is sent once.
@@ -109,7 +110,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		closeBody(r.Body)
-		return nil, stopped(ReasonContext, 0, context.Cause(ctx), ctx)
+		return nil, t.p.gaveUp(ctx, stopped(ReasonContext, 0, context.Cause(ctx), ctx))
 	}
 
 	// Make the body replayable.
@@ -121,7 +122,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		buf, err := io.ReadAll(io.LimitReader(body, MaxBufferedBody+1))
 		if err != nil {
 			closeBody(body)
-			return nil, stopped(ReasonPermanent, 0, err, ctx)
+			return nil, t.p.gaveUp(ctx, stopped(ReasonPermanent, 0, err, ctx))
 		}
 		if len(buf) > MaxBufferedBody {
 			once := readCloser{io.MultiReader(bytes.NewReader(buf), body), body}
@@ -148,7 +149,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			var open error
 			if pm, open = t.p.Breaker.allow(); open != nil {
 				closeBody(body)
-				return nil, circuitOpen(n-1, lastErr, open)
+				return nil, t.p.gaveUp(ctx, circuitOpen(n-1, lastErr, open))
 			}
 		}
 		resp, cancel, err := t.attempt(actx, r, body, getBody)
@@ -172,25 +173,27 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		if reason != 0 {
+			var e *Error
+			if reason == ReasonCircuitOpen {
+				e = circuitOpen(n, attemptErr, open)
+			} else {
+				e = stopped(reason, n, attemptErr, ctx)
+			}
+			t.p.gaveUp(ctx, e)
 			if err == nil && reason != ReasonContext {
 				return resp, nil // the last response, for the caller to read
 			}
 			discard(resp, cancel)
-			if reason == ReasonCircuitOpen {
-				return nil, circuitOpen(n, attemptErr, open)
-			}
-			return nil, stopped(reason, n, attemptErr, ctx)
+			return nil, e
 		}
 		discard(resp, cancel)
-		if t.p.OnRetry != nil {
-			t.p.OnRetry(n, attemptErr, d)
-		}
+		t.p.retrying(ctx, n, attemptErr, d)
 		if !w.wait(ctx, d) {
-			return nil, stopped(ReasonContext, n, attemptErr, ctx)
+			return nil, t.p.gaveUp(ctx, stopped(ReasonContext, n, attemptErr, ctx))
 		}
 		if getBody != nil {
 			if body, err = getBody(); err != nil {
-				return nil, stopped(ReasonPermanent, n, err, ctx)
+				return nil, t.p.gaveUp(ctx, stopped(ReasonPermanent, n, err, ctx))
 			}
 		}
 	}

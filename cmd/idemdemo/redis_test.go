@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+)
+
+func testRedisAddr() string {
+	if a := os.Getenv("REDIS_ADDR"); a != "" {
+		return a
+	}
+	return "127.0.0.1:6379"
+}
+
+// redisPrefix returns a client on the test Redis and a fresh key prefix,
+// whose keys are deleted when the test ends. A missing Redis fails the
+// test when IDEMLINT_REQUIRE_REDIS=1 (as in CI) and skips it otherwise.
+func redisPrefix(t *testing.T) (*redis.Client, string) {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: testRedisAddr(), DialTimeout: 2 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		if os.Getenv("IDEMLINT_REQUIRE_REDIS") == "1" {
+			t.Fatalf("Redis is required (IDEMLINT_REQUIRE_REDIS=1; set REDIS_ADDR or start 127.0.0.1:6379): %v", err)
+		}
+		t.Skipf("no Redis at %s (set IDEMLINT_REQUIRE_REDIS=1 to fail instead): %v", testRedisAddr(), err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	prefix := "idemdemo_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		iter := rdb.Scan(ctx, 0, "{"+prefix+"}:*", 1000).Iterator()
+		for iter.Next(ctx) {
+			rdb.Del(ctx, iter.Val())
+		}
+		rdb.Close()
+	})
+	return rdb, prefix
+}
+
+func redisDemo(t *testing.T, workDelay time.Duration) *demo {
+	rdb, prefix := redisPrefix(t)
+	store, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := &syncBuffer{}
+	return newDemo(t, serverConfig{store: store, payments: newMemoryPayments(), lease: time.Minute, workDelay: workDelay},
+		idempotency.NewMemoryOutbox(), newLogReceipts(lines), lines)
+}
+
+// Verification 4 on Redis: the demo is killed (SIGKILL) in the middle of a
+// request, restarted, and the request retried after the lease: it runs
+// once in the new process and is replayed after; SIGTERM stops it.
+func TestDemoRedisCrashAndRetry(t *testing.T) {
+	t.Parallel()
+	bin := buildDemo(t)
+	rdb, prefix := redisPrefix(t)
+	addr := freeAddr(t)
+	base := "http://" + addr
+	common := []string{"-addr", addr, "-store", "redis", "-redis-addr", testRedisAddr(), "-redis-prefix", prefix, "-lock-ttl", "1s"}
+	cmd, log := startDemo(t, bin, append(common, "-work-delay", "10s")...)
+
+	key := idempotency.NewKey()
+	body := `{"amount":4200,"currency":"EUR"}`
+	client := &http.Client{Timeout: 30 * time.Second}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := post(t, client, base, key, body)
+		errc <- err
+	}()
+	record := "{" + prefix + "}:k:7:default:" + key
+	deadline := time.Now().Add(10 * time.Second)
+	for rdb.HGet(context.Background(), record, "state").Val() != "p" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the request never claimed its key\n%s", log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // inside the handler's work delay
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if err := <-errc; err == nil {
+		t.Fatalf("the killed request got an answer")
+	}
+
+	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s")...)
+	var fresh reply
+	for attempt := 0; ; attempt++ {
+		r, err := post(t, client, base, key, body)
+		if err != nil {
+			t.Fatalf("retry: %v", err)
+		}
+		if r.status == 201 {
+			fresh = r
+			break
+		}
+		if r.status != 409 || attempt > 5 {
+			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
+		}
+		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if err != nil || secs != 1 {
+			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
+		}
+		time.Sleep(time.Second)
+	}
+	if fresh.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the retry after the crash was a replay")
+	}
+	again, err := post(t, client, base, key, body)
+	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
+	}
+	if r, _ := post(t, client, base, key, `{"amount":1,"currency":"EUR"}`); r.status != 422 {
+		t.Fatalf("other body: %d, want 422", r.status)
+	}
+	if n := count(t, base); n != 1 {
+		t.Fatalf("payments = %d, want exactly 1", n)
+	}
+	stopDemo(t, cmd, log)
+}
