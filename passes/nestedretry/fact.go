@@ -29,6 +29,11 @@ type retriesFact struct {
 	// AllowNested is set for a runtime/retry.Do whose Policy sets
 	// AllowNested: it retries even inside another Do.
 	AllowNested bool
+	// Factors are the attempt caps of the layer and of the layers nested
+	// in it, outermost first, on the path that makes the most calls, when
+	// every cap on it is known: a retry loop of 4 around a client that
+	// tries 5 times is [4 5]. Nil when the layer's own cap is unknown.
+	Factors []int
 }
 
 func (*retriesFact) AFact() {}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -85,28 +86,31 @@ type hit struct {
 
 func newChecker(pass *analysis.Pass, res *retryscope.Result) *checker {
 	return &checker{
-		pass:     pass,
-		res:      res,
-		x:        buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
-		layers:   make(map[ast.Node]*layer),
-		bodies:   make(map[*ast.BlockStmt]bool),
-		memo:     make(map[ast.Node]*retriesFact),
-		busy:     make(map[ast.Node]bool),
-		fallback: make(map[string]setting),
+		pass:       pass,
+		res:        res,
+		x:          buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
+		layers:     make(map[ast.Node]*layer),
+		bodies:     make(map[*ast.BlockStmt]bool),
+		memo:       make(map[ast.Node]*retriesFact),
+		factorMemo: make(map[*layer][]int),
+		busy:       make(map[ast.Node]bool),
+		fallback:   make(map[string]setting),
 	}
 }
 
 type checker struct {
-	pass     *analysis.Pass
-	res      *retryscope.Result
-	x        *index
-	layers   map[ast.Node]*layer
-	order    []*layer
-	bodies   map[*ast.BlockStmt]bool // layer bodies: walks do not enter them
-	memo     map[ast.Node]*retriesFact
-	busy     map[ast.Node]bool
-	fallback map[string]setting
-	reported map[token.Pos]bool
+	pass   *analysis.Pass
+	res    *retryscope.Result
+	x      *index
+	layers map[ast.Node]*layer
+	order  []*layer
+	bodies map[*ast.BlockStmt]bool // layer bodies: walks do not enter them
+	memo   map[ast.Node]*retriesFact
+	busy   map[ast.Node]bool
+	// factorMemo holds each layer's factors (see factors).
+	factorMemo map[*layer][]int
+	fallback   map[string]setting
+	reported   map[token.Pos]bool
 }
 
 func (c *checker) run() {
@@ -308,7 +312,46 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 }
 
 func (c *checker) direct(l *layer) hit {
-	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts, AllowNested: l.allowNested}}
+	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts, AllowNested: l.allowNested, Factors: c.factors(l)}}
+}
+
+// factors returns the attempt caps of l and of the layers nested in its
+// repeated code, on the path that makes the most calls (see
+// retriesFact.Factors).
+func (c *checker) factors(l *layer) []int {
+	if l.attempts <= 0 {
+		return nil
+	}
+	if f, ok := c.factorMemo[l]; ok {
+		return f
+	}
+	c.factorMemo[l] = []int{l.attempts} // a layer reached again through itself counts once
+	var inner []int
+	if l.body != nil {
+		c.walk(l.body, func(h hit) {
+			f := h.reach.Factors
+			if len(f) == 0 && h.reach.Attempts > 0 {
+				f = []int{h.reach.Attempts}
+			}
+			if product(f) > product(inner) {
+				inner = f
+			}
+		})
+	}
+	out := append([]int{l.attempts}, inner...)
+	c.factorMemo[l] = out
+	return out
+}
+
+func product(f []int) int {
+	if len(f) == 0 {
+		return 0
+	}
+	p := 1
+	for _, n := range f {
+		p *= n
+	}
+	return p
 }
 
 // callHit reports whether call runs a function that retries.
@@ -451,8 +494,17 @@ func (c *checker) report(outer *layer, h hit) {
 	}
 	where += paren(outer.attempts)
 	worst := ""
-	if outer.attempts > 0 && r.Attempts > 0 {
-		worst = fmt.Sprintf(", up to %d×%d = %d calls", outer.attempts, r.Attempts, outer.attempts*r.Attempts)
+	inner := r.Factors
+	if len(inner) == 0 && r.Attempts > 0 {
+		inner = []int{r.Attempts}
+	}
+	if outer.attempts > 0 && len(inner) > 0 {
+		all := append([]int{outer.attempts}, inner...)
+		parts := make([]string, len(all))
+		for i, n := range all {
+			parts[i] = strconv.Itoa(n)
+		}
+		worst = fmt.Sprintf(", up to %s = %d calls", strings.Join(parts, "×"), product(all))
 	}
 	suppress.Report(c.pass, Name, analysis.Diagnostic{
 		Pos:     h.pos,

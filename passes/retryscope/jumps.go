@@ -194,6 +194,7 @@ func (m *model) synthetic(di *defIndex, fn ast.Node, pos token.Pos, list []ast.S
 		return // a jump back with no wait of its own is a state machine more often than a retry
 	}
 	s.Pos = pos // the label, or the recursive call
+	s.NotFor = true
 	m.res.add(s)
 }
 

@@ -382,6 +382,31 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	return s
 }
 
+// spread returns the options of a call whose last argument is a spread
+// slice (opts...): the other arguments and the elements of the slice
+// literal the local variable was made from (opts := []retry.Option{...}).
+// It reports true (still spread) when the model cannot list them.
+func (m *model) spread(di *defIndex, args []ast.Expr, before token.Pos) ([]ast.Expr, bool) {
+	if len(args) == 0 {
+		return args, true
+	}
+	lit, ok := m.origin(di, args[len(args)-1], before).(*ast.CompositeLit)
+	if !ok {
+		return args, true
+	}
+	if t := m.info.TypeOf(lit); t == nil {
+		return args, true
+	} else if _, ok := t.Underlying().(*types.Slice); !ok {
+		return args, true
+	}
+	for _, e := range lit.Elts {
+		if _, ok := e.(*ast.KeyValueExpr); ok {
+			return args, true
+		}
+	}
+	return append(append([]ast.Expr(nil), args[:len(args)-1]...), lit.Elts...), false
+}
+
 // opBody returns the body of the operation passed to a library, when it is
 // declared in this package.
 func (m *model) opBody(di *defIndex, e ast.Expr, before token.Pos) (*ast.BlockStmt, *types.Func) {
@@ -700,18 +725,23 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 	s.Deadline = Deadline{Kind: DeadlineNone}
 	wait := Wait{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true, Setting: "retry-go default delay"}
 	if spread {
+		opts, spread = m.spread(di, opts, call.Pos())
+	}
+	if spread {
 		s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
 		wait.Kind = WaitUnknown
 	}
 	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
-		if !ok {
+		var callee *types.Func
+		if ok {
+			callee = m.callee(oc)
+		}
+		if callee == nil || callee.Pkg() == nil || (callee.Pkg().Path() != avastV4 && callee.Pkg().Path() != avastV5) {
+			// an option the model cannot read (a variable, a call through
+			// a func value, a helper of another package) may set anything
 			s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
 			wait.Kind = WaitUnknown
-			continue
-		}
-		callee := m.callee(oc)
-		if callee == nil {
 			continue
 		}
 		switch callee.Name() {
@@ -802,10 +832,14 @@ func (m *model) cenkaltiV5(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap = Cap{Kind: CapNone}
 	s.Deadline = Deadline{Kind: DeadlineLibrary, Pos: call.Pos()}
 	wait := Wait{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true}
-	if call.Ellipsis.IsValid() {
+	opts, spread := call.Args[2:], call.Ellipsis.IsValid()
+	if spread {
+		opts, spread = m.spread(di, opts, call.Pos())
+	}
+	if spread {
 		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
 	}
-	for _, o := range call.Args[2:] {
+	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
 		if !ok || m.callee(oc) == nil || len(oc.Args) != 1 {
 			continue
@@ -1048,10 +1082,14 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 func (m *model) rican7(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap, s.Deadline = Cap{Kind: CapNone}, Deadline{Kind: DeadlineNone}
 	wait := Wait{Kind: WaitNone, Pos: s.Pos, Node: call, Library: true, Setting: "no wait strategy"}
-	if call.Ellipsis.IsValid() {
+	opts, spread := call.Args[1:], call.Ellipsis.IsValid()
+	if spread {
+		opts, spread = m.spread(di, opts, call.Pos())
+	}
+	if spread {
 		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
 	}
-	for _, a := range call.Args[1:] {
+	for _, a := range opts {
 		oc, ok := m.origin(di, a, a.Pos()).(*ast.CallExpr)
 		if !ok || m.callee(oc) == nil {
 			s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown

@@ -821,7 +821,19 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				}
 				continue
 			}
-			classify(g.cond, false)
+			// each way out counts: a disjunct of the guard (or, for an
+			// else branch, a conjunct of its condition) leaves by itself
+			parts := disjuncts(g.cond)
+			if g.neg {
+				parts = conjuncts(g.cond)
+			}
+			if len(parts) == 1 {
+				classify(g.cond, false)
+				continue
+			}
+			for _, part := range parts {
+				classify(part, false)
+			}
 		}
 	}
 	switch {
@@ -841,6 +853,13 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
 	s.Deadline = dl
+}
+
+func disjuncts(e ast.Expr) []ast.Expr {
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+		return append(disjuncts(b.X), disjuncts(b.Y)...)
+	}
+	return []ast.Expr{e}
 }
 
 func conjuncts(e ast.Expr) []ast.Expr {

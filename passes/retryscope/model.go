@@ -196,6 +196,13 @@ type Scope struct {
 	// are the helper loop's, and its Body the operation passed. Findings
 	// on the bounds and waits belong to the helper's loop itself.
 	Helper *types.Func
+
+	// NotFor is set on a loop that is not a for statement: a goto back to
+	// a label, or a function calling itself again after a failure. Node
+	// is then a synthetic *ast.ForStmt that is not in the file's syntax,
+	// whose Body holds the repeated statements; Pos is the label or the
+	// recursive call.
+	NotFor bool
 }
 
 // Contains reports whether pos lies in the scope's repeated code.

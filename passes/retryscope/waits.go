@@ -144,6 +144,15 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.ForStmt:
+			// A nested for loop paces itself: its waits are its own (a
+			// poll for a state, or a retry of its own that reports them),
+			// not a backoff between this loop's attempts. The loop still
+			// blocks there.
+			if hasWaitCall(m, di, n.Body) {
+				blocking = true
+				return false
+			}
 		case *ast.SelectStmt:
 			blocking = true
 		case *ast.UnaryExpr:
@@ -624,4 +633,22 @@ func (c *classifier) returns(decl *ast.FuncDecl, depth int) WaitKind {
 		return WaitUnknown
 	}
 	return k
+}
+
+// hasWaitCall reports whether body calls a wait (waitCall), outside
+// function literals.
+func hasWaitCall(m *model, di *defIndex, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if m.waitCall(di, n) != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -73,7 +73,11 @@ func (c *checker) fix(fd *ast.FuncDecl, scope *retryscope.Scope, s *sendInfo) (a
 		return analysis.SuggestedFix{Message: "Set an idempotency key on the request", TextEdits: edits}, true
 	}
 	key := ""
+	n := c.keysAbove[scope]
 	for _, cand := range []string{"key", "idemKey", "idempotencyKey"} {
+		if n > 0 {
+			cand += strconv.Itoa(n + 1) // a second request of the scope: a key of its own
+		}
 		if keys.Free(c.pass.Pkg, cand, above.Pos()) && keys.Free(c.pass.Pkg, cand, after.End()) && !c.declares(scope.Node, cand) {
 			key = cand
 			break
@@ -82,6 +86,10 @@ func (c *checker) fix(fd *ast.FuncDecl, scope *retryscope.Scope, s *sendInfo) (a
 	if key == "" {
 		return none, false
 	}
+	if c.keysAbove == nil {
+		c.keysAbove = make(map[*retryscope.Scope]int)
+	}
+	c.keysAbove[scope]++
 	edits = append(edits,
 		analysis.TextEdit{Pos: above.Pos(), End: above.Pos(),
 			NewText: fmt.Appendf(nil, "%s := %s.NewKey()\n%s", key, pkg, keys.Indent(src, file, above.Pos()))},

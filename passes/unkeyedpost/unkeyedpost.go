@@ -72,9 +72,13 @@ type checker struct {
 	// postHelpers maps the package functions that send an unkeyed POST or
 	// PATCH they build themselves to its method.
 	postHelpers map[*types.Func]string
-	defs        map[ast.Node]*defIndex
-	parents     map[ast.Node]keys.Parents
-	file        *ast.File
+	// keysAbove counts, per retry scope, the keys the fixes mint above it:
+	// each request of a scope gets a key of its own (key, key2, ...), as a
+	// server rejects one key sent with two different requests.
+	keysAbove map[*retryscope.Scope]int
+	defs      map[ast.Node]*defIndex
+	parents   map[ast.Node]keys.Parents
+	file      *ast.File
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {

@@ -23,8 +23,8 @@ func TestFixes(t *testing.T) {
 			fixes += len(d.SuggestedFixes)
 		}
 	}
-	if fixes != 6 {
-		t.Errorf("got %d suggested fixes, want 6 (loop, library, built before, client, alias, std-only imports)", fixes)
+	if fixes != 8 {
+		t.Errorf("got %d suggested fixes, want 8 (loop, library, built before, client, two requests in one loop, alias, std-only imports)", fixes)
 	}
 }
 

@@ -221,11 +221,11 @@ func hotOuter() error {
 }
 
 // Three layers: each inner layer is reported once, against the layer
-// directly around it.
+// directly around it, with the calls of every layer from the outermost in.
 func threeLayers() error {
 	var err error
 	for i := 0; i < 3; i++ {
-		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(2 attempts\) inside a retry loop \(3 attempts\), up to 3×2 = 6 calls`
+		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(2 attempts\) inside a retry loop \(3 attempts\), up to 3×2×4 = 24 calls`
 			var err error
 			for j := 0; j < 4; j++ { // want `retry loop \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(2 attempts\), up to 2×4 = 8 calls`
 				if err = op(); err == nil {
@@ -259,6 +259,30 @@ func spawnsRetry() error {
 	for i := 0; i < 3; i++ {
 		if err = op(); err == nil {
 			go reconnect()
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Three layers: 4 attempts around 4 around retry-go's 5 make up to 80
+// calls, and the message multiplies them all.
+func fourAroundFive() error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = retry.Do(op, retry.Attempts(5)); err == nil { // want `github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(4 attempts\), up to 4×5 = 20 calls`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+func threeLayersThroughCall() error {
+	var err error
+	for i := 0; i < 4; i++ {
+		if err = fourAroundFive(); err == nil { // want `call to samepkg.fourAroundFive reaches retry loop \(4 attempts\) inside a retry loop \(4 attempts\), up to 4×4×5 = 80 calls`
 			return nil
 		}
 		time.Sleep(time.Second)

@@ -38,7 +38,7 @@ func avast(ctx context.Context, s *svc) {
 	retrygo.Do(op, retrygo.DelayType(retrygo.CombineDelay(retrygo.BackOffDelay, retrygo.RandomDelay))) // want `library-call cap=10 deadline=none waits=jittered body`
 	retrygo.DoWithData(opData, retrygo.Attempts(2))                                                    // want `library-call cap=2 deadline=none waits=jittered body`
 	opts := []retrygo.Option{retrygo.Attempts(0)}
-	retrygo.Do(op, opts...)                   // want `library-call cap=unknown deadline=unknown waits=unknown body`
+	retrygo.Do(op, opts...)                   // want `library-call cap=none deadline=none waits=jittered body`
 	retrygo5.New(retrygo5.Attempts(0)).Do(op) // want `library-call cap=none deadline=none waits=jittered body`
 	r := retrygo5.New(retrygo5.Attempts(4))
 	r.Do(op) // want `library-call cap=4 deadline=none waits=jittered body`

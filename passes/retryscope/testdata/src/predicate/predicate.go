@@ -179,3 +179,29 @@ func drain() error {
 		time.Sleep(time.Second)
 	}
 }
+
+func needsRegistration(res *http.Response) bool { return res.StatusCode == http.StatusConflict }
+
+// registerThenRetry is azcore's resource provider registration: the
+// request is retried once a registration completes, which a nested loop
+// polls for at a constant interval. That interval paces the poll, not the
+// retry: the retry's waits are unknown.
+func registerThenRetry(c *http.Client, req *http.Request, poll func() (bool, error)) (*http.Response, error) {
+	for attempts := 0; attempts < 3; attempts++ { // want `loop cap=3 deadline=none waits=unknown body`
+		res, err := c.Do(req)
+		if err != nil || !needsRegistration(res) {
+			return res, err
+		}
+		for {
+			done, err := poll()
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				break
+			}
+			time.Sleep(15 * time.Second)
+		}
+	}
+	return nil, errors.New("exceeded attempts")
+}
