@@ -119,6 +119,21 @@ func Prepare(dir, goCmd string, mods []Module) error {
 	return nil
 }
 
+// ModuleDir returns the directory of module path@version in the module
+// cache modcache (upper-case letters of the path escaped as "!" and the
+// lower-case letter, as the go command writes them).
+func ModuleDir(modcache, path, version string) string {
+	var b strings.Builder
+	for _, r := range path {
+		if 'A' <= r && r <= 'Z' {
+			b.WriteByte('!')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return filepath.Join(modcache, filepath.FromSlash(b.String())+"@"+version)
+}
+
 // Binary returns $IDEMLINT_BIN (set by `make test`), or builds
 // github.com/idemlint/idemlint/cmd/idemlint into tmpdir (the test's
 // temporary directory) and returns its path.

@@ -190,3 +190,9 @@ func TestLocation(t *testing.T) {
 		t.Error("Location of a position outside the module cache: ok")
 	}
 }
+
+func TestModuleDir(t *testing.T) {
+	if got := ModuleDir("/mc", "github.com/IBM/sarama", "v1.61.1"); got != "/mc/github.com/!i!b!m/sarama@v1.61.1" {
+		t.Errorf("ModuleDir = %q", got)
+	}
+}
