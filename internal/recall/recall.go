@@ -190,29 +190,53 @@ func pct(k, n int) string {
 	return fmt.Sprintf("%.0f%%", 100*float64(k)/float64(n))
 }
 
-// ParseBaseline reads found.txt: the ids of the bugs found when it was last
-// written (one a line; "#" comments).
-func ParseBaseline(data []byte) []string {
-	var ids []string
-	for _, l := range strings.Split(string(data), "\n") {
+// Baseline is found.txt: what the tool found when it was last written
+// (recorded from the run, not a label).
+type Baseline struct {
+	Found []string // ids of bugs found
+	// False: ids of look-alikes that had a false finding then, known
+	// precision bugs; any other look-alike with a finding fails the test.
+	False []string
+}
+
+// ParseBaseline reads found.txt: "found <id>" and "false <id>" lines, "#"
+// comments.
+func ParseBaseline(data []byte) (Baseline, error) {
+	var b Baseline
+	for i, l := range strings.Split(string(data), "\n") {
 		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") {
-			ids = append(ids, l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		kind, id, ok := strings.Cut(l, " ")
+		switch {
+		case ok && kind == "found":
+			b.Found = append(b.Found, strings.TrimSpace(id))
+		case ok && kind == "false":
+			b.False = append(b.False, strings.TrimSpace(id))
+		default:
+			return Baseline{}, fmt.Errorf("found.txt:%d: %q is neither \"found <id>\" nor \"false <id>\"", i+1, l)
 		}
 	}
-	return ids
+	return b, nil
 }
 
 // FormatBaseline writes found.txt for r.
 func FormatBaseline(entries []Entry, r Result) []byte {
 	var b bytes.Buffer
-	b.WriteString("# The recall baseline: the bugs of bugs.txt that idemlint found at the last\n")
-	b.WriteString("# `go test ./internal/recall -update` (recorded from the run, not a label).\n")
-	b.WriteString("# The test fails when one of them is no longer found.\n")
+	b.WriteString("# The recall baseline, recorded from the run (not a label) by\n")
+	b.WriteString("# go test ./internal/recall -run TestRecall -update.\n")
+	b.WriteString("# found <id>: a bug of bugs.txt the tool finds; the test fails when it is no longer found.\n")
+	b.WriteString("# false <id>: a look-alike the tool has a false finding in (a known precision bug);\n")
+	b.WriteString("# a finding in any other look-alike fails the test.\n")
 	for _, e := range entries {
 		if !e.Lookalike && len(r.Found[e.ID]) > 0 {
-			b.WriteString(e.ID)
-			b.WriteByte('\n')
+			fmt.Fprintf(&b, "found %s\n", e.ID)
+		}
+	}
+	for _, e := range entries {
+		if e.Lookalike && len(r.False[e.ID]) > 0 {
+			fmt.Fprintf(&b, "false %s\n", e.ID)
 		}
 	}
 	return b.Bytes()

@@ -67,9 +67,18 @@ func TestLabels(t *testing.T) {
 	if bugs < 40 || looks < 20 {
 		t.Errorf("bugs.txt has %d bugs and %d look-alikes, want at least 40 and 20", bugs, looks)
 	}
-	for _, id := range ParseBaseline(read(t, "found.txt")) {
+	base, err := ParseBaseline(read(t, "found.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range base.Found {
 		if !slices.ContainsFunc(entries, func(e Entry) bool { return e.ID == id && !e.Lookalike }) {
-			t.Errorf("found.txt: %s is no bug of bugs.txt", id)
+			t.Errorf("found.txt: found %s is no bug of bugs.txt", id)
+		}
+	}
+	for _, id := range base.False {
+		if !slices.ContainsFunc(entries, func(e Entry) bool { return e.ID == id && e.Lookalike }) {
+			t.Errorf("found.txt: false %s is no look-alike of bugs.txt", id)
 		}
 	}
 }
@@ -91,6 +100,9 @@ func covers(patterns []string, pkg string) bool {
 // It fails when a bug of found.txt is no longer found, or when a look-alike
 // range gets a finding of its checks. -update rewrites found.txt.
 func TestRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fetches the recall corpus and runs idemlint over it")
+	}
 	mods, entries := load(t)
 	bin, err := corpus.Binary(t.TempDir(), "go")
 	if err != nil {
@@ -129,11 +141,6 @@ func TestRecall(t *testing.T) {
 	}
 	slices.Sort(missed)
 	t.Logf("missed bugs (%d):\n%s", len(missed), strings.Join(missed, "\n"))
-	for _, e := range entries {
-		for _, f := range r.False[e.ID] {
-			t.Errorf("look-alike %s (bugs.txt:%d, %s): false finding %s", e.ID, e.Line, e.Reason, f)
-		}
-	}
 	for _, f := range r.Unmatched {
 		t.Logf("finding in no labelled range (label it: bug or look-alike): %s", f)
 	}
@@ -143,14 +150,31 @@ func TestRecall(t *testing.T) {
 		}
 		return
 	}
-	baseline := ParseBaseline(read(t, "found.txt"))
-	for _, id := range baseline {
+	base, err := ParseBaseline(read(t, "found.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		for _, f := range r.False[e.ID] {
+			if slices.Contains(base.False, e.ID) {
+				t.Logf("known false finding in look-alike %s (bugs.txt:%d, %s), a precision bug to fix: %s", e.ID, e.Line, e.Reason, f)
+			} else {
+				t.Errorf("look-alike %s (bugs.txt:%d, %s): false finding %s", e.ID, e.Line, e.Reason, f)
+			}
+		}
+	}
+	for _, id := range base.False {
+		if len(r.False[id]) == 0 {
+			t.Logf("look-alike %s has no false finding any more: run go test ./internal/recall -run TestRecall -update", id)
+		}
+	}
+	for _, id := range base.Found {
 		if len(r.Found[id]) == 0 {
 			t.Errorf("%s is in found.txt but no longer found", id)
 		}
 	}
 	for _, e := range entries {
-		if !e.Lookalike && len(r.Found[e.ID]) > 0 && !slices.Contains(baseline, e.ID) {
+		if !e.Lookalike && len(r.Found[e.ID]) > 0 && !slices.Contains(base.Found, e.ID) {
 			t.Logf("newly found: %s (%s): run go test ./internal/recall -run TestRecall -update", e.ID, r.Found[e.ID][0])
 		}
 	}
@@ -182,8 +206,11 @@ func TestParse(t *testing.T) {
 	if !strings.Contains(tab, "nojitter                1      1    100%") || !strings.Contains(tab, "with a false finding: 1") {
 		t.Errorf("Table =\n%s", tab)
 	}
-	if got := ParseBaseline(FormatBaseline(es, r)); !slices.Equal(got, []string{"b1"}) {
-		t.Errorf("baseline round trip = %q", got)
+	if got, err := ParseBaseline(FormatBaseline(es, r)); err != nil || !slices.Equal(got.Found, []string{"b1"}) || !slices.Equal(got.False, []string{"l1"}) {
+		t.Errorf("baseline round trip = %+v, %v", got, err)
+	}
+	if _, err := ParseBaseline([]byte("b1\n")); err == nil {
+		t.Error("ParseBaseline of a bare id: nil error")
 	}
 	for _, bad := range []string{
 		"b1\tbug\tm@v1\tm\tf.go\t1-2\tnojitter\n",                                              // 7 fields
