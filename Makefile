@@ -64,6 +64,12 @@ fuzz:
 corpus: build
 	$(GO) run ./internal/corpus/corpusrun -idemlint $(BIN)/idemlint -dir testdata/corpus
 
+## recall: fetch the recall corpus (testdata/recall), run bin/idemlint over it, print recall per check and the
+## missed bugs; fails when a bug of found.txt is lost or a look-alike gets a finding (RECALL_ARGS=-update rewrites found.txt)
+.PHONY: recall
+recall: build
+	IDEMLINT_BIN=$(BIN)/idemlint $(GO) test -count=1 -timeout 30m -run 'TestRecall$$' -v ./internal/recall $(RECALL_ARGS)
+
 ## golangci: bin/custom-gcl, golangci-lint v2.15.0 with the idemlint plugin, built offline from the module proxy
 golangci:
 	cd cmd/custom-gcl && $(GO) build -o $(BIN)/custom-gcl .

@@ -119,6 +119,45 @@ func Prepare(dir, goCmd string, mods []Module) error {
 	return nil
 }
 
+// ModuleDir returns the directory of module path@version in the module
+// cache modcache (upper-case letters of the path escaped as "!" and the
+// lower-case letter, as the go command writes them).
+func ModuleDir(modcache, path, version string) string {
+	var b strings.Builder
+	for _, r := range path {
+		if 'A' <= r && r <= 'Z' {
+			b.WriteByte('!')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return filepath.Join(modcache, filepath.FromSlash(b.String())+"@"+version)
+}
+
+// Binary returns $IDEMLINT_BIN (set by `make test`), or builds
+// github.com/idemlint/idemlint/cmd/idemlint into tmpdir (the test's
+// temporary directory) and returns its path.
+func Binary(tmpdir, goCmd string) (string, error) {
+	if bin := os.Getenv("IDEMLINT_BIN"); bin != "" {
+		return bin, nil
+	}
+	bin := filepath.Join(tmpdir, "idemlint")
+	out, err := exec.Command(goCmd, "build", "-o", bin, "github.com/idemlint/idemlint/cmd/idemlint").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build idemlint: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// ModCache returns the module cache directory of the prepared module dir.
+func ModCache(dir, goCmd string) (string, error) {
+	out, err := goIn(dir, goCmd, "env", "GOMODCACHE")
+	if err != nil {
+		return "", fmt.Errorf("go env GOMODCACHE: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 func goIn(dir, goCmd string, args ...string) ([]byte, error) {
 	cmd := exec.Command(goCmd, args...)
 	cmd.Dir = dir
@@ -135,13 +174,40 @@ type Finding struct {
 
 func (f Finding) String() string { return f.Pos + ": " + f.Check + ": " + f.Message }
 
+// Location splits f.Pos into the module path (unescaped: the module cache
+// writes "github.com/!i!b!m/sarama" for github.com/IBM/sarama), its version,
+// the file relative to the module root, and the line. ok is false for a
+// position outside the module cache.
+func (f Finding) Location() (module, version, file string, line int, ok bool) {
+	file, line, _ = splitPos(f.Pos)
+	at := strings.Index(file, "@")
+	if at < 0 {
+		return "", "", "", 0, false
+	}
+	module, rest := file[:at], file[at+1:]
+	version, file, ok = strings.Cut(rest, "/")
+	if !ok {
+		return "", "", "", 0, false
+	}
+	var b strings.Builder
+	for i := 0; i < len(module); i++ {
+		if module[i] == '!' && i+1 < len(module) {
+			i++
+			b.WriteString(strings.ToUpper(module[i : i+1]))
+			continue
+		}
+		b.WriteByte(module[i])
+	}
+	return b.String(), version, file, line, true
+}
+
 // Run runs the idemlint binary over the corpus packages in the prepared
 // module dir with -json and returns its findings, sorted. Any analyzer or
 // package error fails the run.
 func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
-	modcache, err := goIn(dir, goCmd, "env", "GOMODCACHE")
+	modcache, err := ModCache(dir, goCmd)
 	if err != nil {
-		return nil, fmt.Errorf("go env GOMODCACHE: %v\n%s", err, modcache)
+		return nil, err
 	}
 	args := []string{"-json", "-test=false"}
 	for _, m := range mods {
@@ -160,7 +226,7 @@ func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		return nil, fmt.Errorf("idemlint wrote to stderr:\n%s", s)
 	}
-	return parseJSON(stdout.Bytes(), strings.TrimSpace(string(modcache)))
+	return parseJSON(stdout.Bytes(), modcache)
 }
 
 // parseJSON reads multichecker -json output: a stream of objects

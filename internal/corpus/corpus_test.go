@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,17 +107,11 @@ func TestCorpus(t *testing.T) {
 	diff(t, "corpus", rev, got)
 }
 
-// idemlintBinary returns $IDEMLINT_BIN (set by `make test`), or builds
-// ./cmd/idemlint into a temporary directory.
 func idemlintBinary(t *testing.T) string {
 	t.Helper()
-	if bin := os.Getenv("IDEMLINT_BIN"); bin != "" {
-		return bin
-	}
-	bin := filepath.Join(t.TempDir(), "idemlint")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/idemlint/idemlint/cmd/idemlint").CombinedOutput()
+	bin, err := Binary(t.TempDir(), "go")
 	if err != nil {
-		t.Fatalf("go build idemlint: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -184,5 +177,22 @@ func TestParseJSON(t *testing.T) {
 	}
 	if _, err := parseJSON([]byte(`{"p": {"nojitter": {"error": "boom"}}}`), "/mc"); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("parseJSON of an analyzer error = %v", err)
+	}
+}
+
+func TestLocation(t *testing.T) {
+	f := Finding{Pos: "github.com/!i!b!m/sarama@v1.61.1/internal/x/client.go:1291:5"}
+	mod, ver, file, line, ok := f.Location()
+	if !ok || mod != "github.com/IBM/sarama" || ver != "v1.61.1" || file != "internal/x/client.go" || line != 1291 {
+		t.Errorf("Location = %q %q %q %d %v", mod, ver, file, line, ok)
+	}
+	if _, _, _, _, ok := (Finding{Pos: "/usr/lib/go/src/os/file.go:3:4"}).Location(); ok {
+		t.Error("Location of a position outside the module cache: ok")
+	}
+}
+
+func TestModuleDir(t *testing.T) {
+	if got := ModuleDir("/mc", "github.com/IBM/sarama", "v1.61.1"); got != "/mc/github.com/!i!b!m/sarama@v1.61.1" {
+		t.Errorf("ModuleDir = %q", got)
 	}
 }
