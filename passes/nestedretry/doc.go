@@ -23,7 +23,11 @@ Attempts multiply, which is why the reference (idempotency-and-retries)
 asks for retries at one layer only. A loop of 3 attempts around a
 go-retryablehttp client (5 attempts by default) sends up to 15 requests
 for one logical call, and each layer's backoff keeps the caller waiting
-while a dependency that is already failing gets 15 times the load.`,
+while a dependency that is already failing gets 15 times the load.
+
+The message multiplies every layer it knows on the worst path from the
+reported one inward: a loop of 4 attempts around a function that retries 4
+times around a client that tries 5 times says "up to 4×4×5 = 80 calls".`,
 	Rule: `Retry at one layer of the stack. Retries at three layers of three attempts
 each make 27 calls to a struggling dependency.
 
