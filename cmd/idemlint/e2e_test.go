@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/demo/findings.txt from the standalone driver's output")
@@ -94,6 +96,13 @@ func TestDemoDrivers(t *testing.T) {
 	if !slices.Equal(standalone, want) {
 		t.Errorf("idemlint ./... findings differ from %s (go test ./cmd/idemlint -update rewrites it after review)\ngot:\n%s\nwant:\n%s", golden, strings.Join(standalone, "\n"), strings.Join(want, "\n"))
 	}
+	checks := analyzers.Checks()
+	for _, f := range standalone {
+		i := strings.LastIndex(f, " (")
+		if i < 0 || !strings.HasSuffix(f, ")") || !slices.Contains(checks, f[i+2:len(f)-1]) {
+			t.Errorf("finding does not end with its check's name: %s", f)
+		}
+	}
 	vet := findings(t, run(t, dir, 1, "go", "vet", "-vettool="+bin, "./..."))
 	if !slices.Equal(vet, want) {
 		t.Errorf("go vet -vettool findings differ from the standalone ones\nvet:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
@@ -133,17 +142,22 @@ func TestDisableFlag(t *testing.T) {
 	}
 }
 
-// TestJSON checks -json prints findings as JSON keyed by package and check.
+// TestJSON checks -json prints findings as JSON keyed by package and check,
+// with the messages as the checks wrote them (no check name appended), and
+// exits 3 as text does.
 func TestJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin, dir := binary(t), demoDir(t)
-	out := run(t, dir, 0, bin, "-json", "./...")
+	out := run(t, dir, 3, bin, "-json", "./...")
 	for _, want := range []string{`"example.com/demo/payments"`, `"unboundedretry"`, `"nojitter"`, `"posn"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("-json output lacks %s:\n%s", want, out)
 		}
+	}
+	if bytes.Contains(out, []byte(` (nojitter)"`)) {
+		t.Errorf("-json messages end with the check name:\n%s", out)
 	}
 }
 

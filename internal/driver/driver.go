@@ -148,11 +148,32 @@ func run(o *options) (exitcode int) {
 
 	// The multichecker prints package errors (list, parse and type errors)
 	// before it analyses; they are known here only now.
-	if n := printErrors(os.Stderr, initial); n > 0 {
+	pkgErrors := packageErrors(initial)
+	for _, err := range pkgErrors {
+		fmt.Fprintln(os.Stderr, err)
 		exitAtLeast(1)
 	}
-	exitAtLeast(g.print(o.json, o.context))
+	exitAtLeast(g.print(&output{
+		format:       o.format,
+		contextLines: o.context,
+		analyzers:    o.analyzers,
+		root:         moduleRoot(initial),
+		version:      Version(),
+		pkgErrors:    pkgErrors,
+	}))
 	return
+}
+
+// moduleRoot is the directory of the main module of the packages, or the
+// working directory outside one.
+func moduleRoot(initial []*packages.Package) string {
+	for _, p := range initial {
+		if p.Module != nil && p.Module.Main && p.Module.Dir != "" {
+			return p.Module.Dir
+		}
+	}
+	dir, _ := os.Getwd()
+	return dir
 }
 
 // loadMode is what the driver asks of go/packages: the graph, the file
