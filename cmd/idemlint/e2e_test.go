@@ -262,3 +262,37 @@ func TestVetFix(t *testing.T) {
 		t.Fatal("idemlint -fix changed no file of the demo")
 	}
 }
+
+// TestActionableErrors checks that what stops a run is told in the go
+// command's or the type checker's words, without a line per check below it.
+func TestActionableErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, demo := binary(t), demoDir(t)
+	outside := t.TempDir()
+	broken := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
+	})
+	for _, c := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{outside, []string{"./..."}, "go.mod file not found in current directory or any parent directory"},
+		{outside, []string{"./a"}, "go.mod file not found in current directory or any parent directory"},
+		{demo, []string{"./nosuchpackage"}, "nosuchpackage: directory not found"},
+		{demo, []string{"./nosuch/..."}, "lstat ./nosuch/: no such file or directory"},
+		{demo, []string{"example.com/nothere"}, "no required module provides package example.com/nothere"},
+		{broken, []string{"./..."}, `a/a.go:3:23: cannot use "x" (untyped string constant) as int value in return statement`},
+	} {
+		out := string(run(t, c.dir, 1, bin, c.args...))
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%v: the output lacks %q:\n%s", c.args, c.want, out)
+		}
+		if strings.Contains(out, "failed prerequisites") || strings.Contains(out, "matched no packages") && !strings.Contains(c.want, "matched") {
+			t.Errorf("%v: the output buries the error:\n%s", c.args, out)
+		}
+	}
+}

@@ -13,10 +13,13 @@
 package driver
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -128,6 +131,27 @@ func run(o *options) (exitcode int) {
 		exitAtLeast(1)
 		return
 	}
+	// A pattern that names no package (a directory that does not exist, an
+	// import path no module provides) loads as a package with only the go
+	// command's error: print it, but do not analyse it (the multichecker
+	// would add a "failed prerequisites" line per check below it).
+	var missing []*packages.Package
+	initial = slices.DeleteFunc(initial, func(p *packages.Package) bool {
+		if len(p.GoFiles)+len(p.CompiledGoFiles)+len(p.OtherFiles) == 0 && len(p.Errors) > 0 && len(p.Imports) == 0 {
+			missing = append(missing, p)
+			return true
+		}
+		return false
+	})
+	for _, p := range missing {
+		for _, err := range p.Errors {
+			fmt.Fprintln(os.Stderr, err.Msg) // the position is "-"
+			exitAtLeast(1)
+		}
+	}
+	if len(initial) == 0 {
+		return
+	}
 
 	workers := runtime.GOMAXPROCS(0)
 	if o.dbg('p') {
@@ -185,12 +209,51 @@ func load(patterns []string, tests bool) ([]*packages.Package, error) {
 	conf := &packages.Config{Mode: loadMode, Tests: tests}
 	initial, err := packages.Load(conf, patterns...)
 	if err == nil && len(initial) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+		err = goListError(patterns)
+	}
+	if err == nil {
+		if msg, ok := outsideModule(initial); ok {
+			err = fmt.Errorf("%s: go.mod file not found in current directory or any parent directory; run idemlint in a module (go mod init creates one), see 'go help modules'", msg)
+		}
 	}
 	if err == nil {
 		dropBuildErrors(initial)
 	}
 	return initial, err
+}
+
+// goListError is why the patterns load no package, in the go command's
+// words ("go: go.mod file not found in current directory or any parent
+// directory; see 'go help modules'", "go: warning: "./x/..." matched no
+// packages"): go/packages reports neither.
+func goListError(patterns []string) error {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}", "--"}, patterns...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		return errors.New(strings.TrimPrefix(msg, "go: "))
+	}
+	if len(bytes.TrimSpace(out)) > 0 {
+		return fmt.Errorf("%s matched no packages that can be analysed: %s", strings.Join(patterns, " "), strings.Join(strings.Fields(string(out)), " "))
+	}
+	return fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+}
+
+// outsideModule reports whether the packages failed to load because the
+// working directory is in no module, and the go command's message: it then
+// says only that a pattern "does not contain main module".
+func outsideModule(initial []*packages.Package) (string, bool) {
+	for _, p := range initial {
+		for _, e := range p.Errors {
+			if strings.Contains(e.Msg, "does not contain main module") {
+				out, err := exec.Command("go", "env", "GOMOD").Output()
+				gomod := strings.TrimSpace(string(out))
+				return e.Msg, err == nil && (gomod == "" || gomod == os.DevNull)
+			}
+		}
+	}
+	return "", false
 }
 
 // dropBuildErrors removes the compiler's errors that go list -export adds

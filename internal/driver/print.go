@@ -163,7 +163,9 @@ func (g *graph) exitCode() int {
 // findings visits the analysis errors and the roots' findings in the
 // graph's depth-first order, as the multichecker prints them in text: the
 // same finding in a file of two packages (p and p [p.test]) is visited
-// once.
+// once. Errors that say only that a package does not type-check are left
+// out: its type errors, printed before, say why, where the multichecker
+// adds a line per check.
 func (g *graph) findings(onErr func(*action), onDiag func(*action, diagnostic)) {
 	type key struct {
 		pos, end token.Position
@@ -173,7 +175,9 @@ func (g *graph) findings(onErr func(*action), onDiag func(*action, diagnostic)) 
 	seen := make(map[key]bool)
 	g.forEach(func(act *action) {
 		if act.err != nil {
-			onErr(act)
+			if !act.illTyped {
+				onErr(act)
+			}
 			return
 		}
 		if !act.isRoot {
