@@ -296,3 +296,65 @@ func TestActionableErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigFile checks idemlint.yml in the standalone command and under
+// go vet: checks turned off at the top and for a path, a flag that wins
+// over the file, and errors with the file and line.
+func TestConfigFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, src := binary(t), demoDir(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(fs []string) map[string]int {
+		n := make(map[string]int)
+		for _, f := range fs {
+			n[f[strings.LastIndex(f, "(")+1:len(f)-1]]++
+			if strings.HasPrefix(f, "jobs/") {
+				n["jobs/"]++
+			}
+		}
+		return n
+	}
+	all := count(findings(t, run(t, dir, 3, bin, "./...")))
+	if all["nojitter"] == 0 || all["jobs/"] == 0 || all["unboundedretry"] == 0 {
+		t.Fatalf("the demo lacks the findings this test turns off: %v", all)
+	}
+
+	write("idemlint.yml", "checks: [all, -nojitter]\npaths:\n  \"jobs/**\": {checks: [-all]}\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{bin, []string{"./..."}, 3},
+		{"go", []string{"vet", "-vettool=" + bin, "./..."}, 1},
+	} {
+		got := count(findings(t, run(t, dir, c.exit, c.name, c.args...)))
+		if got["nojitter"] != 0 || got["jobs/"] != 0 || got["unboundedretry"] != all["unboundedretry"] {
+			t.Errorf("%s %v with idemlint.yml: %v (without it: %v)", c.name, c.args, got, all)
+		}
+	}
+	if got := count(findings(t, run(t, dir, 3, bin, "-nojitter", "./..."))); got["nojitter"] != all["nojitter"] {
+		t.Errorf("-nojitter does not win over the file: %v", got)
+	}
+
+	write("idemlint.yml", "checks: [all]\nretry-func: [a.B]\n")
+	if out := string(run(t, dir, 1, bin, "./...")); !strings.Contains(out, `idemlint.yml:2:1: unknown key "retry-func"`) {
+		t.Errorf("unknown key: %s", out)
+	}
+	write("idemlint.yml", "checks: [all]\n")
+	write("payments/.idemlint.yml", "strict-context: true\n")
+	if out := string(run(t, dir, 1, bin, "./...")); !strings.Contains(out, filepath.Join("payments", ".idemlint.yml")+":1: strict-context: suite settings apply to the whole run") {
+		t.Errorf("a suite setting in a package's file: %s", out)
+	}
+}

@@ -28,6 +28,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,21 +43,56 @@ import (
 func main() {
 	args := os.Args[1:]
 	if v, ok := versionRequest(args); ok {
-		if err := driver.PrintVersion(os.Stdout, "idemlint", v == "full"); err != nil {
+		// go vet keys its cache with -V=full, which it runs in its own
+		// working directory: the configuration files there are part of
+		// the key.
+		var inputs [][]byte
+		for _, p := range analyzers.Paths(".") {
+			data, _ := os.ReadFile(p)
+			inputs = append(inputs, []byte(p), data)
+		}
+		if err := driver.PrintVersion(os.Stdout, "idemlint", v == "full", inputs...); err != nil {
 			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
+	// The configuration files: the suite settings from those at or above
+	// the working directory (go vet runs a vet tool in the package's
+	// directory), then the flags, which win. go vet's handshake (-flags)
+	// reads none.
+	files := analyzers.NewFiles()
+	var suiteFiles []*analyzers.File
+	if !slices.Contains(args, "-flags") {
+		var err error
+		if suiteFiles, err = files.Chain("."); err != nil {
+			fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	var cfg analyzers.Config
+	analyzers.ApplySuite(&cfg, suiteFiles)
 	if err := cfg.ParseArgs(args); err != nil {
 		fmt.Fprintf(os.Stderr, "idemlint: %v\n", err)
 		os.Exit(2)
 	}
 	suite := analyzers.New(&cfg)
+	keep := keepFunc(files, explicitChecks(args))
 	// The streaming driver runs standalone analyses; fixes, the vet-tool
 	// protocol, -flags and help go to the multichecker.
-	if code, ok := driver.Run(args, suite, cfg.Bind); ok {
+	sel := func(dirs []string) (func(check, file string) bool, error) {
+		for _, dir := range dirs {
+			chain, err := files.Chain(dir)
+			if err == nil {
+				err = analyzers.CheckSuite(chain, suiteFiles)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return keep, nil
+	}
+	if code, ok := driver.Run(args, suite, cfg.Bind, sel); ok {
 		os.Exit(code)
 	}
 	args, asJSON, err := multicheckerArgs(args)
@@ -66,9 +103,8 @@ func main() {
 	// go vet (since Go 1.26) asks a vet tool for JSON also when it prints
 	// text, which it formats itself from the messages: under the vet-tool
 	// protocol the messages carry the check's name in both.
-	if vetTool := len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg"); !asJSON || vetTool {
-		nameFindings(suite)
-	}
+	vetTool := len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+	wrap(suite, !asJSON || vetTool, keep)
 	os.Args = append(os.Args[:1], args...)
 	cfg.Bind(flag.CommandLine)
 	multichecker.Main(suite...)
@@ -132,22 +168,56 @@ func multicheckerArgs(args []string) (out []string, asJSON bool, err error) {
 	return out, asJSON, nil
 }
 
-// nameFindings makes each check of the suite end its findings' messages
-// with its name, "message (nojitter)", as the standalone driver prints
-// them. The multichecker and the vet tool print findings themselves; only
-// their text output (and go vet's JSON) goes through this, so that the
-// -json output of the command and golangci-lint see the messages as the
-// checks wrote them.
-func nameFindings(suite []*analysis.Analyzer) {
+// wrap makes each check of the suite report only the findings keep keeps,
+// and with name end their messages with its name, "message (nojitter)",
+// as the standalone driver prints them. The multichecker and the vet tool
+// print findings themselves; only their text output (and go vet's JSON)
+// is named, so that the -json output of the command and golangci-lint see
+// the messages as the checks wrote them.
+func wrap(suite []*analysis.Analyzer, name bool, keep func(check, file string) bool) {
 	for _, a := range suite {
-		run, name := a.Run, a.Name
+		run, check := a.Run, a.Name
 		a.Run = func(pass *analysis.Pass) (any, error) {
-			named := *pass
-			named.Report = func(d analysis.Diagnostic) {
-				d.Message = driver.WithCheck(d.Message, name)
+			wrapped := *pass
+			wrapped.Report = func(d analysis.Diagnostic) {
+				if !keep(check, pass.Fset.Position(d.Pos).Filename) {
+					return
+				}
+				if name {
+					d.Message = driver.WithCheck(d.Message, check)
+				}
 				pass.Report(d)
 			}
-			return run(&named)
+			return run(&wrapped)
 		}
 	}
+}
+
+// keepFunc keeps the findings of a check that a -<check> flag names (the
+// flags win), and otherwise those that the configuration files above the
+// file enable.
+func keepFunc(files *analyzers.Files, explicit map[string]bool) func(check, file string) bool {
+	return func(check, file string) bool {
+		if explicit[check] || file == "" {
+			return true
+		}
+		chain, err := files.Chain(filepath.Dir(file))
+		return err != nil || analyzers.Enabled(chain, check, file)
+	}
+}
+
+// explicitChecks are the checks that args name with a -<check> flag.
+func explicitChecks(args []string) map[string]bool {
+	checks := analyzers.Checks()
+	explicit := make(map[string]bool)
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && slices.Contains(checks, name) {
+			explicit[name] = true
+		}
+	}
+	return explicit
 }

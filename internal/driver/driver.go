@@ -43,14 +43,22 @@ const (
 	memoryLimit = 512 << 20
 )
 
+// Select decides which findings a run keeps, by a configuration that
+// depends on where the files are. It is called with the directories of the
+// packages to analyse, before they are analysed, and returns keep, which
+// reports whether a finding of check in file is kept, or an error that
+// stops the run.
+type Select func(dirs []string) (keep func(check, file string) bool, err error)
+
 // Run runs analyzers over the packages that args name, as the multichecker
 // would with the same arguments (bind registers extra flags that the
-// caller has already parsed). It returns the exit code and true, or false
+// caller has already parsed), keeping the findings that sel keeps (nil
+// keeps all). It returns the exit code and true, or false
 // when the caller must hand the command line to the multichecker: fixes,
 // -flags, -V, help, the vet-tool protocol, no package arguments, or a
 // command line that does not parse (the multichecker prints the usage
 // error).
-func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet)) (int, bool) {
+func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet), sel Select) (int, bool) {
 	if os.Getenv(Env) == "multichecker" {
 		return 0, false
 	}
@@ -77,6 +85,7 @@ func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
+	o.sel = sel
 	return run(o), true
 }
 
@@ -152,6 +161,20 @@ func run(o *options) (exitcode int) {
 	if len(initial) == 0 {
 		return
 	}
+	var keep func(check, file string) bool
+	if o.sel != nil {
+		var dirs []string
+		for _, p := range initial {
+			if files := append(slices.Clone(p.GoFiles), p.OtherFiles...); len(files) > 0 {
+				dirs = append(dirs, filepath.Dir(files[0]))
+			}
+		}
+		if keep, err = o.sel(dirs); err != nil {
+			log.Print(err)
+			exitAtLeast(1)
+			return
+		}
+	}
 
 	workers := runtime.GOMAXPROCS(0)
 	if o.dbg('p') {
@@ -168,6 +191,14 @@ func run(o *options) (exitcode int) {
 	for _, v := range g.violations {
 		log.Printf("internal error: %s", v)
 		exitAtLeast(1)
+	}
+
+	if keep != nil {
+		g.forEach(func(act *action) {
+			if act.isRoot {
+				act.diags = slices.DeleteFunc(act.diags, func(d diagnostic) bool { return !keep(act.a.Name, d.posn.Filename) })
+			}
+		})
 	}
 
 	// The multichecker prints package errors (list, parse and type errors)

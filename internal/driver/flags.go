@@ -30,6 +30,7 @@ type options struct {
 	vetV       bool
 	analyzers  []*analysis.Analyzer // enabled by the -NAME flags
 	args       []string
+	sel        Select
 }
 
 func (o *options) dbg(b byte) bool { return strings.IndexByte(o.debug, b) >= 0 }
