@@ -210,3 +210,31 @@ func TestVersion(t *testing.T) {
 		t.Errorf("-V=full says %s, version says %s", strings.Fields(full)[2], v)
 	}
 }
+
+// TestFormatUsage checks -format on the multichecker's route (json becomes
+// -json; sarif and github are the streaming driver's) and a bad value.
+func TestFormatUsage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	multi := runDriver(t, bin, dir, "multichecker", "-format", "json", "./payments")
+	stream := runDriver(t, bin, dir, "stream", "-format", "json", "./payments")
+	if multi.stdout != stream.stdout || !strings.Contains(multi.stdout, `"posn"`) {
+		t.Errorf("-format json through the multichecker:\n%s\nstreaming:\n%s", multi.stdout, stream.stdout)
+	}
+	for _, c := range []struct {
+		driver string
+		args   []string
+		want   string
+	}{
+		{"multichecker", []string{"-format=sarif", "./..."}, "-format sarif is written by the standalone driver only"},
+		{"stream", []string{"-format=xml", "./..."}, `-format: unknown format "xml"`},
+		{"stream", []string{"-fix", "-format", "github", "./..."}, "-format github is written by the standalone driver only"},
+	} {
+		o := runDriver(t, bin, dir, c.driver, c.args...)
+		if o.code != 2 || !strings.Contains(o.stderr, c.want) {
+			t.Errorf("%s %v: exit %d, want 2 and %q:\n%s", c.driver, c.args, o.code, c.want, o.stderr)
+		}
+	}
+}
