@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 BIN   := $(CURDIR)/bin
 
-.PHONY: all build demo test test-short lint bench soak golangci clean
+.PHONY: all build demo test test-short lint bench soak golangci sarif-multitool clean
 
 all: build
 
@@ -23,9 +23,11 @@ demo: build
 # runtime/retry/internal/benchcmp are separate modules too, built from their directories.
 MODULES := . runtime cmd/idemdemo
 
-## test: every test of every module, with the race detector, including the end-to-end tests of the CLI and the vet tool
-test: build golangci
-	IDEMLINT_BIN=$(BIN)/idemlint IDEMLINT_E2E_GOLANGCI=1 $(GO) test -race -count=1 -timeout 30m ./...
+## test: every test of every module, with the race detector, including the end-to-end tests of the CLI and the vet tool,
+## and the validation of the SARIF output by Microsoft's SARIF multitool (the tests fail without it)
+test: build golangci sarif-multitool
+	IDEMLINT_BIN=$(BIN)/idemlint IDEMLINT_E2E_GOLANGCI=1 IDEMLINT_E2E_SARIF=1 IDEMLINT_SARIF_MULTITOOL=$(SARIF_MULTITOOL) \
+		$(GO) test -race -count=1 -timeout 30m ./...
 	cd runtime && $(GO) test -race -count=1 -timeout 10m ./...
 	cd cmd/idemdemo && $(GO) test -race -count=1 -timeout 10m ./...
 	cd runtime/retry/internal/benchcmp && $(GO) vet ./...
@@ -73,6 +75,16 @@ recall: build
 ## golangci: bin/custom-gcl, golangci-lint v2.15.0 with the idemlint plugin, built offline from the module proxy
 golangci:
 	cd cmd/custom-gcl && $(GO) build -o $(BIN)/custom-gcl .
+
+## sarif-multitool: Microsoft's SARIF validator (npm @microsoft/sarif-multitool), into bin/sarif; needs node and npm
+SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL := $(BIN)/sarif/node_modules/.bin/sarif-multitool
+sarif-multitool: $(SARIF_MULTITOOL)
+$(SARIF_MULTITOOL):
+	npm install --no-audit --no-fund --prefix $(BIN)/sarif @microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION)
+	@# the package's postinstall makes the native binary executable; npm may not run it
+	chmod u+x $(BIN)/sarif/node_modules/@microsoft/sarif-multitool-*/Sarif.Multitool
+	$(SARIF_MULTITOOL) --version >/dev/null
 
 clean:
 	rm -rf $(BIN)

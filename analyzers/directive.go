@@ -34,15 +34,16 @@ func newDirectiveChecker(checks []*analysis.Analyzer, names []string, reportUnus
 						unknown = append(unknown, c)
 					}
 				}
+				prefix := d.Prefix()
 				switch {
 				case len(d.Checks) == 0:
-					pass.Reportf(d.Pos, "//idemlint:ignore names no check; write //idemlint:ignore <check>[,<check>] <reason>")
+					pass.Reportf(d.Pos, "%s names no check; write %s <check>[,<check>] <reason>", prefix, prefix)
 				case len(unknown) > 0:
-					pass.Reportf(d.Pos, "//idemlint:ignore names unknown check %s; the checks are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
+					pass.Reportf(d.Pos, "%s names unknown check %s; the checks are %s", prefix, strings.Join(unknown, ", "), strings.Join(names, ", "))
 				case d.Reason == "":
-					pass.Reportf(d.Pos, "//idemlint:ignore has no reason, so it silences nothing; add why the finding does not apply after the check names")
+					pass.Reportf(d.Pos, "%s has no reason, so it silences nothing; add why the finding does not apply after the check names", prefix)
 				case reportUnused && !idx.Used(d) && enabledAll(checks, d.Checks):
-					pass.Reportf(d.Pos, "//idemlint:ignore %s silences nothing; remove it", strings.Join(d.Checks, ","))
+					pass.Reportf(d.Pos, "%s %s silences nothing; remove it", prefix, strings.Join(d.Checks, ","))
 				}
 			}
 			return nil, nil
@@ -65,7 +66,7 @@ func enabledAll(checks []*analysis.Analyzer, names []string) bool {
 var directiveDoc = &checkdoc.Doc{
 	Name:   DirectiveName,
 	Source: "analyzers/directive.go",
-	Title:  "//idemlint:ignore directives that are malformed or silence nothing",
+	Title:  "//idemlint:ignore and //idemlint:file-ignore directives that are malformed or silence nothing",
 	Since:  "v0.1.0",
 	Text: fmt.Sprintf(`
 A finding is silenced with a directive on its line or on the line above it:
@@ -75,7 +76,9 @@ A finding is silenced with a directive on its line or on the line above it:
 time.Sleep(time.Second)
 `+"```"+`
 
-Several checks are separated by commas (`+"`//idemlint:ignore unboundedretry,nojitter reason`"+`). The reason is
+Several checks are separated by commas (`+"`//idemlint:ignore unboundedretry,nojitter reason`"+`).
+`+"`//idemlint:file-ignore <check>[,<check>] <reason>`"+` anywhere in a file (by convention above the package
+clause) silences the named checks in the whole file. The reason is
 required: a directive without one silences nothing and is reported, so that every silenced finding says why. The
 directive works the same in every driver (standalone, go vet, golangci-lint) because the checks report through it;
 in golangci-lint, `+"`//nolint:idemlint`"+` keeps working as usual.

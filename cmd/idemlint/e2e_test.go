@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/demo/findings.txt from the standalone driver's output")
@@ -32,7 +34,8 @@ func binary(t *testing.T) string {
 var finding = regexp.MustCompile(`^(?:.*/)?((?:payments|jobs)/[^:]+\.go:\d+:\d+): (.*)$`)
 
 // findings extracts "file:line:col: message" lines, with paths relative to
-// the demo module, sorted.
+// the demo module, sorted; related information is in the same form, its
+// message after a tab.
 func findings(t *testing.T, out []byte) []string {
 	t.Helper()
 	var got []string
@@ -94,6 +97,16 @@ func TestDemoDrivers(t *testing.T) {
 	if !slices.Equal(standalone, want) {
 		t.Errorf("idemlint ./... findings differ from %s (go test ./cmd/idemlint -update rewrites it after review)\ngot:\n%s\nwant:\n%s", golden, strings.Join(standalone, "\n"), strings.Join(want, "\n"))
 	}
+	checks := analyzers.Checks()
+	for _, f := range standalone {
+		if strings.Contains(f, ": \t") {
+			continue // related information
+		}
+		i := strings.LastIndex(f, " (")
+		if i < 0 || !strings.HasSuffix(f, ")") || !slices.Contains(checks, f[i+2:len(f)-1]) {
+			t.Errorf("finding does not end with its check's name: %s", f)
+		}
+	}
 	vet := findings(t, run(t, dir, 1, "go", "vet", "-vettool="+bin, "./..."))
 	if !slices.Equal(vet, want) {
 		t.Errorf("go vet -vettool findings differ from the standalone ones\nvet:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
@@ -133,17 +146,22 @@ func TestDisableFlag(t *testing.T) {
 	}
 }
 
-// TestJSON checks -json prints findings as JSON keyed by package and check.
+// TestJSON checks -json prints findings as JSON keyed by package and check,
+// with the messages as the checks wrote them (no check name appended), and
+// exits 3 as text does.
 func TestJSON(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin, dir := binary(t), demoDir(t)
-	out := run(t, dir, 0, bin, "-json", "./...")
+	out := run(t, dir, 3, bin, "-json", "./...")
 	for _, want := range []string{`"example.com/demo/payments"`, `"unboundedretry"`, `"nojitter"`, `"posn"`} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("-json output lacks %s:\n%s", want, out)
 		}
+	}
+	if bytes.Contains(out, []byte(` (nojitter)"`)) {
+		t.Errorf("-json messages end with the check name:\n%s", out)
 	}
 }
 
@@ -246,5 +264,104 @@ func TestVetFix(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Fatal("idemlint -fix changed no file of the demo")
+	}
+}
+
+// TestActionableErrors checks that what stops a run is told in the go
+// command's or the type checker's words, without a line per check below it.
+func TestActionableErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, demo := binary(t), demoDir(t)
+	outside := t.TempDir()
+	broken := writeFiles(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
+	})
+	for _, c := range []struct {
+		dir  string
+		args []string
+		want string
+	}{
+		{outside, []string{"./..."}, "go.mod file not found in current directory or any parent directory"},
+		{outside, []string{"./a"}, "go.mod file not found in current directory or any parent directory"},
+		{demo, []string{"./nosuchpackage"}, "nosuchpackage: directory not found"},
+		{demo, []string{"./nosuch/..."}, "lstat ./nosuch/: no such file or directory"},
+		{demo, []string{"example.com/nothere"}, "no required module provides package example.com/nothere"},
+		{broken, []string{"./..."}, `a/a.go:3:23: cannot use "x" (untyped string constant) as int value in return statement`},
+	} {
+		out := string(run(t, c.dir, 1, bin, c.args...))
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%v: the output lacks %q:\n%s", c.args, c.want, out)
+		}
+		if strings.Contains(out, "failed prerequisites") || strings.Contains(out, "matched no packages") && !strings.Contains(c.want, "matched") {
+			t.Errorf("%v: the output buries the error:\n%s", c.args, out)
+		}
+	}
+}
+
+// TestConfigFile checks idemlint.yml in the standalone command and under
+// go vet: checks turned off at the top and for a path, a flag that wins
+// over the file, and errors with the file and line.
+func TestConfigFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, src := binary(t), demoDir(t)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(fs []string) map[string]int {
+		n := make(map[string]int)
+		for _, f := range fs {
+			if strings.Contains(f, ": \t") {
+				continue // related information
+			}
+			n[f[strings.LastIndex(f, "(")+1:len(f)-1]]++
+			if strings.HasPrefix(f, "jobs/") {
+				n["jobs/"]++
+			}
+		}
+		return n
+	}
+	all := count(findings(t, run(t, dir, 3, bin, "./...")))
+	if all["nojitter"] == 0 || all["jobs/"] == 0 || all["unboundedretry"] == 0 {
+		t.Fatalf("the demo lacks the findings this test turns off: %v", all)
+	}
+
+	write("idemlint.yml", "checks: [all, -nojitter]\npaths:\n  \"jobs/**\": {checks: [-all]}\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		exit int
+	}{
+		{bin, []string{"./..."}, 3},
+		{"go", []string{"vet", "-vettool=" + bin, "./..."}, 1},
+	} {
+		got := count(findings(t, run(t, dir, c.exit, c.name, c.args...)))
+		if got["nojitter"] != 0 || got["jobs/"] != 0 || got["unboundedretry"] != all["unboundedretry"] {
+			t.Errorf("%s %v with idemlint.yml: %v (without it: %v)", c.name, c.args, got, all)
+		}
+	}
+	if got := count(findings(t, run(t, dir, 3, bin, "-nojitter", "./..."))); got["nojitter"] != all["nojitter"] {
+		t.Errorf("-nojitter does not win over the file: %v", got)
+	}
+
+	write("idemlint.yml", "checks: [all]\nretry-func: [a.B]\n")
+	if out := string(run(t, dir, 1, bin, "./...")); !strings.Contains(out, `idemlint.yml:2:1: unknown key "retry-func"`) {
+		t.Errorf("unknown key: %s", out)
+	}
+	write("idemlint.yml", "checks: [all]\n")
+	write("payments/.idemlint.yml", "strict-context: true\n")
+	if out := string(run(t, dir, 1, bin, "./...")); !strings.Contains(out, filepath.Join("payments", ".idemlint.yml")+":1: strict-context: suite settings apply to the whole run") {
+		t.Errorf("a suite setting in a package's file: %s", out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -219,8 +220,9 @@ func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
-	if err != nil {
-		// -json exits 0 with findings; anything else is a failure.
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
+		// -json exits 3 with findings, 0 without; anything else is a failure.
 		return nil, fmt.Errorf("idemlint: %v\n%s", err, stderr.String())
 	}
 	if s := strings.TrimSpace(stderr.String()); s != "" {

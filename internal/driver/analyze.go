@@ -34,7 +34,11 @@ type action struct {
 	isRoot bool
 	deps   []*action
 	err    error
-	diags  []diagnostic // roots only
+	// illTyped: err says only that the package does not type-check (the
+	// analyzer does not run despite errors, or such a prerequisite failed);
+	// the package's own errors, printed first, say why.
+	illTyped bool
+	diags    []diagnostic // roots only
 }
 
 func (act *action) String() string { return act.a.Name + "@" + act.pkg.ID }
@@ -482,14 +486,17 @@ func (e *engine) process(s *pkgState, w *worker) {
 			}
 		}
 		var failed []string
+		illTyped := true
 		for _, dep := range act.deps {
 			if dep.err != nil {
 				failed = append(failed, dep.String())
+				illTyped = illTyped && dep.illTyped
 			}
 		}
 		if failed != nil {
 			sort.Strings(failed)
 			act.err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
+			act.illTyped = illTyped
 			return
 		}
 		inputs := make(map[*analysis.Analyzer]any)
@@ -518,6 +525,7 @@ func (e *engine) process(s *pkgState, w *worker) {
 		var result any
 		result, act.err = func() (any, error) {
 			if ill && !act.a.RunDespiteErrors {
+				act.illTyped = true
 				return nil, fmt.Errorf("analysis skipped due to errors in package")
 			}
 			result, err := act.a.Run(pass)

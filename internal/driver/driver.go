@@ -13,10 +13,13 @@
 package driver
 
 import (
+	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -40,14 +43,22 @@ const (
 	memoryLimit = 512 << 20
 )
 
+// Select decides which findings a run keeps, by a configuration that
+// depends on where the files are. It is called with the directories of the
+// packages to analyse, before they are analysed, and returns keep, which
+// reports whether a finding of check in file is kept, or an error that
+// stops the run.
+type Select func(dirs []string) (keep func(check, file string) bool, err error)
+
 // Run runs analyzers over the packages that args name, as the multichecker
 // would with the same arguments (bind registers extra flags that the
-// caller has already parsed). It returns the exit code and true, or false
+// caller has already parsed), keeping the findings that sel keeps (nil
+// keeps all). It returns the exit code and true, or false
 // when the caller must hand the command line to the multichecker: fixes,
 // -flags, -V, help, the vet-tool protocol, no package arguments, or a
 // command line that does not parse (the multichecker prints the usage
 // error).
-func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet)) (int, bool) {
+func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet), sel Select) (int, bool) {
 	if os.Getenv(Env) == "multichecker" {
 		return 0, false
 	}
@@ -74,6 +85,7 @@ func Run(args []string, analyzers []*analysis.Analyzer, bind func(*flag.FlagSet)
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
+	o.sel = sel
 	return run(o), true
 }
 
@@ -128,6 +140,41 @@ func run(o *options) (exitcode int) {
 		exitAtLeast(1)
 		return
 	}
+	// A pattern that names no package (a directory that does not exist, an
+	// import path no module provides) loads as a package with only the go
+	// command's error: print it, but do not analyse it (the multichecker
+	// would add a "failed prerequisites" line per check below it).
+	var missing []*packages.Package
+	initial = slices.DeleteFunc(initial, func(p *packages.Package) bool {
+		if len(p.GoFiles)+len(p.CompiledGoFiles)+len(p.OtherFiles) == 0 && len(p.Errors) > 0 && len(p.Imports) == 0 {
+			missing = append(missing, p)
+			return true
+		}
+		return false
+	})
+	for _, p := range missing {
+		for _, err := range p.Errors {
+			fmt.Fprintln(os.Stderr, err.Msg) // the position is "-"
+			exitAtLeast(1)
+		}
+	}
+	if len(initial) == 0 {
+		return
+	}
+	var keep func(check, file string) bool
+	if o.sel != nil {
+		var dirs []string
+		for _, p := range initial {
+			if files := append(slices.Clone(p.GoFiles), p.OtherFiles...); len(files) > 0 {
+				dirs = append(dirs, filepath.Dir(files[0]))
+			}
+		}
+		if keep, err = o.sel(dirs); err != nil {
+			log.Print(err)
+			exitAtLeast(1)
+			return
+		}
+	}
 
 	workers := runtime.GOMAXPROCS(0)
 	if o.dbg('p') {
@@ -146,13 +193,42 @@ func run(o *options) (exitcode int) {
 		exitAtLeast(1)
 	}
 
+	if keep != nil {
+		g.forEach(func(act *action) {
+			if act.isRoot {
+				act.diags = slices.DeleteFunc(act.diags, func(d diagnostic) bool { return !keep(act.a.Name, d.posn.Filename) })
+			}
+		})
+	}
+
 	// The multichecker prints package errors (list, parse and type errors)
 	// before it analyses; they are known here only now.
-	if n := printErrors(os.Stderr, initial); n > 0 {
+	pkgErrors := packageErrors(initial)
+	for _, err := range pkgErrors {
+		fmt.Fprintln(os.Stderr, err)
 		exitAtLeast(1)
 	}
-	exitAtLeast(g.print(o.json, o.context))
+	exitAtLeast(g.print(&output{
+		format:       o.format,
+		contextLines: o.context,
+		analyzers:    o.analyzers,
+		root:         moduleRoot(initial),
+		version:      Version(),
+		pkgErrors:    pkgErrors,
+	}))
 	return
+}
+
+// moduleRoot is the directory of the main module of the packages, or the
+// working directory outside one.
+func moduleRoot(initial []*packages.Package) string {
+	for _, p := range initial {
+		if p.Module != nil && p.Module.Main && p.Module.Dir != "" {
+			return p.Module.Dir
+		}
+	}
+	dir, _ := os.Getwd()
+	return dir
 }
 
 // loadMode is what the driver asks of go/packages: the graph, the file
@@ -164,12 +240,51 @@ func load(patterns []string, tests bool) ([]*packages.Package, error) {
 	conf := &packages.Config{Mode: loadMode, Tests: tests}
 	initial, err := packages.Load(conf, patterns...)
 	if err == nil && len(initial) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+		err = goListError(patterns)
+	}
+	if err == nil {
+		if msg, ok := outsideModule(initial); ok {
+			err = fmt.Errorf("%s: go.mod file not found in current directory or any parent directory; run idemlint in a module (go mod init creates one), see 'go help modules'", msg)
+		}
 	}
 	if err == nil {
 		dropBuildErrors(initial)
 	}
 	return initial, err
+}
+
+// goListError is why the patterns load no package, in the go command's
+// words ("go: go.mod file not found in current directory or any parent
+// directory; see 'go help modules'", "go: warning: "./x/..." matched no
+// packages"): go/packages reports neither.
+func goListError(patterns []string) error {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}", "--"}, patterns...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	if msg := strings.TrimSpace(stderr.String()); msg != "" {
+		return errors.New(strings.TrimPrefix(msg, "go: "))
+	}
+	if len(bytes.TrimSpace(out)) > 0 {
+		return fmt.Errorf("%s matched no packages that can be analysed: %s", strings.Join(patterns, " "), strings.Join(strings.Fields(string(out)), " "))
+	}
+	return fmt.Errorf("%s matched no packages", strings.Join(patterns, " "))
+}
+
+// outsideModule reports whether the packages failed to load because the
+// working directory is in no module, and the go command's message: it then
+// says only that a pattern "does not contain main module".
+func outsideModule(initial []*packages.Package) (string, bool) {
+	for _, p := range initial {
+		for _, e := range p.Errors {
+			if strings.Contains(e.Msg, "does not contain main module") {
+				out, err := exec.Command("go", "env", "GOMOD").Output()
+				gomod := strings.TrimSpace(string(out))
+				return e.Msg, err == nil && (gomod == "" || gomod == os.DevNull)
+			}
+		}
+	}
+	return "", false
 }
 
 // dropBuildErrors removes the compiler's errors that go list -export adds

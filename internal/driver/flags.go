@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,8 @@ type options struct {
 	memProfile string
 	trace      string
 	tests      bool
-	json       bool
+	json       bool   // -json: an alias of -format json
+	format     string // -format: one of formats
 	context    int
 	fix        bool
 	diff       bool
@@ -28,6 +30,7 @@ type options struct {
 	vetV       bool
 	analyzers  []*analysis.Analyzer // enabled by the -NAME flags
 	args       []string
+	sel        Select
 }
 
 func (o *options) dbg(b byte) bool { return strings.IndexByte(o.debug, b) >= 0 }
@@ -75,6 +78,19 @@ func (s seenFlag) Set(string) error { *s.set = true; return nil }
 
 func (s seenFlag) IsBoolFlag() bool { return true }
 
+// formatFlag is -format: a name in formats.
+type formatFlag string
+
+func (f *formatFlag) String() string { return string(*f) }
+
+func (f *formatFlag) Set(s string) error {
+	if !slices.Contains(formats, s) {
+		return fmt.Errorf("unknown format %q (want %s)", s, strings.Join(formats, ", "))
+	}
+	*f = formatFlag(s)
+	return nil
+}
+
 // parseFlags parses args as the multichecker would, on a private flag set.
 // bind registers the suite-level flags. It returns false when args do not
 // parse (the caller then lets the multichecker print its usage error).
@@ -102,7 +118,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, bind func(*flag.F
 	}
 	fs.BoolVar(&o.printFlags, "flags", false, "print analyzer flags in JSON")
 	fs.Var(seenFlag{&o.version}, "V", "print version and exit")
-	fs.BoolVar(&o.json, "json", false, "emit JSON output")
+	fs.BoolVar(&o.json, "json", false, "emit JSON output (the same as -format json)")
+	fs.Var((*formatFlag)(&o.format), "format", "output format: "+strings.Join(formats, ", "))
 	fs.IntVar(&o.context, "c", -1, "display offending line with this many lines of context")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, don't update the files, but print a unified diff")
@@ -114,6 +131,14 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, bind func(*flag.F
 		return nil, false
 	}
 	o.args = fs.Args()
+	switch {
+	case o.json && o.format != "" && o.format != formatJSON:
+		return nil, false
+	case o.json:
+		o.format = formatJSON
+	case o.format == "":
+		o.format = formatText
+	}
 
 	var hasTrue, hasFalse bool
 	for _, ts := range enabled {

@@ -22,7 +22,18 @@ type diagnostic struct {
 	message   string
 	category  string
 	related   []related
-	fixes     []jsonFix
+	fixes     []fix
+}
+
+// A fix is a suggested fix with its edits' positions resolved.
+type fix struct {
+	message string
+	edits   []edit
+}
+
+type edit struct {
+	start, end token.Position // end is the zero Position when the edit has no End
+	new        string
 }
 
 type related struct {
@@ -55,17 +66,12 @@ func resolve(fset *token.FileSet, diags []analysis.Diagnostic) []diagnostic {
 				message: r.Message,
 			})
 		}
-		for _, fix := range d.SuggestedFixes {
-			var edits []jsonTextEdit
-			for _, edit := range fix.TextEdits {
-				edits = append(edits, jsonTextEdit{
-					Filename: fset.Position(edit.Pos).Filename,
-					Start:    fset.Position(edit.Pos).Offset,
-					End:      fset.Position(edit.End).Offset,
-					New:      string(edit.NewText),
-				})
+		for _, sf := range d.SuggestedFixes {
+			f := fix{message: sf.Message}
+			for _, e := range sf.TextEdits {
+				f.edits = append(f.edits, edit{start: fset.Position(e.Pos), end: fset.Position(e.End), new: string(e.NewText)})
 			}
-			rd.fixes = append(rd.fixes, jsonFix{Message: fix.Message, Edits: edits})
+			rd.fixes = append(rd.fixes, f)
 		}
 		out = append(out, rd)
 	}
@@ -89,24 +95,53 @@ func (g *graph) forEach(f func(*action)) {
 	visit(g.roots)
 }
 
-// print prints the diagnostics and errors as the multichecker does, in
-// text on stderr or with -json on stdout, and returns the exit code: 1 if
-// an analysis failed, 3 if there are findings (text only), 0 otherwise.
-func (g *graph) print(asJSON bool, contextLines int) int {
-	if asJSON {
-		if err := g.printJSON(os.Stdout); err != nil {
-			return 1
-		}
-		return 0
+// The output formats: -format text (the default, on stderr, as the
+// multichecker prints it), json (the multichecker's -json tree), sarif
+// (SARIF 2.1.0) and github (GitHub Actions workflow commands); all but text
+// go to stdout.
+const (
+	formatText   = "text"
+	formatJSON   = "json"
+	formatSARIF  = "sarif"
+	formatGitHub = "github"
+)
+
+var formats = []string{formatText, formatJSON, formatSARIF, formatGitHub}
+
+// output is what printing needs besides the graph.
+type output struct {
+	format       string
+	contextLines int                  // text: lines of context (-c), or -1
+	analyzers    []*analysis.Analyzer // sarif: the rules
+	root         string               // sarif, github: the directory paths are relative to
+	version      string               // sarif: the tool's version
+	pkgErrors    []string             // sarif: the package errors printed on stderr
+}
+
+// print prints the diagnostics and errors in out.format and returns the
+// exit code, the same in every format: 1 if an analysis failed, 3 if there
+// are findings, 0 otherwise.
+func (g *graph) print(out *output) int {
+	var err error
+	switch out.format {
+	case formatJSON:
+		err = g.printJSON(os.Stdout)
+	case formatSARIF:
+		err = g.printSARIF(os.Stdout, out)
+	case formatGitHub:
+		err = g.printGitHub(os.Stdout, out.root)
+	default:
+		err = g.printText(os.Stderr, out.contextLines)
 	}
-	if err := g.printText(os.Stderr, contextLines); err != nil {
+	if err != nil {
+		log.Print(err)
 		return 1
 	}
 	return g.exitCode()
 }
 
-// exitCode is the exit code of a text run: 1 if an analysis failed, 3 if
-// there are findings, 0 otherwise.
+// exitCode is the exit code of a run: 1 if an analysis failed, 3 if there
+// are findings, 0 otherwise.
 func (g *graph) exitCode() int {
 	var numErrors, rootDiags int
 	g.forEach(func(act *action) {
@@ -125,38 +160,24 @@ func (g *graph) exitCode() int {
 	return 0
 }
 
-// printErrors prints the errors of pkgs and their dependencies as
-// packages.PrintErrors does, to w, and returns how many it printed.
-func printErrors(w io.Writer, pkgs []*packages.Package) int {
-	var n int
-	errModules := make(map[*packages.Module]bool)
-	for pkg := range packages.Postorder(pkgs) {
-		for _, err := range pkg.Errors {
-			fmt.Fprintln(w, err)
-			n++
-		}
-		if mod := pkg.Module; mod != nil && mod.Error != nil && !errModules[mod] {
-			errModules[mod] = true
-			fmt.Fprintln(w, mod.Error.Err)
-			n++
-		}
-	}
-	return n
-}
-
-func (g *graph) printText(w io.Writer, contextLines int) error {
-	// The same finding in a file of two packages (p and p [p.test]) is
-	// printed once.
+// findings visits the analysis errors and the roots' findings in the
+// graph's depth-first order, as the multichecker prints them in text: the
+// same finding in a file of two packages (p and p [p.test]) is visited
+// once. Errors that say only that a package does not type-check are left
+// out: its type errors, printed before, say why, where the multichecker
+// adds a line per check.
+func (g *graph) findings(onErr func(*action), onDiag func(*action, diagnostic)) {
 	type key struct {
 		pos, end token.Position
 		*analysis.Analyzer
 		message string
 	}
 	seen := make(map[key]bool)
-	buf := new(bytes.Buffer)
 	g.forEach(func(act *action) {
 		if act.err != nil {
-			fmt.Fprintf(w, "%s: %v\n", act.a.Name, act.err)
+			if !act.illTyped {
+				onErr(act)
+			}
 			return
 		}
 		if !act.isRoot {
@@ -164,19 +185,61 @@ func (g *graph) printText(w io.Writer, contextLines int) error {
 		}
 		for _, d := range act.diags {
 			k := key{d.posn, d.end, act.a, d.message}
-			if seen[k] {
-				continue
+			if !seen[k] {
+				seen[k] = true
+				onDiag(act, d)
 			}
-			seen[k] = true
-			printPlain(buf, contextLines, d.posn, d.end, d.message)
-			for _, r := range d.related {
-				printPlain(buf, contextLines, r.posn, r.end, "\t"+r.message)
-			}
+		}
+	})
+}
+
+// printErrors prints the errors of pkgs and their dependencies as
+// packages.PrintErrors does, to w, and returns how many it printed.
+func printErrors(w io.Writer, pkgs []*packages.Package) int {
+	errs := packageErrors(pkgs)
+	for _, err := range errs {
+		fmt.Fprintln(w, err)
+	}
+	return len(errs)
+}
+
+// packageErrors lists the errors of pkgs and their dependencies in the
+// order packages.PrintErrors prints them.
+func packageErrors(pkgs []*packages.Package) []string {
+	var errs []string
+	errModules := make(map[*packages.Module]bool)
+	for pkg := range packages.Postorder(pkgs) {
+		for _, err := range pkg.Errors {
+			errs = append(errs, err.Error())
+		}
+		if mod := pkg.Module; mod != nil && mod.Error != nil && !errModules[mod] {
+			errModules[mod] = true
+			errs = append(errs, mod.Error.Err)
+		}
+	}
+	return errs
+}
+
+// printText prints each finding as "file:line:col: message (check)", its
+// related information below it indented by a tab, and analysis errors as
+// "analyzer: error".
+func (g *graph) printText(w io.Writer, contextLines int) error {
+	buf := new(bytes.Buffer)
+	g.findings(func(act *action) {
+		fmt.Fprintf(buf, "%s: %v\n", act.a.Name, act.err)
+	}, func(act *action, d diagnostic) {
+		printPlain(buf, contextLines, d.posn, d.end, WithCheck(d.message, act.a.Name))
+		for _, r := range d.related {
+			printPlain(buf, contextLines, r.posn, r.end, "\t"+r.message)
 		}
 	})
 	_, err := w.Write(buf.Bytes())
 	return err
 }
+
+// WithCheck is message as text output shows it: followed by the name of the
+// check that reported it, "message (nojitter)".
+func WithCheck(message, check string) string { return message + " (" + check + ")" }
 
 func printPlain(out io.Writer, contextLines int, posn, end token.Position, message string) {
 	fmt.Fprintf(out, "%s: %s\n", posn, message)
@@ -239,7 +302,7 @@ func (g *graph) printJSON(w io.Writer) error {
 					Posn:           d.posn.String(),
 					End:            d.jsonEnd.String(),
 					Message:        d.message,
-					SuggestedFixes: d.fixes,
+					SuggestedFixes: jsonFixes(d.fixes),
 				}
 				for _, r := range d.related {
 					jd.Related = append(jd.Related, jsonRelated{Posn: r.posn.String(), End: r.jsonEnd.String(), Message: r.message})
@@ -264,4 +327,16 @@ func (g *graph) printJSON(w io.Writer) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+func jsonFixes(fixes []fix) []jsonFix {
+	var out []jsonFix
+	for _, f := range fixes {
+		var edits []jsonTextEdit
+		for _, e := range f.edits {
+			edits = append(edits, jsonTextEdit{Filename: e.start.Filename, Start: e.start.Offset, End: e.end.Offset, New: e.new})
+		}
+		out = append(out, jsonFix{Message: f.message, Edits: edits})
+	}
+	return out
 }

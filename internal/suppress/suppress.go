@@ -1,12 +1,18 @@
-// Package suppress implements the //idemlint:ignore directive, honoured the
-// same way by every driver because the checks report through it.
+// Package suppress implements the //idemlint:ignore and
+// //idemlint:file-ignore directives, honoured the same way by every driver
+// because the checks report through it.
 //
 // A directive has the form
 //
 //	//idemlint:ignore check[,check...] reason
 //
 // and silences the named checks' findings on its own line or on the line
-// below it. The reason is required.
+// below it; or
+//
+//	//idemlint:file-ignore check[,check...] reason
+//
+// anywhere in a file (by convention above the package clause), and
+// silences them in the whole file. The reason is required.
 package suppress
 
 import (
@@ -19,26 +25,38 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Prefix starts every directive.
-const Prefix = "//idemlint:ignore"
+// Prefix starts every line directive, FilePrefix every file directive.
+const (
+	Prefix     = "//idemlint:ignore"
+	FilePrefix = "//idemlint:file-ignore"
+)
 
 // Analyzer parses the directives of a package once; its result is an *Index.
 var Analyzer = &analysis.Analyzer{
 	Name:             "idemlint_directives",
-	Doc:              "idemlint_directives: parse //idemlint:ignore directives for the idemlint checks",
+	Doc:              "idemlint_directives: parse //idemlint:ignore and //idemlint:file-ignore directives for the idemlint checks",
 	URL:              "https://github.com/idemlint/idemlint/blob/main/docs/suppression.md",
 	Run:              run,
 	ResultType:       reflect.TypeFor[*Index](),
 	RunDespiteErrors: true,
 }
 
-// Directive is one //idemlint:ignore comment.
+// Directive is one //idemlint:ignore or //idemlint:file-ignore comment.
 type Directive struct {
-	Pos    token.Pos // the comment
-	File   string    // the file's name as the FileSet gives it
-	Line   int       // the comment's line
-	Checks []string  // the checks it names
-	Reason string    // the text after the check list; may be empty
+	Pos       token.Pos // the comment
+	File      string    // the file's name as the FileSet gives it
+	Line      int       // the comment's line
+	WholeFile bool      // //idemlint:file-ignore
+	Checks    []string  // the checks it names
+	Reason    string    // the text after the check list; may be empty
+}
+
+// Prefix is how the directive starts: Prefix or FilePrefix.
+func (d *Directive) Prefix() string {
+	if d.WholeFile {
+		return FilePrefix
+	}
+	return Prefix
 }
 
 // Index holds a package's directives and which of them silenced a finding.
@@ -47,7 +65,8 @@ type Index struct {
 	fset       *token.FileSet
 	directives []*Directive
 	byLine     map[lineKey][]*Directive
-	generated  map[string]bool // files marked "Code generated ... DO NOT EDIT."
+	byFile     map[string][]*Directive // file directives
+	generated  map[string]bool         // files marked "Code generated ... DO NOT EDIT."
 
 	mu   sync.Mutex
 	used map[*Directive]bool
@@ -59,7 +78,8 @@ type lineKey struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	idx := &Index{fset: pass.Fset, byLine: make(map[lineKey][]*Directive), generated: make(map[string]bool), used: make(map[*Directive]bool)}
+	idx := &Index{fset: pass.Fset, byLine: make(map[lineKey][]*Directive), byFile: make(map[string][]*Directive),
+		generated: make(map[string]bool), used: make(map[*Directive]bool)}
 	for _, f := range pass.Files {
 		if ast.IsGenerated(f) {
 			idx.generated[pass.Fset.File(f.Pos()).Name()] = true
@@ -73,7 +93,11 @@ func run(pass *analysis.Pass) (any, error) {
 				p := pass.Fset.Position(c.Slash)
 				d.File, d.Line = p.Filename, p.Line
 				idx.directives = append(idx.directives, d)
-				idx.byLine[lineKey{d.File, d.Line}] = append(idx.byLine[lineKey{d.File, d.Line}], d)
+				if d.WholeFile {
+					idx.byFile[d.File] = append(idx.byFile[d.File], d)
+				} else {
+					idx.byLine[lineKey{d.File, d.Line}] = append(idx.byLine[lineKey{d.File, d.Line}], d)
+				}
 			}
 		}
 	}
@@ -82,8 +106,14 @@ func run(pass *analysis.Pass) (any, error) {
 
 // parse returns the directive in c, or nil if c is not one.
 func parse(c *ast.Comment) *Directive {
-	rest, ok := strings.CutPrefix(c.Text, Prefix)
-	if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+	rest, whole := strings.CutPrefix(c.Text, FilePrefix)
+	if !whole {
+		var ok bool
+		if rest, ok = strings.CutPrefix(c.Text, Prefix); !ok {
+			return nil
+		}
+	}
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
 		return nil
 	}
 	// A trailing "// ..." is a comment on the directive, not part of it.
@@ -91,7 +121,7 @@ func parse(c *ast.Comment) *Directive {
 		rest = rest[:i]
 	}
 	fields := strings.Fields(rest)
-	d := &Directive{Pos: c.Slash}
+	d := &Directive{Pos: c.Slash, WholeFile: whole}
 	if len(fields) == 0 {
 		return d
 	}
@@ -115,15 +145,21 @@ func (idx *Index) Used(d *Directive) bool {
 }
 
 // Silenced reports whether a finding of check at pos is silenced by a
-// directive on its line or the line above, and marks that directive used.
-// A directive without a reason silences nothing.
+// directive on its line or the line above, or by a file directive of its
+// file, and marks that directive used. A directive without a reason
+// silences nothing.
 func (idx *Index) Silenced(check string, pos token.Pos) bool {
 	if idx == nil || len(idx.directives) == 0 || !pos.IsValid() {
 		return false
 	}
 	p := idx.fset.Position(pos)
-	for _, line := range [2]int{p.Line, p.Line - 1} {
-		for _, d := range idx.byLine[lineKey{p.Filename, line}] {
+	candidates := [][]*Directive{
+		idx.byLine[lineKey{p.Filename, p.Line}],
+		idx.byLine[lineKey{p.Filename, p.Line - 1}],
+		idx.byFile[p.Filename],
+	}
+	for _, ds := range candidates {
+		for _, d := range ds {
 			if d.Reason == "" || !names(d, check) {
 				continue
 			}

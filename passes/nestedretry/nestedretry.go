@@ -510,6 +510,7 @@ func (c *checker) report(outer *layer, h hit) {
 		Pos:     h.pos,
 		End:     h.end,
 		Message: fmt.Sprintf("%s inside %s%s; %s", what, where, worst, outer.fix(r)),
+		Related: []analysis.RelatedInformation{{Pos: outer.pos, End: outer.end, Message: "the outer layer: " + where}},
 	})
 }
 

@@ -466,6 +466,10 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 			"mint a key once above the retry with %s.NewKey() and set it in the Idempotency-Key header, "+
 			"or send through github.com/idemlint/idemlint/runtime/retry.NewTransport, which keys non-idempotent requests",
 			s.method, what, where, idempotencyPath),
+		Related: []analysis.RelatedInformation{{Pos: scope.Pos, Message: "the retry that sends it again"}},
+	}
+	if s.client != nil {
+		d.Related[0].Message = "the client that sends it again"
 	}
 	if fix, ok := c.fix(fd, scope, s); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}

@@ -14,9 +14,10 @@
 //	soaknorm -format golangci [-dir D] [-strip P]... FILE   # golangci-lint's --output.json.path file
 //
 // Relative paths are taken relative to -dir. golangci-lint's "check: "
-// prefix of the message is removed, and its "(related information)"
-// issues are dropped: the other two drivers print related positions only
-// in their JSON output.
+// prefix of the message is removed, and so is the " (check)" suffix of
+// idemlint's and go vet's text; related information (golangci-lint's
+// "(related information)" issues, the other drivers' lines whose message
+// starts with a tab) is dropped.
 package main
 
 import (
@@ -99,6 +100,10 @@ func (n normalizer) parse(format string, data []byte) (findings, errs []string, 
 // "file.go:line:col: message" (the column is left out when unknown).
 var diagLine = regexp.MustCompile(`^(\S.*?\.go):(\d+)(?::(\d+))?: (.*)$`)
 
+// checkSuffix is the " (check)" that idemlint's text output and go vet's
+// put after each message.
+var checkSuffix = regexp.MustCompile(` \([a-z0-9]+\)$`)
+
 func (n normalizer) parseText(data []byte, vet bool) (findings, errs []string) {
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimRight(line, "\r\n")
@@ -114,11 +119,15 @@ func (n normalizer) parseText(data []byte, vet bool) (findings, errs []string) {
 			errs = append(errs, line)
 			continue
 		}
+		if strings.HasPrefix(m[4], "\t") {
+			continue // related information
+		}
 		col := m[3]
 		if col == "" {
 			col = "0"
 		}
-		findings = append(findings, n.path(m[1])+":"+m[2]+":"+col+": "+m[4])
+		msg := checkSuffix.ReplaceAllString(m[4], "")
+		findings = append(findings, n.path(m[1])+":"+m[2]+":"+col+": "+msg)
 	}
 	return findings, errs
 }

@@ -8,15 +8,17 @@ import (
 var n = normalizer{dir: "/w/corpus", strip: []string{"/m/pkg/mod", "/goroot/src/"}}
 
 func TestParseTextAndVetAgree(t *testing.T) {
-	text := "/m/pkg/mod/example.com/a@v1.0.0/b.go:12:3: retry loop has no cap: add one\n" +
-		"/goroot/src/net/http/client.go:7:1: nojitter-like message: with colons: inside\n"
+	text := "/m/pkg/mod/example.com/a@v1.0.0/b.go:12:3: retry loop has no cap: add one (unboundedretry)\n" +
+		"/m/pkg/mod/example.com/a@v1.0.0/b.go:10:2: \tthe outer layer: a retry loop (3 attempts)\n" +
+		"/goroot/src/net/http/client.go:7:1: nojitter-like message: with colons (and parentheses): inside (nojitter)\n"
 	vet := "# example.com/a\n" +
-		"/m/pkg/mod/example.com/a@v1.0.0/b.go:12:3: retry loop has no cap: add one\n" +
+		"/m/pkg/mod/example.com/a@v1.0.0/b.go:12:3: retry loop has no cap: add one (unboundedretry)\n" +
+		"/m/pkg/mod/example.com/a@v1.0.0/b.go:10:2: \tthe outer layer: a retry loop (3 attempts)\n" +
 		"# net/http\n" +
-		"../../goroot/src/net/http/client.go:7:1: nojitter-like message: with colons: inside\n"
+		"../../goroot/src/net/http/client.go:7:1: nojitter-like message: with colons (and parentheses): inside (nojitter)\n"
 	want := []string{
 		"example.com/a@v1.0.0/b.go:12:3: retry loop has no cap: add one",
-		"net/http/client.go:7:1: nojitter-like message: with colons: inside",
+		"net/http/client.go:7:1: nojitter-like message: with colons (and parentheses): inside",
 	}
 	for _, tc := range []struct {
 		format, data string
