@@ -98,8 +98,8 @@ func ParseFile(name string, data []byte) (*File, error) {
 		}
 		for i, c := range list {
 			name := strings.TrimPrefix(c, "-")
-			if name != "all" && !slices.Contains(checkNames, name) {
-				return nil, errorf(n.Content[i], "checks: unknown check %q (all, %s; -name turns one off)", c, strings.Join(checkNames, ", "))
+			if name != "all" && !slices.Contains(Checks(), name) {
+				return nil, errorf(n.Content[i], "checks: unknown check %q (all, %s; -name turns one off)", c, strings.Join(Checks(), ", "))
 			}
 		}
 		return list, nil
