@@ -192,8 +192,9 @@ func TestFixBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fixes import idemlint's runtime: point the copy at this checkout.
-	run(t, dir, 0, "go", "mod", "edit", "-require=github.com/idemlint/idemlint@v0.0.0", "-replace=github.com/idemlint/idemlint="+root)
+	// The fixes import idemlint's runtime, a module of its own: point the
+	// copy at this checkout's.
+	run(t, dir, 0, "go", "mod", "edit", "-require=github.com/idemlint/idemlint/runtime@v0.0.0", "-replace=github.com/idemlint/idemlint/runtime="+filepath.Join(root, "runtime"))
 	before, err := os.ReadFile(filepath.Join(dir, "payments", "client.go"))
 	if err != nil {
 		t.Fatal(err)
