@@ -242,8 +242,9 @@ func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
 			return false
 		default:
 			// a condition on another result of the attempt (n < 0), not on
-			// the error itself (!retryable(err)) nor on anything else
-			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentions(w.m.info, g.cond, e) {
+			// the error itself (!retryable(err)), on the results of another
+			// call (a retry policy's own error), nor on anything else
+			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentions(w.m.info, g.cond, e) || !w.mentionsAny(g.cond, w.attemptResults(at, e)) {
 				return false
 			}
 		}
@@ -885,7 +886,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		return condOther, Cap{}, Deadline{}
 	}
 	var counter types.Object
-	attempt, timeish, stop, varying := false, false, false, false
+	attempt, timeish, stop, varying, decision := false, false, false, false, false
 	var ctxObj types.Object
 	waitKind := DeadlineKind(0)
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -905,6 +906,8 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 			}
 			if local(o) && w.fromBackoffStop(o) {
 				stop = true
+			} else if local(o) && w.fromCounterDecision(o) {
+				decision = true
 			} else if w.results[o] || w.errs[o] {
 				if k, ok := w.waitErr[o]; ok {
 					waitKind = k
@@ -953,6 +956,10 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos()}
 	case stop:
 		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
+	case decision:
+		// wait, ok := retrier.Retry(ctx, n, err): a policy told the
+		// attempt number decides; the bound is the policy's, unknown here
+		return condOther, Cap{}, Deadline{}
 	case attempt:
 		return condAttempt, Cap{}, Deadline{}
 	case !varying:
@@ -1083,6 +1090,31 @@ func (w *loopWalk) fromBackoffStop(o types.Object) bool {
 	for _, d := range w.di.defs[o] {
 		if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
 			if fn := w.m.callee(call); fn != nil && strings.HasSuffix(fn.FullName(), ".NextBackOff") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fromCounterDecision reports whether o, not an error, is assigned in the
+// loop from a call that is passed the loop's attempt counter (ok :=
+// retrier.Retry(ctx, n, err)): a retry policy deciding by the attempt
+// number, not an attempt.
+func (w *loopWalk) fromCounterDecision(o types.Object) bool {
+	if isError(o.Type()) {
+		return false // the attempt's own error: op(attempt) is an attempt
+	}
+	for _, d := range w.di.defs[o] {
+		if !in(w.loop, d.pos) {
+			continue
+		}
+		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		for _, a := range call.Args {
+			if u := w.obj(a); u != nil && u != o && w.counts[u] {
 				return true
 			}
 		}
@@ -1322,4 +1354,16 @@ func nilTruth(info *types.Info, cond ast.Expr, e types.Object) int {
 		}
 	}
 	return 0
+}
+
+// mentionsAny reports whether e mentions one of objs.
+func (w *loopWalk) mentionsAny(e ast.Expr, objs map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && objs[w.m.info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

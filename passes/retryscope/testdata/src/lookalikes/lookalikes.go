@@ -426,3 +426,32 @@ func writeAll(fd int, p []byte) (int, error) {
 		return n, nil
 	}
 }
+
+// Retrier decides whether to retry, by the attempt number.
+type Retrier interface {
+	Retry(ctx context.Context, retry int, err error) (time.Duration, bool, error)
+}
+
+func connect() error { return nil }
+
+// performRequest is olivere/elastic's PerformRequest: a retry policy told
+// the attempt number decides when to stop (a StopRetrier by default). The
+// bound is the policy's: unknown, not none.
+func performRequest(ctx context.Context, retrier Retrier) error {
+	n := 0
+	for { // want `loop cap=unknown deadline=unknown waits=unknown body`
+		err := connect()
+		if err == nil {
+			return nil
+		}
+		n++
+		wait, ok, rerr := retrier.Retry(ctx, n, err)
+		if rerr != nil {
+			return rerr
+		}
+		if !ok {
+			return err
+		}
+		time.Sleep(wait)
+	}
+}
