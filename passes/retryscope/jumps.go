@@ -29,19 +29,14 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 	}
 	// goto: a label of a statement list that a goto after it jumps back to.
 	ast.Inspect(body, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
+		switch n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			return false // a goto within a loop's body: the loop is the retry
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		default:
+		}
+		list, ok := stmtList(n)
+		if !ok {
 			return true
 		}
 		for i, st := range list {
@@ -230,4 +225,18 @@ func MayJumpBack(fd *ast.FuncDecl) bool {
 		return !found
 	})
 	return found
+}
+
+// stmtList returns the statement list n holds when it is a block, a case
+// clause or a select case.
+func stmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
 }

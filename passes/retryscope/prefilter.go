@@ -213,16 +213,11 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 	}
 	never := func(string) bool { return false }
 	ast.Inspect(loop, func(n ast.Node) bool {
-		var list []ast.Stmt
+		list, _ := stmtList(n)
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 		case *ast.IfStmt:
 			if as, ok := n.Init.(*ast.AssignStmt); ok {
 				assign(as.Lhs, as.Rhs, func(name string) bool { return failsAlways(n, name) })
