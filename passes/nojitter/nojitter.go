@@ -141,21 +141,12 @@ func setting(s *retryscope.Scope, w retryscope.Wait) string {
 }
 
 func libraryFix(s *retryscope.Scope) string {
-	switch s.Library {
-	case "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5":
-		return "use retry.DelayType(retry.CombineDelay(retry.BackOffDelay, retry.RandomDelay)) (the default) or retry.FullJitterBackoffDelay, or " + runtimeFix
-	case "github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5":
-		return "use backoff.NewExponentialBackOff() with a non-zero RandomizationFactor, or " + runtimeFix
-	case "github.com/sethvargo/go-retry":
-		return "wrap the backoff in retry.WithJitterPercent or retry.WithFullJitter, or " + runtimeFix
-	case "k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry":
-		return "set wait.Backoff.Jitter (e.g. 0.1 or more), or " + runtimeFix
-	case "github.com/failsafe-go/failsafe-go":
-		return "add WithJitterFactor or WithRandomDelay to the retry policy, or " + runtimeFix
-	case "github.com/hashicorp/go-retryablehttp":
-		return "set the client's Backoff to retryablehttp.LinearJitterBackoff, or use github.com/idemlint/idemlint/runtime/retry.NewTransport, which waits with full jitter"
-	case "github.com/Rican7/retry":
-		return "use strategy.BackoffWithJitter, or " + runtimeFix
+	fix, runtime := s.JitterFix()
+	if fix == "" {
+		return runtimeFix
 	}
-	return runtimeFix
+	if runtime == "" {
+		runtime = runtimeFix
+	}
+	return fix + ", or " + runtime
 }

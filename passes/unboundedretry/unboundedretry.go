@@ -81,19 +81,8 @@ func what(s *retryscope.Scope) string {
 
 func fix(s *retryscope.Scope) string {
 	const runtimeFix = "or use github.com/idemlint/idemlint/runtime/retry.Do, whose Policy caps attempts and sets a deadline by default"
-	switch s.Library {
-	case "":
-		return "cap the attempts and set an overall deadline, " + runtimeFix
-	case "github.com/avast/retry-go/v4", "github.com/avast/retry-go/v5":
-		return "pass retry.Attempts(n) with n > 0 and retry.Context with a deadline, " + runtimeFix
-	case "github.com/cenkalti/backoff/v4":
-		return "wrap the backoff in backoff.WithMaxRetries and keep a non-zero MaxElapsedTime, " + runtimeFix
-	case "github.com/cenkalti/backoff/v5":
-		return "pass backoff.WithMaxTries(n) and a non-zero backoff.WithMaxElapsedTime, " + runtimeFix
-	case "github.com/sethvargo/go-retry":
-		return "wrap the backoff in retry.WithMaxRetries and retry.WithMaxDuration, " + runtimeFix
-	case "github.com/failsafe-go/failsafe-go":
-		return "set WithMaxRetries(n) with n >= 0 and WithMaxDuration, " + runtimeFix
+	if f := s.BoundFix(); f != "" {
+		return f + ", " + runtimeFix
 	}
 	return "cap the attempts and set an overall deadline, " + runtimeFix
 }
