@@ -141,10 +141,7 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	u := &vetUnit{cfg: cfg, analyzers: analyzers, fset: token.NewFileSet(), packages: make(map[string]*types.Package),
 		entries: make(map[string]*vetxEntry)}
 	u.imports = sync.OnceValues(u.loadImports)
-	var imports []string
-	for _, path := range u.importPaths() {
-		imports = append(imports, pkgPath(path))
-	}
+	imports := u.importPaths()
 	closure := sync.OnceValues(func() (map[string]*types.Package, error) {
 		direct, err := u.imports()
 		if err != nil {
@@ -153,7 +150,7 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		return importMap(sortedPackages(direct)), nil
 	})
 	dependsOn := func(match func(string) bool) bool {
-		if match(pkgPath(cfg.ImportPath)) {
+		if match(cfg.ImportPath) {
 			return true
 		}
 		m, err := closure()
@@ -161,7 +158,7 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 			return true // the analysis will not run: nothing to promise
 		}
 		for path := range m {
-			if match(pkgPath(path)) {
+			if match(path) {
 				return true
 			}
 		}
@@ -169,20 +166,19 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	factNames := func() (map[string]bool, bool) {
 		names := make(map[string]bool)
-		direct, err := u.imports()
+		m, err := closure()
 		if err != nil {
 			return nil, true
 		}
-		m := importMap(sortedPackages(direct))
 		pkgFacts := false
-		for _, path := range u.importPaths() {
+		for _, path := range imports {
 			facts, err := u.facts(path)
 			if err != nil {
 				return nil, true
 			}
 			for _, f := range facts {
 				if f.Object == "" {
-					pkgFacts = true
+					pkgFacts = pkgFacts || m[f.PkgPath] != nil
 					continue
 				}
 				if obj := lookupFact(m, f); obj != nil {
@@ -197,24 +193,13 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		if err != nil {
 			return nil, err
 		}
-		for p, pkg := range m {
-			if pkgPath(p) == path {
-				return pkg, nil
-			}
+		if pkg := m[path]; pkg != nil {
+			return pkg, nil
 		}
 		return nil, fmt.Errorf("prefilter: %s does not import %s", cfg.ImportPath, path)
 	}
-	u.pp = prefilter.New(pkgPath(cfg.ImportPath), cfg.GoFiles, imports, dependsOn, factNames, typesOf, u.fset)
+	u.pp = prefilter.New(cfg.ImportPath, cfg.GoFiles, imports, dependsOn, factNames, typesOf, u.fset)
 	return u
-}
-
-// pkgPath is the package path of an import path of the vet-tool protocol,
-// without the test variant's suffix ("p [q.test]").
-func pkgPath(path string) string {
-	if i := strings.Index(path, " ["); i >= 0 {
-		return path[:i]
-	}
-	return path
 }
 
 // importPaths returns the paths of the package's direct imports, as the
