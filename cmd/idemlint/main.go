@@ -21,7 +21,8 @@
 // Standalone runs go through a streaming driver (internal/driver) that
 // holds a few packages in memory at a time; -fix, -diff and the vet-tool
 // protocol go through go/analysis/multichecker, as every run does with
-// IDEMLINT_DRIVER=multichecker.
+// IDEMLINT_DRIVER=multichecker, except the vet-tool runs for a
+// dependency's facts that the prefilters rule out (driver.VetFactsOnly).
 package main
 
 import (
@@ -104,6 +105,13 @@ func main() {
 	// text, which it formats itself from the messages: under the vet-tool
 	// protocol the messages carry the check's name in both.
 	vetTool := len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+	// A package go vet needs only for its facts: skipped when the fact
+	// analyzers' prefilters rule facts out.
+	if vetTool {
+		if code, ok := driver.VetFactsOnly(args[len(args)-1], suite); ok {
+			os.Exit(code)
+		}
+	}
 	wrap(suite, !asJSON || vetTool, keep)
 	os.Args = append(os.Args[:1], args...)
 	cfg.Bind(flag.CommandLine)

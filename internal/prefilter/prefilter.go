@@ -217,13 +217,13 @@ func CallName(call *ast.CallExpr) string {
 // not analysed); typesOf returns one's types, from its export data.
 func FromPackages(p *packages.Package, facts func(*packages.Package) (names []string, packageFact bool),
 	typesOf func(*packages.Package) (*types.Package, error)) *Package {
-	pp := &Package{Path: p.PkgPath, Files: p.CompiledGoFiles}
+	var imports []string
 	for path := range p.Imports {
-		pp.Imports = append(pp.Imports, path)
+		imports = append(imports, path)
 	}
-	sort.Strings(pp.Imports)
+	sort.Strings(imports)
 	closure := sync.OnceValue(func() []*packages.Package { return transitiveImports(p) })
-	pp.DependsOn = func(match func(string) bool) bool {
+	dependsOn := func(match func(string) bool) bool {
 		if match(p.PkgPath) {
 			return true
 		}
@@ -234,7 +234,7 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 		}
 		return false
 	}
-	pp.FactNames = func() (map[string]bool, bool) {
+	factNames := func() (map[string]bool, bool) {
 		names := make(map[string]bool)
 		pkgFacts := false
 		for _, q := range closure() {
@@ -246,9 +246,29 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 		}
 		return names, pkgFacts
 	}
+	typesOfPath := func(path string) (*types.Package, error) {
+		for _, q := range closure() {
+			if q.PkgPath == path {
+				return typesOf(q)
+			}
+		}
+		return nil, fmt.Errorf("prefilter: %s does not import %s", p.PkgPath, path)
+	}
+	return New(p.PkgPath, p.CompiledGoFiles, imports, dependsOn, factNames, typesOfPath, token.NewFileSet())
+}
+
+// New returns what a prefilter sees of the package path whose compiled Go
+// files are files and whose direct imports are imports, for a driver that
+// knows its import graph and its dependencies' facts in its own way:
+// dependsOn, factNames and typesOf are the Package's DependsOn, FactNames
+// and Types. Source, Lexicon and Syntax read the files on demand; Syntax
+// parses them into fset.
+func New(path string, files, imports []string, dependsOn func(match func(string) bool) bool,
+	factNames func() (map[string]bool, bool), typesOf func(string) (*types.Package, error), fset *token.FileSet) *Package {
+	pp := &Package{Path: path, Files: files, Imports: imports, DependsOn: dependsOn, FactNames: factNames, Types: typesOf}
 	pp.Source = sync.OnceValues(func() ([][]byte, error) {
 		var srcs [][]byte
-		for _, name := range p.CompiledGoFiles {
+		for _, name := range files {
 			src, err := os.ReadFile(name)
 			if err != nil {
 				return nil, fmt.Errorf("prefilter: %v", err)
@@ -257,14 +277,6 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 		}
 		return srcs, nil
 	})
-	pp.Types = func(path string) (*types.Package, error) {
-		for _, q := range closure() {
-			if q.PkgPath == path {
-				return typesOf(q)
-			}
-		}
-		return nil, fmt.Errorf("prefilter: %s does not import %s", p.PkgPath, path)
-	}
 	pp.Lexicon = sync.OnceValues(func() (*Lexicon, error) {
 		srcs, err := pp.Source()
 		if err != nil {
@@ -277,16 +289,15 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 		if err != nil {
 			return nil, err
 		}
-		fset := token.NewFileSet()
-		var files []*ast.File
+		var parsed []*ast.File
 		for i, src := range srcs {
-			f, err := parser.ParseFile(fset, p.CompiledGoFiles[i], src, parser.SkipObjectResolution)
+			f, err := parser.ParseFile(fset, files[i], src, parser.SkipObjectResolution)
 			if err != nil {
 				return nil, fmt.Errorf("prefilter: %v", err)
 			}
-			files = append(files, f)
+			parsed = append(parsed, f)
 		}
-		return files, nil
+		return parsed, nil
 	})
 	return pp
 }

@@ -1,0 +1,270 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/gob"
+	"fmt"
+	"go/types"
+	"os"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/objectpath"
+)
+
+// The facts file of the vet-tool protocol, as x/tools v0.52.0's
+// go/analysis/unitchecker writes and reads it (writeVetxFile,
+// readVetxFile): "vetx", the lengths of the two parts as little-endian
+// uint32s, the package's types (gcimporter.IExportData, which is
+// gcexportdata.Write without its leading 'i'), then its facts
+// (internal/facts: a gob of []gobFact, nothing when there are none). The
+// facts part holds the package's own facts and those of its imports that
+// are on methods, fields and types (a fact on another package or on
+// another package's package-level function, variable or constant reaches
+// direct importers only). Keep it in step with x/tools when go.mod
+// updates it: the vet route's e2e test in check mode compares these
+// files with unitchecker's byte for byte.
+
+const vetxMagic = "vetx"
+
+type vetxEntry struct {
+	types, facts []byte
+}
+
+func readVetxFile(name string) (*vetxEntry, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	e, err := parseVetx(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return e, nil
+}
+
+func parseVetx(data []byte) (*vetxEntry, error) {
+	if len(data) < 12 || string(data[:4]) != vetxMagic {
+		return nil, fmt.Errorf("not a vetx file")
+	}
+	typesLen := binary.LittleEndian.Uint32(data[4:8])
+	factsLen := binary.LittleEndian.Uint32(data[8:12])
+	if uint64(12)+uint64(typesLen)+uint64(factsLen) > uint64(len(data)) {
+		return nil, fmt.Errorf("invalid vetx file lengths")
+	}
+	return &vetxEntry{types: data[12 : 12+typesLen], facts: data[12+typesLen : 12+typesLen+factsLen]}, nil
+}
+
+func encodeVetx(typesData, factsData []byte) []byte {
+	data := make([]byte, 12, 12+len(typesData)+len(factsData))
+	copy(data, vetxMagic)
+	binary.LittleEndian.PutUint32(data[4:8], uint32(len(typesData)))
+	binary.LittleEndian.PutUint32(data[8:12], uint32(len(factsData)))
+	data = append(data, typesData...)
+	return append(data, factsData...)
+}
+
+// gobFact is internal/facts' serialized fact, field for field (gob
+// matches fields by name).
+type gobFact struct {
+	PkgPath string          // path of package
+	Object  objectpath.Path // optional path of object relative to package itself
+	Fact    analysis.Fact   // type and value of user-defined Fact
+}
+
+func decodeFacts(data []byte) ([]gobFact, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var facts []gobFact
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&facts); err != nil {
+		return nil, fmt.Errorf("decoding facts: %v", err)
+	}
+	return facts, nil
+}
+
+// lookupFact returns the object a fact of an import is on, among the
+// packages that m (importMap) holds; nil when it is not there, as
+// internal/facts' Decoder discards it.
+func lookupFact(m map[string]*types.Package, f gobFact) types.Object {
+	pkg := m[f.PkgPath]
+	if pkg == nil || f.Object == "" {
+		return nil
+	}
+	obj, err := objectpath.Object(pkg, f.Object)
+	if err != nil {
+		return nil
+	}
+	return obj
+}
+
+// forwardFacts returns the facts part that unitchecker writes for pkg when
+// pkg exports no fact of its own: its imports' facts decoded against pkg
+// (facts.Decoder.Decode) and encoded again (facts.Set.Encode), which keeps
+// those on methods, fields and types.
+func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error)) ([]byte, error) {
+	type key struct {
+		obj types.Object
+		t   reflect.Type
+	}
+	m := importMap(pkg.Imports())
+	kept := make(map[key]analysis.Fact)
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "unsafe" {
+			continue
+		}
+		facts, err := read(imp.Path())
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range facts {
+			if obj := lookupFact(m, f); obj != nil {
+				kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact
+			}
+		}
+	}
+	encoder := new(objectpath.Encoder)
+	var out []gobFact
+	for k, fact := range kept {
+		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
+			continue // imported fact about package-level non-type object
+		}
+		path, err := encoder.For(k.obj)
+		if err != nil {
+			continue
+		}
+		out = append(out, gobFact{PkgPath: k.obj.Pkg().Path(), Object: path, Fact: fact})
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.PkgPath != y.PkgPath {
+			return x.PkgPath < y.PkgPath
+		}
+		if x.Object != y.Object {
+			return x.Object < y.Object
+		}
+		return reflect.TypeOf(x.Fact).String() < reflect.TypeOf(y.Fact).String()
+	})
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(out); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func sortedPackages(m map[string]*types.Package) []*types.Package {
+	var pkgs []*types.Package
+	for _, pkg := range m {
+		pkgs = append(pkgs, pkg)
+	}
+	sort.Slice(pkgs, func(i, j int) bool { return pkgs[i].Path() < pkgs[j].Path() })
+	return pkgs
+}
+
+// importMap returns every package that the types of imports reach, by
+// path: internal/facts' importMap, the packages whose facts a package
+// importing them can decode.
+func importMap(imports []*types.Package) map[string]*types.Package {
+	objects := make(map[types.Object]bool)
+	typs := make(map[types.Type]bool) // Named, Alias and TypeParam
+	packages := make(map[string]*types.Package)
+
+	var addObj func(obj types.Object)
+	var addType func(T types.Type)
+	addObj = func(obj types.Object) {
+		if !objects[obj] {
+			objects[obj] = true
+			addType(obj.Type())
+			if pkg := obj.Pkg(); pkg != nil {
+				packages[pkg.Path()] = pkg
+			}
+		}
+	}
+	addNamed := func(targs *types.TypeList, origin types.Type, obj *types.TypeName, tparams *types.TypeParamList) bool {
+		for t := range targs.Types() {
+			addType(t)
+		}
+		if typs[origin] {
+			return false
+		}
+		typs[origin] = true
+		addObj(obj)
+		for tparam := range tparams.TypeParams() {
+			addType(tparam)
+		}
+		return true
+	}
+	addType = func(T types.Type) {
+		switch T := T.(type) {
+		case *types.Basic:
+		case *types.Alias:
+			o := T.Origin()
+			if addNamed(T.TypeArgs(), o, o.Obj(), o.TypeParams()) {
+				addType(o.Rhs())
+			}
+		case *types.Named:
+			o := T.Origin()
+			if addNamed(T.TypeArgs(), o, o.Obj(), o.TypeParams()) {
+				addType(o.Underlying())
+				for method := range o.Methods() {
+					addObj(method)
+				}
+			}
+		case *types.Pointer:
+			addType(T.Elem())
+		case *types.Slice:
+			addType(T.Elem())
+		case *types.Array:
+			addType(T.Elem())
+		case *types.Chan:
+			addType(T.Elem())
+		case *types.Map:
+			addType(T.Key())
+			addType(T.Elem())
+		case *types.Signature:
+			addType(T.Params())
+			addType(T.Results())
+			for tparam := range T.TypeParams().TypeParams() {
+				addType(tparam)
+			}
+		case *types.Struct:
+			for field := range T.Fields() {
+				addObj(field)
+			}
+		case *types.Tuple:
+			for v := range T.Variables() {
+				addObj(v)
+			}
+		case *types.Interface:
+			for method := range T.Methods() {
+				addObj(method)
+			}
+			for etyp := range T.EmbeddedTypes() {
+				addType(etyp)
+			}
+		case *types.Union:
+			for term := range T.Terms() {
+				addType(term.Type())
+			}
+		case *types.TypeParam:
+			if !typs[T] {
+				typs[T] = true
+				addObj(T.Obj())
+				addType(T.Constraint())
+			}
+		}
+	}
+	for _, imp := range imports {
+		packages[imp.Path()] = imp
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			addObj(scope.Lookup(name))
+		}
+	}
+	return packages
+}
