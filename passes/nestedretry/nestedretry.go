@@ -3,12 +3,9 @@ package nestedretry
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/constant"
 	"go/token"
 	"go/types"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -600,26 +597,5 @@ var skipStd = true
 // transparent connection-level retries (net/http, database/sql) are not
 // retry layers in the sense of this check.
 func isStd(pass *analysis.Pass) bool {
-	return len(pass.Files) > 0 && stdFile(pass.Pkg.Path(), pass.Fset.File(pass.Files[0].Pos()).Name())
-}
-
-// stdFile reports whether the package at path, one of whose files is
-// name, is in the standard library: no dot in its first path element, and
-// its files under GOROOT/src.
-func stdFile(path, name string) bool {
-	if i := strings.IndexByte(path, '/'); i >= 0 {
-		path = path[:i]
-	}
-	if strings.Contains(path, ".") {
-		return false
-	}
-	src := filepath.Join(goroot(), "src") + string(filepath.Separator)
-	return goroot() != "" && strings.HasPrefix(name, src)
-}
-
-func goroot() string {
-	if g := os.Getenv("GOROOT"); g != "" {
-		return g
-	}
-	return build.Default.GOROOT
+	return len(pass.Files) > 0 && retryscope.IsStd(pass.Pkg.Path(), pass.Fset.File(pass.Files[0].Pos()).Name())
 }

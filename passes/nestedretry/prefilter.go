@@ -32,7 +32,7 @@ func Prefilter(scope *analysis.Analyzer) prefilter.Func {
 // a call of a function of a dependency that has a fact (by name). The
 // standard library and the modelled packages export none (see Run).
 func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
-	if modelled(p.Path) || skipStd && len(p.Files) > 0 && stdFile(p.Path, p.Files[0]) {
+	if modelled(p.Path) || skipStd && len(p.Files) > 0 && retryscope.IsStd(p.Path, p.Files[0]) {
 		return false
 	}
 	names, packageFacts := p.FactNames()
