@@ -691,6 +691,18 @@ func (w *loopWalk) leaves(list []ast.Stmt, inSwitch, nested bool) bool {
 		return w.leaves(st.List, inSwitch, nested)
 	case *ast.IfStmt:
 		return st.Else != nil && w.leaves(st.Body.List, inSwitch, nested) && w.leaves([]ast.Stmt{st.Else}, inSwitch, nested)
+	case *ast.SelectStmt:
+		// select { case <-time.After(d): continue; case <-done: return }
+		for _, c := range st.Body.List {
+			if !w.leaves(c.(*ast.CommClause).Body, true, nested) {
+				return false
+			}
+		}
+		return len(st.Body.List) > 0
+	case *ast.SwitchStmt:
+		return w.clausesLeave(st.Body, nested)
+	case *ast.TypeSwitchStmt:
+		return w.clausesLeave(st.Body, nested)
 	case *ast.ExprStmt:
 		if call, ok := st.X.(*ast.CallExpr); ok {
 			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
@@ -701,6 +713,28 @@ func (w *loopWalk) leaves(list []ast.Stmt, inSwitch, nested bool) bool {
 		}
 	}
 	return false
+}
+
+// clausesLeave reports whether a switch with a default clause leaves the
+// pass in every clause (a fallthrough goes on to the next clause, which
+// must leave too).
+func (w *loopWalk) clausesLeave(body *ast.BlockStmt, nested bool) bool {
+	dflt := false
+	for _, c := range body.List {
+		cc := c.(*ast.CaseClause)
+		if cc.List == nil {
+			dflt = true
+		}
+		if n := len(cc.Body); n > 0 {
+			if b, ok := cc.Body[n-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				continue
+			}
+		}
+		if !w.leaves(cc.Body, true, nested) {
+			return false
+		}
+	}
+	return dflt
 }
 
 // impliesNil reports whether g holding means e == nil.
@@ -759,6 +793,20 @@ func condImplies(info *types.Info, cond ast.Expr, want bool, isE func(ast.Expr) 
 				return false
 			}
 			return (c.Op == op) == want
+		}
+	case *ast.CallExpr:
+		// errors.Is(err, target) and errors.As(err, &t) hold only for an
+		// error that is not nil (target a non-nil error value).
+		fn, _ := typeutil.Callee(info, c).(*types.Func)
+		if fn == nil || len(c.Args) != 2 || !isE(c.Args[0]) || !want || op != token.NEQ {
+			return false
+		}
+		switch fn.FullName() {
+		case "errors.Is":
+			tv, ok := info.Types[c.Args[1]]
+			return ok && !tv.IsNil()
+		case "errors.As":
+			return true
 		}
 	}
 	return false
