@@ -566,7 +566,7 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 		return WaitUnknown
 	}
 	// A helper of this package: classify what it returns.
-	if fn.Pkg() == m.pass.Pkg && depth < 4 {
+	if fn.Pkg() == m.pass.Pkg && depth < maxDepth {
 		if decl := m.funcs[fn]; decl != nil {
 			return c.helper(decl, call, depth)
 		}

@@ -83,3 +83,45 @@ func drain(r reader, buf []byte) {
 		_, err = r.Read(buf)
 	}
 }
+
+// kafka-go's writer: the delay comes from a helper whose arguments are the
+// attempt and two methods returning a field or a default.
+type writer struct {
+	WriteBackoffMin, WriteBackoffMax time.Duration
+}
+
+func (w *writer) backoffMin() time.Duration {
+	if w.WriteBackoffMin > 0 {
+		return w.WriteBackoffMin
+	}
+	return 100 * time.Millisecond
+}
+
+func (w *writer) backoffMax() time.Duration {
+	if w.WriteBackoffMax > 0 {
+		return w.WriteBackoffMax
+	}
+	return time.Second
+}
+
+func backoff(attempt int, min, max time.Duration) time.Duration {
+	d := time.Duration(attempt*attempt) * min
+	if d > max {
+		d = max
+	}
+	return d
+}
+
+func (w *writer) write() error {
+	var err error
+	for attempt := 0; attempt < 10; attempt++ { // want "loop cap=10 deadline=none waits=deterministic-growth body"
+		if attempt != 0 {
+			delay := backoff(attempt, w.backoffMin(), w.backoffMax())
+			time.Sleep(delay)
+		}
+		if err = send(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
