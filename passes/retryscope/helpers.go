@@ -147,7 +147,7 @@ func (m *model) delays() {
 				continue
 			}
 			c := &classifier{m: m, di: m.defIndex(fd), seen: map[types.Object]bool{}}
-			k := c.returns(fd, 0)
+			k := c.returns(fd.Body, 0)
 			if k == WaitUnknown {
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,6 +56,9 @@ type loopWalk struct {
 	// jump is set for a loop that is not a for loop: a goto retry or a
 	// recursion (jumps.go).
 	jump *jump
+	// contNodes are the continue statements that start the loop's next
+	// pass from its own body (not from a nested loop).
+	contNodes []*ast.BranchStmt
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -168,6 +172,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 		retries = success && !failAlways
 	}
+	var failBranch *ast.BlockStmt
+	if !retries {
+		failBranch = w.failureRetry()
+		retries = failBranch != nil
+	}
 	if !retries {
 		return nil
 	}
@@ -191,6 +200,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	if failBranch != nil {
+		// A loop that repeats on success too (a watch, a renewal): its
+		// retries are the failure branch's, and so are their waits.
+		s.Waits = m.loopWaits(di, failBranch)
+	}
 	// A loop paced by a ticker, with no wait of its own, polls: the ticker
 	// fires on schedule whether the last pass failed or not, so it is a
 	// period, not a backoff. (A heartbeat loop that also sleeps or arms a
@@ -211,6 +225,180 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	return s
+}
+
+// failureRetry returns the body of the branch by which a loop that has no
+// success exit (it repeats on success too: a watch, a renewal, a
+// subscription) retries a failed attempt: an if on "err != nil" after the
+// attempt that assigns err, holding a continue of the loop and, before it,
+// a wait (if err != nil { time.Sleep(d); continue }). It returns nil when
+// there is none, or when the attempt works on something that changes from
+// pass to pass (an item, the next message: a failure there is skipped,
+// not retried).
+func (w *loopWalk) failureRetry() *ast.BlockStmt {
+	info := w.m.info
+	var found *ast.BlockStmt
+	var stack []ast.Node
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		}
+		stack = append(stack, n)
+		br, ok := n.(*ast.BranchStmt)
+		if !ok || !slices.Contains(w.contNodes, br) {
+			return true
+		}
+		for _, anc := range stack {
+			ifst, ok := anc.(*ast.IfStmt)
+			if !ok || !in(ifst.Body, br.Pos()) {
+				continue
+			}
+			for e := range w.errs {
+				if _, ok := w.waitErr[e]; ok || !impliesNonNil(info, guard{cond: ifst.Cond}, e) {
+					continue
+				}
+				at := reaching(w.attemptDefs(e), ifst.Pos())
+				if at.call == nil || at.pos > ifst.Pos() || w.iterates(at.call, 0) || w.receivesInput(at.call) || w.m.readsInput(at.call) {
+					continue
+				}
+				if w.waitsBefore(ifst.Body, br.Pos()) && !w.waitsOutside(ifst.Body) {
+					found = ifst.Body
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// waitsBefore reports whether body calls a wait before pos.
+func (w *loopWalk) waitsBefore(body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if n.Pos() < pos && w.m.waitCall(w.di, n) != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// waitsOutside reports whether the loop waits outside branch: a loop that
+// also waits after a success polls on a period; its wait after a failure
+// is part of the schedule, not a backoff.
+func (w *loopWalk) waitsOutside(branch *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			return n != branch
+		case *ast.CallExpr:
+			if w.m.waitCall(w.di, n) != nil {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found || w.m.receivesTicker(w.body)
+}
+
+// readsInput reports whether call is a method of a reader (an io.Reader:
+// each call reads what comes next) or the Accept of a net.Listener (each
+// call takes the next connection): a failure there is waited out, not
+// retried.
+func (m *model) readsInput(call *ast.CallExpr) bool {
+	fn := m.callee(call)
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	recv := fn.Signature().Recv().Type()
+	if r := m.stdInterface("io", "Reader"); r != nil && (types.Implements(recv, r) || types.Implements(types.NewPointer(recv), r)) {
+		return true
+	}
+	if l := m.stdInterface("net", "Listener"); l != nil && fn.Name() == "Accept" && (types.Implements(recv, l) || types.Implements(types.NewPointer(recv), l)) {
+		return true
+	}
+	return false
+}
+
+// stdInterface returns the interface type path.name of a package among the
+// package's transitive imports, or nil (then nothing of the package can
+// implement it).
+func (m *model) stdInterface(path, name string) *types.Interface {
+	key := path + "." + name
+	if t, ok := m.ifaces[key]; ok {
+		return t
+	}
+	if m.ifaces == nil {
+		m.ifaces = make(map[string]*types.Interface)
+	}
+	var found *types.Interface
+	seen := make(map[*types.Package]bool)
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if found != nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.Path() == path {
+			if tn, ok := p.Scope().Lookup(name).(*types.TypeName); ok {
+				found, _ = tn.Type().Underlying().(*types.Interface)
+			}
+			return
+		}
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	walk(m.pass.Pkg)
+	m.ifaces[key] = found
+	return found
+}
+
+// receivesInput reports whether call works on a variable that the loop
+// assigns from a channel receive or a call other than call itself: the
+// next message, the next item.
+func (w *loopWalk) receivesInput(call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(call, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		o := w.m.info.Uses[id]
+		if o == nil || !local(o) {
+			return true
+		}
+		for _, d := range w.di.defs[o] {
+			if !in(w.body, d.pos) || d.rhs == nil {
+				continue
+			}
+			switch r := ast.Unparen(d.rhs).(type) {
+			case *ast.UnaryExpr:
+				found = found || r.Op == token.ARROW
+			case *ast.CallExpr:
+				found = found || r != call
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // ownWait reports whether waits has a wait call (a sleep, a timer), not
@@ -630,6 +818,8 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 					w.conts++
 					if nested {
 						w.outerConts = append(w.outerConts, guards)
+					} else {
+						w.contNodes = append(w.contNodes, st)
 					}
 				}
 			case token.GOTO:
@@ -1243,6 +1433,11 @@ func (m *model) predicateCond(cond ast.Expr, want bool, results map[types.Object
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 			return m.isStatusOf(c.X, results) || m.isStatusOf(c.Y, results)
 		}
+	case *ast.Ident:
+		// retry, err = run(); if !retry { return err }: the attempt says
+		// itself whether to go on, in a bool result beside its error.
+		o := m.info.Uses[c]
+		return results[o] && o != nil && types.Identical(o.Type().Underlying(), types.Typ[types.Bool])
 	case *ast.CallExpr:
 		if want {
 			return false // exits when the predicate holds: a failure exit

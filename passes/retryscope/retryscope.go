@@ -82,6 +82,10 @@ type model struct {
 	// jumpOf says how each synthetic loop (a goto or recursion retry)
 	// starts its next pass.
 	jumpOf map[ast.Stmt]*jump
+	// written is fieldWrites' answer, once computed.
+	written map[*types.Var]bool
+	// ifaces caches stdInterface.
+	ifaces map[string]*types.Interface
 }
 
 func run(pass *analysis.Pass, cfg *Config) *Result {

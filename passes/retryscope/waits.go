@@ -510,6 +510,9 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 	}
 	fn := m.callee(call)
 	if fn == nil {
+		if lit := c.closure(call); lit != nil {
+			return c.literal(lit, call, depth)
+		}
 		return WaitUnknown
 	}
 	if fn.Pkg() != nil && randomPkgs[fn.Pkg().Path()] {
@@ -597,26 +600,73 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 // helper classifies what a same-package function returns, its parameters
 // standing for the caller's arguments.
 func (c *classifier) helper(decl *ast.FuncDecl, call *ast.CallExpr, depth int) WaitKind {
-	m := c.m
-	fn := m.info.Defs[decl.Name].(*types.Func)
+	fn := c.m.info.Defs[decl.Name].(*types.Func)
+	return c.body(decl.Body, fn.Signature(), c.m.defIndex(decl), call, depth)
+}
+
+// closure returns the function literal that call calls through a local
+// variable assigned only that literal (computeBackoff := func(n int)
+// time.Duration {...}; computeBackoff(n)), or nil.
+func (c *classifier) closure(call *ast.CallExpr) *ast.FuncLit {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	o := c.m.info.Uses[id]
+	if o == nil || !local(o) {
+		return nil
+	}
+	defs := c.di.defs[o]
+	if len(defs) != 1 || defs[0].tuple >= 0 {
+		return nil
+	}
+	lit, _ := ast.Unparen(defs[0].rhs).(*ast.FuncLit)
+	return lit
+}
+
+// literal classifies what a function literal of the same function returns.
+func (c *classifier) literal(lit *ast.FuncLit, call *ast.CallExpr, depth int) WaitKind {
+	sig, ok := c.m.info.TypeOf(lit).(*types.Signature)
+	if !ok {
+		return WaitUnknown
+	}
+	return c.body(lit.Body, sig, c.di, call, depth)
+}
+
+// body classifies what a function body returns, its parameters (sig's)
+// standing for call's arguments, read in di.
+func (c *classifier) body(body *ast.BlockStmt, sig *types.Signature, di *defIndex, call *ast.CallExpr, depth int) WaitKind {
 	args := make(map[types.Object]ast.Expr)
-	sig := fn.Signature()
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
 		args[sig.Params().At(i)] = call.Args[i]
 	}
-	inner := &classifier{m: m, di: m.defIndex(decl), args: args, argsDI: c.di, seen: c.seen}
-	return inner.returns(decl, depth)
+	inner := &classifier{m: c.m, di: di, args: args, argsDI: c.di, seen: c.seen}
+	return inner.returns(body, depth)
 }
 
-// returns classifies what decl returns, combining its return statements.
-func (c *classifier) returns(decl *ast.FuncDecl, depth int) WaitKind {
+// returns classifies what a function body returns, combining its return
+// statements.
+func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 	inner := c
 	k := WaitKind(0)
 	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.IfStmt:
+			if c.m.unsetHook(n.Cond) {
+				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
+				// the package never sets; the default is what follows.
+				if n.Init != nil {
+					ast.Inspect(n.Init, visit)
+				}
+				if n.Else != nil {
+					ast.Inspect(n.Else, visit)
+				}
+				return false
+			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
 				rk := inner.kind(n.Results[0], depth+1)
@@ -628,7 +678,8 @@ func (c *classifier) returns(decl *ast.FuncDecl, depth int) WaitKind {
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(body, visit)
 	if !found {
 		return WaitUnknown
 	}

@@ -125,3 +125,170 @@ func (w *writer) write() error {
 	}
 	return err
 }
+
+// sarama's transaction manager: the attempt says in a bool result whether
+// to go on, and the delay helper returns a field unless an optional hook,
+// which the package never sets, is set.
+type retryConf struct {
+	Max         int
+	Backoff     time.Duration
+	BackoffFunc func(retries, max int) time.Duration
+}
+
+type txn struct{ conf retryConf }
+
+func (t *txn) computeBackoff(remaining int) time.Duration {
+	if t.conf.BackoffFunc != nil {
+		return t.conf.BackoffFunc(t.conf.Max-remaining, t.conf.Max)
+	}
+	return t.conf.Backoff
+}
+
+func (t *txn) publish() error {
+	remaining := t.conf.Max
+	exec := func(run func() (bool, error), err error) error {
+		for remaining >= 0 { // want "loop cap=bounded deadline=none waits=constant body"
+			var retry bool
+			retry, err = run()
+			if !retry {
+				return err
+			}
+			time.Sleep(t.computeBackoff(remaining))
+			remaining--
+		}
+		return err
+	}
+	return exec(func() (bool, error) {
+		err := send()
+		return err != nil, err
+	}, nil)
+}
+
+// Look-alike: a hook the package sets is what the delay is by default.
+type hooked struct {
+	Backoff     time.Duration
+	BackoffFunc func(n int) time.Duration
+}
+
+func newHooked(f func(int) time.Duration) *hooked { return &hooked{Backoff: time.Second, BackoffFunc: f} }
+
+func (h *hooked) delay(n int) time.Duration {
+	if h.BackoffFunc != nil {
+		return h.BackoffFunc(n)
+	}
+	return h.Backoff
+}
+
+func (h *hooked) run() error {
+	var err error
+	for n := 0; n < 5; n++ { // want "loop cap=5 deadline=none waits=unknown body"
+		if err = send(); err == nil {
+			return nil
+		}
+		time.Sleep(h.delay(n))
+	}
+	return err
+}
+
+// Look-alike: a poller, not a retry: it gives up on every error and
+// leaves when the condition is done.
+func poll(check func() (bool, error), d time.Duration) error {
+	for {
+		done, err := check()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		time.Sleep(d)
+	}
+}
+
+// The delay from a closure of the function (sarama's AddPartitionsToTxn).
+func (t *txn) addPartitions() error {
+	backoffDefault := t.conf.Backoff
+	computeBackoff := func(remaining int) time.Duration {
+		if t.conf.BackoffFunc != nil {
+			return t.conf.BackoffFunc(t.conf.Max-remaining, t.conf.Max)
+		}
+		return backoffDefault
+	}
+	var err error
+	for remaining := t.conf.Max; remaining >= 0; remaining-- { // want "loop cap=bounded deadline=none waits=constant body"
+		if err = send(); err == nil {
+			return nil
+		}
+		time.Sleep(computeBackoff(remaining))
+	}
+	return err
+}
+
+type watcher struct{ stop chan struct{} }
+
+func (p *watcher) watch() (int, error) { return 0, nil }
+func (p *watcher) stopped() bool       { return false }
+
+// consul's watch plan: the loop repeats on success by design; its failure
+// branch backs off and continues the labelled loop: that is the retry.
+func (p *watcher) run(handle func(int)) {
+	failures := 0
+OUTER:
+	for !p.stopped() { // want "loop cap=unknown deadline=in-scope waits=deterministic-growth body"
+		v, err := p.watch()
+		if err != nil {
+			failures++
+			retry := time.Second * time.Duration(failures*failures)
+			select {
+			case <-time.After(retry):
+				continue OUTER
+			case <-p.stop:
+				return
+			}
+		}
+		failures = 0
+		handle(v)
+	}
+}
+
+// cloud metadata's subscription: the failure branch sleeps and continues
+// under a further test of the error.
+func (p *watcher) subscribe(fn func(int) error) error {
+	for { // want "loop cap=none deadline=none waits=constant body"
+		v, err := p.watch()
+		if err != nil {
+			if errors.Is(err, errBusy) {
+				return err
+			}
+			time.Sleep(5 * time.Second)
+			continue
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+}
+
+// Look-alike: a consumer that pauses after a failed message goes on to the
+// next message: the failure is skipped, not retried.
+func consume(msgs <-chan int, handle func(int) error) {
+	for {
+		m := <-msgs
+		if err := handle(m); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+	}
+}
+
+// Look-alike: a loop that repeats on success and skips failures with no
+// wait: nothing is retried after a backoff.
+func (p *watcher) spin(handle func(int)) {
+	for !p.stopped() {
+		v, err := p.watch()
+		if err != nil {
+			continue
+		}
+		handle(v)
+	}
+}
