@@ -266,7 +266,7 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 					continue
 				}
 				at := reaching(w.attemptDefs(e), ifst.Pos())
-				if at.call == nil || at.pos > ifst.Pos() || w.iterates(at.call, 0) || w.receivesInput(at.call) || w.m.readsInput(at.call) {
+				if at.call == nil || at.pos > ifst.Pos() || w.changesOnFailure(at.call, ifst) || w.m.readsInput(at.call) {
 					continue
 				}
 				if w.waitsBefore(ifst.Body, br.Pos()) && !w.waitsOutside(ifst.Body) {
@@ -371,10 +371,13 @@ func (m *model) stdInterface(path, name string) *types.Interface {
 	return found
 }
 
-// receivesInput reports whether call works on a variable that the loop
-// assigns from a channel receive or a call other than call itself: the
-// next message, the next item.
-func (w *loopWalk) receivesInput(call *ast.CallExpr) bool {
+// changesOnFailure reports whether call works on a variable that the loop
+// changes on the way from a failure in branch to the next attempt (in its
+// post statement, in the branch, or before the branch in the body: the
+// next item, the next message), so that a failure moves on rather than
+// retries. Assignments after the branch are skipped by a failure (the
+// etag of a watch, updated on success).
+func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch *ast.IfStmt) bool {
 	found := false
 	ast.Inspect(call, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -386,15 +389,16 @@ func (w *loopWalk) receivesInput(call *ast.CallExpr) bool {
 			return true
 		}
 		for _, d := range w.di.defs[o] {
-			if !in(w.body, d.pos) || d.rhs == nil {
+			if !in(w.loop, d.pos) || d.pos > branch.End() {
 				continue
 			}
-			switch r := ast.Unparen(d.rhs).(type) {
-			case *ast.UnaryExpr:
-				found = found || r.Op == token.ARROW
-			case *ast.CallExpr:
-				found = found || r != call
+			if f, ok := w.loop.(*ast.ForStmt); ok && f.Init != nil && d.pos <= f.Init.End() {
+				continue // set once, before the first pass
 			}
+			if r, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok && r == call {
+				continue
+			}
+			found = true
 		}
 		return !found
 	})

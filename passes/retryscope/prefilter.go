@@ -305,6 +305,19 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 			if predicate(n.Cond) {
 				found = true
 			}
+			// if !retry { return err }: a bool result of the attempt
+			c := ast.Unparen(n.Cond)
+			if u, ok := c.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				c = ast.Unparen(u.X)
+			}
+			if id, ok := c.(*ast.Ident); ok && live[id.Name] {
+				found = true
+			}
+		case *ast.ForStmt:
+			// for errors.Is(err, errBusy) && n < max { ... }
+			if n.Cond != nil && predicate(n.Cond) {
+				found = true
+			}
 		case *ast.BinaryExpr:
 			if n.Op != token.EQL && n.Op != token.NEQ {
 				break

@@ -170,7 +170,9 @@ type hooked struct {
 	BackoffFunc func(n int) time.Duration
 }
 
-func newHooked(f func(int) time.Duration) *hooked { return &hooked{Backoff: time.Second, BackoffFunc: f} }
+func newHooked(f func(int) time.Duration) *hooked {
+	return &hooked{Backoff: time.Second, BackoffFunc: f}
+}
 
 func (h *hooked) delay(n int) time.Duration {
 	if h.BackoffFunc != nil {
@@ -290,5 +292,39 @@ func (p *watcher) spin(handle func(int)) {
 			continue
 		}
 		handle(v)
+	}
+}
+
+func (p *watcher) get(etag string) (int, string, error) { return 0, etag, nil }
+
+// cloud metadata's watch: the etag the attempt sends changes only after a
+// success, so a failure retries the same request.
+func (p *watcher) follow(fn func(int) error) error {
+	last := ""
+	for { // want "loop cap=none deadline=none waits=constant body"
+		v, etag, err := p.get(last)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		last = etag
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+}
+
+// Look-alike: the input moves on before the failure branch (the next
+// page), so a failure is skipped, not retried.
+func (p *watcher) pages(fn func(int) error) {
+	page := ""
+	for !p.stopped() {
+		page = page + "x"
+		v, _, err := p.get(page)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		_ = fn(v)
 	}
 }
