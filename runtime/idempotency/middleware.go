@@ -278,9 +278,16 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 	fp := Fingerprint(r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), body)
 
 	t0 := ev.clock()
-	claim, err := m.store.Claim(r.Context(), ClaimRequest{
-		Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl,
-	})
+	req := ClaimRequest{Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl}
+	var (
+		claim ClaimResult
+		work  Work
+	)
+	if cb, ok := m.store.(ClaimBeginner); ok {
+		claim, work, err = cb.ClaimBegin(r.Context(), req)
+	} else {
+		claim, err = m.store.Claim(r.Context(), req)
+	}
 	ev.storeTime(t0)
 	if err != nil {
 		m.claimFailed(w, r, ev, err)
@@ -304,7 +311,7 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 		m.unavailable(w, r, ev, fmt.Errorf("idempotency: store returned outcome %v", claim.Outcome))
 		return
 	}
-	m.run(w, r, ev, tenant, key, claim)
+	m.run(w, r, ev, tenant, key, claim, work)
 }
 
 // problem writes a problem answer and records it in ev.
@@ -364,12 +371,16 @@ func (m *middleware) release(r *http.Request, l Lease) {
 	}
 }
 
-func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tenant, key string, claim ClaimResult) {
-	work, err := m.store.Begin(r.Context(), claim.Lease)
-	if err != nil {
-		m.release(r, claim.Lease)
-		m.unavailable(w, r, ev, err)
-		return
+// run runs the handler under claim's lease, in work (begun by ClaimBegin)
+// or, when work is nil, in a unit of work it begins.
+func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tenant, key string, claim ClaimResult, work Work) {
+	var err error
+	if work == nil {
+		if work, err = m.store.Begin(r.Context(), claim.Lease); err != nil {
+			m.release(r, claim.Lease)
+			m.unavailable(w, r, ev, err)
+			return
+		}
 	}
 	at := &attempt{store: m.store, lease: claim.Lease, work: work, tenant: tenant, key: key, steps: claim.Steps}
 	ctx := work.Context(context.WithValue(r.Context(), attemptKey{}, at))

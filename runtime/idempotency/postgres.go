@@ -34,6 +34,11 @@ type PostgresStore struct {
 	conflictRetries int
 
 	qClaim, qComplete, qDelete, qUnlock, qStep, qLookup, qReap string
+
+	// pipe, when the driver is pgx, runs ClaimBegin's claim and BEGIN in
+	// one round trip, and the completion and COMMIT in another.
+	pipe                  *pipePool
+	qBegin, qCompleteOnce string
 }
 
 // PostgresOption configures a PostgresStore.
@@ -189,7 +194,7 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 	t, seq := cfg.table, cfg.table+"_fence_seq"
 	const pk = ` WHERE tenant = $1 AND idem_key = $2`
 	const owned = pk + ` AND fence = $3 AND state = 'in_progress'`
-	return &PostgresStore{
+	s := &PostgresStore{
 		db: db, table: t, seq: seq, iso: cfg.iso, conflictRetries: cfg.conflictRetries,
 		qClaim: claimSQL(t, seq, cfg.syncClaim),
 		qComplete: `UPDATE ` + t + ` SET state = 'completed', resp_status = $4, resp_headers = $5, resp_body = $6,
@@ -201,8 +206,21 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 FROM ` + t + pk + ` AND expires_at > now()`,
 		qReap: `DELETE FROM ` + t + ` WHERE ctid IN (SELECT ctid FROM ` + t + ` WHERE expires_at <= now()
 	AND (state = 'completed' OR locked_until IS NULL OR locked_until <= now()) LIMIT $1)`,
-	}, nil
+		qBegin: beginSQL(cfg.iso),
+	}
+	// qCompleteOnce is qComplete failing (22P02, with leaseLostMark in its
+	// message) when it matches no row, so that the COMMIT sent after it in
+	// the same round trip is skipped and the transaction rolls back.
+	s.qCompleteOnce = `WITH done AS (` + s.qComplete + ` RETURNING 1)
+SELECT (CASE WHEN count(*) = 1 THEN '1' ELSE '` + leaseLostMark + `' END)::int FROM done`
+	if s.qBegin != "" {
+		s.pipe = newPipePool(db)
+	}
+	return s, nil
 }
+
+// leaseLostMark is the text of qCompleteOnce's error when the lease is lost.
+const leaseLostMark = "idempotency: lease lost"
 
 // Ping checks that the database answers (for readiness probes); its error
 // is classified as the store's are (ErrStoreUnavailable for a connection
@@ -227,8 +245,14 @@ func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResul
 	if err := checkClaim(req); err != nil {
 		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
 	}
+	return s.claimFrom(ctx, 0, nil, req)
+}
+
+// claimFrom is Claim after n runs of the claim, the last failing with the
+// conflict err (see retryConflictsFrom).
+func (s *PostgresStore) claimFrom(ctx context.Context, n int, prev error, req ClaimRequest) (ClaimResult, error) {
 	var res ClaimResult
-	err := s.retryConflicts(ctx, func() error {
+	err := s.retryConflictsFrom(ctx, n, prev, func() error {
 		var err error
 		res, err = s.claim(ctx, req)
 		return err
