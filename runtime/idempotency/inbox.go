@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // DefaultInboxTable is the table of NewPostgresInbox when WithTable is not given.
@@ -33,6 +35,8 @@ type Inbox struct {
 	table                  string
 	iso                    sql.IsolationLevel
 	qInsert, qSeen, qPrune string
+	qBegin                 string
+	pipe                   *pipePool // BEGIN and the id's insert in one round trip (pgx only)
 
 	// memory
 	mu   sync.Mutex
@@ -84,12 +88,17 @@ func NewPostgresInbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 		return nil, fmt.Errorf("idempotency: inbox: %w", err)
 	}
 	t := cfg.table
-	return &Inbox{
+	in := &Inbox{
 		db: db, table: t, iso: cfg.iso,
 		qInsert: `INSERT INTO ` + t + ` (message_id) VALUES ($1) ON CONFLICT DO NOTHING`,
 		qSeen:   `SELECT true FROM ` + t + ` WHERE message_id = $1`,
 		qPrune:  `DELETE FROM ` + t + ` WHERE consumed_at < now() - $1::bigint * interval '1 microsecond'`,
-	}, nil
+		qBegin:  beginSQL(cfg.iso),
+	}
+	if in.qBegin != "" {
+		in.pipe = newPipePool(db)
+	}
+	return in, nil
 }
 
 // createTables validates the table name and runs ddl in one transaction under an advisory lock, so that
@@ -138,6 +147,9 @@ func (in *Inbox) Consume(ctx context.Context, messageID string, handle func(ctx 
 	if in.db == nil {
 		return in.consumeMemory(ctx, messageID, handle)
 	}
+	if in.pipe != nil {
+		return in.consumePiped(ctx, messageID, handle)
+	}
 	tx, err := in.db.BeginTx(ctx, &sql.TxOptions{Isolation: in.iso})
 	if err != nil {
 		return false, fmt.Errorf("idempotency: inbox: begin: %w", err)
@@ -152,6 +164,88 @@ func (in *Inbox) Consume(ctx context.Context, messageID string, handle func(ctx 
 	} else if n == 0 {
 		return false, nil // consumed before
 	}
+	if err := handle(context.WithValue(ctx, txKey{}, tx)); err != nil {
+		return true, err
+	}
+	if err := tx.Commit(); err != nil {
+		return true, fmt.Errorf("idempotency: inbox: commit %q: %w", messageID, err)
+	}
+	return true, nil
+}
+
+// consumePiped is Consume sending the BEGIN and the id's insert in one
+// round trip: with a handler that writes once, a message costs two (that
+// one, the handler's write) plus the COMMIT.
+func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func(ctx context.Context) error) (ran bool, err error) {
+	conn, err := in.pipe.db.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("idempotency: inbox: begin: %w", err)
+	}
+	var (
+		tag              pgconn.CommandTag
+		beginErr, recErr error
+	)
+	err = conn.Raw(func(dc any) error {
+		pc := dc.(*pipeConn)
+		sd, err := pc.prepare(ctx, in.qInsert)
+		if err != nil {
+			beginErr = err
+			return nil
+		}
+		pl := pc.pipeline(ctx)
+		pl.p.SendQueryParams(in.qBegin, nil, nil, nil, nil)
+		if err := pl.prepared(sd, messageID); err != nil {
+			pl.close()
+			recErr = err
+			return nil
+		}
+		pl.p.SendPipelineSync()
+		if err := pl.p.Flush(); err != nil {
+			beginErr = err
+			return nil
+		}
+		if _, beginErr = pl.read(nil); beginErr == nil {
+			tag, recErr = pl.read(nil)
+		}
+		status, err := pl.close()
+		if beginErr == nil && recErr == nil && err == nil && status == 'T' && tag.RowsAffected() == 1 {
+			pc.begun = true
+			return nil
+		}
+		if status != 'I' {
+			if _, rerr := pc.pg().Exec(context.WithoutCancel(ctx), "rollback"); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+		return err
+	})
+	switch {
+	case beginErr != nil:
+		conn.Close()
+		return false, fmt.Errorf("idempotency: inbox: begin: %w", beginErr)
+	case recErr != nil:
+		conn.Close()
+		return false, fmt.Errorf("idempotency: inbox: record %q: %w", messageID, recErr)
+	case err != nil:
+		conn.Close()
+		return false, fmt.Errorf("idempotency: inbox: record %q: %w", messageID, err)
+	case tag.RowsAffected() == 0:
+		conn.Close()
+		return false, nil // consumed before
+	}
+	tx, err := conn.BeginTx(ctx, nil) // the pipelined BEGIN's transaction: no round trip
+	if err != nil {
+		conn.Raw(func(dc any) error { // the server's transaction is open: end it
+			_, _ = dc.(*pipeConn).pg().Exec(context.WithoutCancel(ctx), "rollback")
+			return nil
+		})
+		conn.Close()
+		return false, fmt.Errorf("idempotency: inbox: begin: %w", err)
+	}
+	defer func() { // also on a panic, which goes on up
+		_ = tx.Rollback() // after Commit: sql.ErrTxDone
+		conn.Close()
+	}()
 	if err := handle(context.WithValue(ctx, txKey{}, tx)); err != nil {
 		return true, err
 	}

@@ -201,14 +201,19 @@ func Middleware(s Store, opts ...Option) func(http.Handler) http.Handler {
 		o(&cfg)
 	}
 	return func(next http.Handler) http.Handler {
-		return &middleware{cfg: cfg, store: s, next: next}
+		replayable := make(map[string]bool, len(cfg.replayHeaders))
+		for _, h := range cfg.replayHeaders {
+			replayable[http.CanonicalHeaderKey(h)] = true
+		}
+		return &middleware{cfg: cfg, store: s, next: next, replayable: replayable}
 	}
 }
 
 type middleware struct {
-	cfg   config
-	store Store
-	next  http.Handler
+	cfg        config
+	store      Store
+	next       http.Handler
+	replayable map[string]bool // canonical names of cfg.replayHeaders
 }
 
 func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -263,7 +268,8 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 	if ev != nil {
 		ev.Scope, ev.KeyHash = tenant, KeyHash(tenant, key)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.maxBody))
+	c := &call{}
+	body, err := m.readBody(w, r, c.buf[:0])
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -274,13 +280,21 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 		m.problem(w, ev, OutcomeBadRequest, http.StatusBadRequest, ProblemBodyUnreadable, "Request body unreadable", err.Error(), 0)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
+	c.body.Reset(body)
+	r.Body = &c.body
 	fp := Fingerprint(r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Get("Content-Type"), body)
 
 	t0 := ev.clock()
-	claim, err := m.store.Claim(r.Context(), ClaimRequest{
-		Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl,
-	})
+	req := ClaimRequest{Tenant: tenant, Key: key, Fingerprint: fp, LeaseTTL: m.cfg.lease, TTL: m.cfg.ttl}
+	var (
+		claim ClaimResult
+		work  Work
+	)
+	if cb, ok := m.store.(ClaimBeginner); ok {
+		claim, work, err = cb.ClaimBegin(r.Context(), req)
+	} else {
+		claim, err = m.store.Claim(r.Context(), req)
+	}
 	ev.storeTime(t0)
 	if err != nil {
 		m.claimFailed(w, r, ev, err)
@@ -304,7 +318,64 @@ func (m *middleware) serve(w http.ResponseWriter, r *http.Request, ev *Event) {
 		m.unavailable(w, r, ev, fmt.Errorf("idempotency: store returned outcome %v", claim.Outcome))
 		return
 	}
-	m.run(w, r, ev, tenant, key, claim)
+	m.run(w, r, ev, c, tenant, key, claim, work)
+}
+
+// call is a keyed request's state past its body, allocated at once: the
+// body replayed to the handler, the attempt, the recorded answer.
+type call struct {
+	body replayBody
+	at   attempt
+	rec  recorder
+	buf  [512]byte // the request body, when it fits
+}
+
+// replayBody is the request body, read by the middleware, for the handler.
+type replayBody struct{ bytes.Reader }
+
+func (*replayBody) Close() error { return nil }
+
+// readBody reads the request body, at most maxBody bytes (else an
+// *http.MaxBytesError): into buf's capacity, or one buffer, of the declared
+// Content-Length when there is one within the limit, else through
+// http.MaxBytesReader.
+func (m *middleware) readBody(w http.ResponseWriter, r *http.Request, buf []byte) ([]byte, error) {
+	n := r.ContentLength
+	if n < 0 || n > m.cfg.maxBody {
+		return io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.maxBody))
+	}
+	if int64(cap(buf)) > n {
+		buf = buf[:n+1] // one more, to see the end
+	} else {
+		buf = make([]byte, n+1)
+	}
+	k, err := readFull(r.Body, buf)
+	switch {
+	case err != nil:
+		return nil, err
+	case int64(k) <= n:
+		return buf[:k], nil
+	}
+	// Longer than declared: the rest, within the limit.
+	rest, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.maxBody-n-1))
+	return append(buf, rest...), err
+}
+
+// readFull reads into buf until it is full or the reader ends (io.EOF,
+// which is not an error here).
+func readFull(rd io.Reader, buf []byte) (int, error) {
+	k := 0
+	for k < len(buf) {
+		nr, err := rd.Read(buf[k:])
+		k += nr
+		if err == io.EOF {
+			return k, nil
+		}
+		if err != nil {
+			return k, err
+		}
+	}
+	return k, nil
 }
 
 // problem writes a problem answer and records it in ev.
@@ -364,16 +435,22 @@ func (m *middleware) release(r *http.Request, l Lease) {
 	}
 }
 
-func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tenant, key string, claim ClaimResult) {
-	work, err := m.store.Begin(r.Context(), claim.Lease)
-	if err != nil {
-		m.release(r, claim.Lease)
-		m.unavailable(w, r, ev, err)
-		return
+// run runs the handler under claim's lease, in work (begun by ClaimBegin)
+// or, when work is nil, in a unit of work it begins.
+func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, c *call, tenant, key string, claim ClaimResult, work Work) {
+	var err error
+	if work == nil {
+		if work, err = m.store.Begin(r.Context(), claim.Lease); err != nil {
+			m.release(r, claim.Lease)
+			m.unavailable(w, r, ev, err)
+			return
+		}
 	}
-	at := &attempt{store: m.store, lease: claim.Lease, work: work, tenant: tenant, key: key, steps: claim.Steps}
+	at := &c.at
+	at.store, at.lease, at.work, at.tenant, at.key, at.steps = m.store, claim.Lease, work, tenant, key, claim.Steps
 	ctx := work.Context(context.WithValue(r.Context(), attemptKey{}, at))
-	rec := &recorder{header: make(http.Header), max: m.cfg.maxResp}
+	rec := &c.rec
+	rec.header, rec.max = make(http.Header, 4), m.cfg.maxResp
 	finished := false
 	defer func() {
 		if finished {
@@ -414,12 +491,7 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tena
 		rec.flush(w)
 		return
 	}
-	resp := &Response{Status: rec.status, Header: make(http.Header), Body: rec.body.Bytes()}
-	for _, h := range m.cfg.replayHeaders {
-		if v := rec.header.Values(h); len(v) > 0 {
-			resp.Header[http.CanonicalHeaderKey(h)] = v
-		}
-	}
+	resp := &Response{Status: rec.status, Header: m.replayHeader(rec.header), Body: rec.body.Bytes()}
 	at.prepareCommit()
 	t0 := ev.clock()
 	err = work.Complete(r.Context(), resp)
@@ -446,6 +518,29 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, ev *Event, tena
 	at.committed()
 	ev.set(OutcomeExecuted, rec.status, nil)
 	rec.flush(w)
+}
+
+// replayHeader returns the headers of h to store for replay: h itself
+// when it holds only those (the handler has returned: nothing writes to h
+// any more), else a copy of those.
+func (m *middleware) replayHeader(h http.Header) http.Header {
+	only := true
+	for k := range h {
+		if !m.replayable[k] {
+			only = false
+			break
+		}
+	}
+	if only {
+		return h
+	}
+	out := make(http.Header)
+	for _, name := range m.cfg.replayHeaders {
+		if v := h.Values(name); len(v) > 0 {
+			out[http.CanonicalHeaderKey(name)] = v
+		}
+	}
+	return out
 }
 
 func replay(w http.ResponseWriter, resp *Response) {

@@ -80,17 +80,28 @@ func classifyPG(err error) error {
 // statements or transactions (never the handler's transaction, whose work
 // the store cannot redo). The result is classified (classifyPG).
 func (s *PostgresStore) retryConflicts(ctx context.Context, op func() error) error {
-	var err error
-	for n := 0; ; n++ {
-		if err = op(); err == nil || !conflict(err) || n >= s.conflictRetries {
-			return classifyPG(err)
+	return s.retryConflictsFrom(ctx, 0, nil, op)
+}
+
+// retryConflictsFrom is retryConflicts when op has already run n times, the
+// last time failing with err, a conflict (ClaimBegin's pipelined claim is
+// the first run of the claim's).
+func (s *PostgresStore) retryConflictsFrom(ctx context.Context, n int, err error, op func() error) error {
+	for ; ; n++ {
+		if n > 0 {
+			if n > s.conflictRetries {
+				return classifyPG(err)
+			}
+			t := time.NewTimer(time.Duration(1+rand.IntN(5<<(n-1))) * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return classifyPG(err)
+			case <-t.C:
+			}
 		}
-		t := time.NewTimer(time.Duration(1+rand.IntN(5<<n)) * time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if err = op(); err == nil || !conflict(err) {
 			return classifyPG(err)
-		case <-t.C:
 		}
 	}
 }

@@ -202,7 +202,7 @@ func TestPostgresErrorClassesReal(t *testing.T) {
 			}
 			defer other.Close()
 			s2 := *s
-			s2.db = other
+			s2.db, s2.pipe = other, newPipePool(other)
 			_, err = s2.Claim(ctx, claimReq("k", 1, time.Minute, time.Hour))
 			if !errors.Is(err, ErrStoreUnavailable) {
 				t.Fatalf("claim: %v (%s), want ErrStoreUnavailable", err, sqlState(err))

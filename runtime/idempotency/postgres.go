@@ -14,12 +14,13 @@ import (
 // PostgresStore is a Store in a PostgreSQL table, shared by every instance
 // of a service. All time comparisons use the database's clock (now()).
 //
-// A fresh request costs one claim statement (INSERT … ON CONFLICT DO
-// NOTHING RETURNING, autocommit); the completion is an UPDATE … WHERE
-// fence = $n run in the handler's own transaction (see Tx), so the business
-// writes and the stored response commit or roll back together, and a stale
-// owner's completion matches no row and is rolled back. Only on conflict is
-// the row read, locked (SELECT … FOR UPDATE) in a short transaction.
+// Every claim is one statement (INSERT … ON CONFLICT DO UPDATE joined with
+// a read of the key, autocommit): it inserts, recycles or takes the key
+// over, or returns what holds it (the stored response, the remaining
+// lease, a mismatch). The completion is an UPDATE … WHERE fence = $n run in
+// the handler's own transaction (see Tx), so the business writes and the
+// stored response commit or roll back together, and a stale owner's
+// completion matches no row and is rolled back.
 //
 // Use it through database/sql with the pgx driver:
 //
@@ -32,8 +33,12 @@ type PostgresStore struct {
 
 	conflictRetries int
 
-	qInsert, qSelect, qRecycle, qTakeover, qComplete string
-	qDelete, qUnlock, qStep, qLookup, qReap          string
+	qClaim, qComplete, qDelete, qUnlock, qStep, qLookup, qReap string
+
+	// pipe, when the driver is pgx, runs ClaimBegin's claim and BEGIN in
+	// one round trip, and the completion and COMMIT in another.
+	pipe                  *pipePool
+	qBegin, qCompleteOnce string
 }
 
 // PostgresOption configures a PostgresStore.
@@ -68,18 +73,51 @@ func WithSyncClaim() PostgresOption {
 	return func(c *postgresConfig) { c.syncClaim = true }
 }
 
-// insertClaim is the claim statement: one INSERT … ON CONFLICT DO NOTHING
-// RETURNING fence.
-func insertClaim(t, seq string, sync bool) string {
-	vals := `$1, $2, $3, $4, 'in_progress', nextval('` + seq + `'),
+// claimSQL is the claim statement: one INSERT … ON CONFLICT DO UPDATE that
+// inserts a fresh key, recycles an expired one or takes over a key whose
+// lease ended (the DO UPDATE's WHERE decides, on the row's latest version,
+// under its lock), joined with a read of the key's row for the answers
+// that change nothing (replay, in progress, mismatch), so that every
+// outcome costs this one statement. Its columns: claimed (the first
+// branch: the row was inserted or updated), fence, fresh (inserted or
+// recycled, so Acquired; else TakenOver), steps, then for the second
+// branch fingerprint, completed, locked, remaining lease in seconds,
+// expired (the snapshot's row was claimable although the DO UPDATE found
+// it not to be: a concurrent change, so claim again), resp_status,
+// resp_headers, resp_body. The second branch reads the statement's
+// snapshot, which may predate the row that conflicted (committed while the
+// insert waited for it): it then finds nothing, and the claim runs again.
+func claimSQL(t, seq string, sync bool) string {
+	vals := `$1, $2, $3::smallint, $4::bytea, 'in_progress', nextval('` + seq + `'),
 	now() + $5::bigint * interval '1 microsecond', now() + $6::bigint * interval '1 microsecond'`
 	src := `VALUES (` + vals + `)`
 	if !sync {
 		src = `SELECT ` + vals + ` FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`
 	}
-	return `INSERT INTO ` + t + ` (tenant, idem_key, fp_version, fingerprint, state, fence, locked_until, expires_at)
+	const locked = `coalesce(k.locked_until > now(), false)`
+	const expired = `(k.expires_at <= now() AND NOT ` + locked + `)`
+	ifExpired := func(v, keep string) string { return `CASE WHEN ` + expired + ` THEN ` + v + ` ELSE ` + keep + ` END` }
+	return `WITH claim AS (
+INSERT INTO ` + t + ` AS k (tenant, idem_key, fp_version, fingerprint, state, fence, locked_until, expires_at)
 ` + src + `
-ON CONFLICT (tenant, idem_key) DO NOTHING RETURNING fence`
+ON CONFLICT (tenant, idem_key) DO UPDATE SET
+	fp_version = ` + ifExpired(`excluded.fp_version`, `k.fp_version`) + `,
+	fingerprint = ` + ifExpired(`excluded.fingerprint`, `k.fingerprint`) + `,
+	state = 'in_progress', fence = nextval('` + seq + `'), locked_until = excluded.locked_until,
+	expires_at = ` + ifExpired(`excluded.expires_at`, `k.expires_at`) + `,
+	steps = ` + ifExpired(`'{}'::jsonb`, `k.steps`) + `,
+	resp_status = NULL, resp_headers = NULL, resp_body = NULL, completed_at = NULL,
+	created_at = ` + ifExpired(`now()`, `k.created_at`) + `
+WHERE ` + expired + ` OR (k.fingerprint = excluded.fingerprint AND k.state = 'in_progress' AND NOT ` + locked + `)
+RETURNING k.fence, k.created_at = now() AS fresh, k.steps
+)
+SELECT true, fence, fresh, steps, NULL::bytea, false, false, 0::float8, false, NULL::int, NULL::jsonb, NULL::bytea FROM claim
+UNION ALL
+SELECT false, k.fence, false, k.steps, k.fingerprint, k.state = 'completed', ` + locked + `,
+	greatest(coalesce(extract(epoch FROM k.locked_until - now()), 0), 0)::float8,
+	` + expired + ` OR (k.fingerprint = $4::bytea AND k.state = 'in_progress' AND NOT ` + locked + `),
+	k.resp_status, k.resp_headers, k.resp_body
+FROM ` + t + ` AS k WHERE k.tenant = $1 AND k.idem_key = $2 AND NOT EXISTS (SELECT FROM claim)`
 }
 
 // WithTable sets the table name (default "idempotency_keys"), optionally
@@ -156,18 +194,9 @@ func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 	t, seq := cfg.table, cfg.table+"_fence_seq"
 	const pk = ` WHERE tenant = $1 AND idem_key = $2`
 	const owned = pk + ` AND fence = $3 AND state = 'in_progress'`
-	return &PostgresStore{
+	s := &PostgresStore{
 		db: db, table: t, seq: seq, iso: cfg.iso, conflictRetries: cfg.conflictRetries,
-		qInsert: insertClaim(t, seq, cfg.syncClaim),
-		qSelect: `SELECT fingerprint, state = 'completed', coalesce(locked_until > now(), false),
-	greatest(coalesce(extract(epoch FROM locked_until - now()), 0), 0)::float8,
-	expires_at <= now() AND NOT coalesce(locked_until > now(), false),
-	steps, resp_status, resp_headers, resp_body
-FROM ` + t + pk + ` FOR UPDATE`,
-		qRecycle: `UPDATE ` + t + ` SET fp_version = $3, fingerprint = $4, state = 'in_progress', fence = nextval('` + seq + `'),
-	locked_until = now() + $5::bigint * interval '1 microsecond', expires_at = now() + $6::bigint * interval '1 microsecond',
-	steps = '{}', resp_status = NULL, resp_headers = NULL, resp_body = NULL, created_at = now(), completed_at = NULL` + pk + ` RETURNING fence`,
-		qTakeover: `UPDATE ` + t + ` SET fence = nextval('` + seq + `'), locked_until = now() + $3::bigint * interval '1 microsecond'` + pk + ` RETURNING fence`,
+		qClaim: claimSQL(t, seq, cfg.syncClaim),
 		qComplete: `UPDATE ` + t + ` SET state = 'completed', resp_status = $4, resp_headers = $5, resp_body = $6,
 	locked_until = NULL, completed_at = now()` + owned,
 		qDelete: `DELETE FROM ` + t + owned + ` AND steps = '{}'::jsonb`,
@@ -177,8 +206,21 @@ FROM ` + t + pk + ` FOR UPDATE`,
 FROM ` + t + pk + ` AND expires_at > now()`,
 		qReap: `DELETE FROM ` + t + ` WHERE ctid IN (SELECT ctid FROM ` + t + ` WHERE expires_at <= now()
 	AND (state = 'completed' OR locked_until IS NULL OR locked_until <= now()) LIMIT $1)`,
-	}, nil
+		qBegin: beginSQL(cfg.iso),
+	}
+	// qCompleteOnce is qComplete failing (22P02, with leaseLostMark in its
+	// message) when it matches no row, so that the COMMIT sent after it in
+	// the same round trip is skipped and the transaction rolls back.
+	s.qCompleteOnce = `WITH done AS (` + s.qComplete + ` RETURNING 1)
+SELECT (CASE WHEN count(*) = 1 THEN '1' ELSE '` + leaseLostMark + `' END)::int FROM done`
+	if s.qBegin != "" {
+		s.pipe = newPipePool(db)
+	}
+	return s, nil
 }
+
+// leaseLostMark is the text of qCompleteOnce's error when the lease is lost.
+const leaseLostMark = "idempotency: lease lost"
 
 // Ping checks that the database answers (for readiness probes); its error
 // is classified as the store's are (ErrStoreUnavailable for a connection
@@ -203,8 +245,14 @@ func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResul
 	if err := checkClaim(req); err != nil {
 		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
 	}
+	return s.claimFrom(ctx, 0, nil, req)
+}
+
+// claimFrom is Claim after n runs of the claim, the last failing with the
+// conflict err (see retryConflictsFrom).
+func (s *PostgresStore) claimFrom(ctx context.Context, n int, prev error, req ClaimRequest) (ClaimResult, error) {
 	var res ClaimResult
-	err := s.retryConflicts(ctx, func() error {
+	err := s.retryConflictsFrom(ctx, n, prev, func() error {
 		var err error
 		res, err = s.claim(ctx, req)
 		return err
@@ -217,85 +265,65 @@ func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResul
 
 func (s *PostgresStore) claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
 	for range 3 {
-		var fence int64
-		err := s.db.QueryRowContext(ctx, s.qInsert, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
-			micros(req.LeaseTTL), micros(req.TTL)).Scan(&fence)
-		if err == nil {
-			return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, fence}}, nil
+		var row claimRow
+		err := s.db.QueryRowContext(ctx, s.qClaim, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
+			micros(req.LeaseTTL), micros(req.TTL)).Scan(row.dest()...)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // the conflicting row is newer than the statement's snapshot: claim again
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return ClaimResult{}, err
-		}
-		res, found, err := s.claimExisting(ctx, req)
 		if err != nil {
 			return ClaimResult{}, err
 		}
-		if found {
-			return res, nil
+		res, ok, err := row.result(req)
+		if err != nil || ok {
+			return res, err
 		}
-		// The row vanished (released or reaped) between the insert and the
-		// read: insert again.
+		// The row changed under the claim (released, reaped, recycled or
+		// taken over in between): claim again.
 	}
 	return ClaimResult{}, fmt.Errorf("%w: key kept changing under contention", ErrStoreUnavailable)
 }
 
-// claimExisting decides, under a row lock, what to do with an existing key.
-func (s *PostgresStore) claimExisting(ctx context.Context, req ClaimRequest) (ClaimResult, bool, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return ClaimResult{}, false, err
-	}
-	defer func() { _ = tx.Rollback() }() // after Commit: sql.ErrTxDone
-	var (
-		fp                        []byte
-		completed, locked, expird bool
-		remaining                 float64
-		steps, headers            []byte
-		status                    sql.NullInt64
-		body                      []byte
-	)
-	err = tx.QueryRowContext(ctx, s.qSelect, req.Tenant, req.Key).
-		Scan(&fp, &completed, &locked, &remaining, &expird, &steps, &status, &headers, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ClaimResult{}, false, nil
-	}
-	if err != nil {
-		return ClaimResult{}, false, err
-	}
-	var res ClaimResult
+// claimRow is a row of the claim statement (see claimSQL).
+type claimRow struct {
+	claimed, fresh, completed, locked, again bool
+	fence                                    int64
+	remaining                                float64
+	steps, fp, headers, body                 []byte
+	status                                   sql.NullInt64
+}
+
+func (r *claimRow) dest() []any {
+	return []any{&r.claimed, &r.fence, &r.fresh, &r.steps, &r.fp, &r.completed, &r.locked, &r.remaining, &r.again,
+		&r.status, &r.headers, &r.body}
+}
+
+// result turns the row into the claim's result; ok is false when the claim
+// must run again.
+func (r *claimRow) result(req ClaimRequest) (res ClaimResult, ok bool, err error) {
 	switch {
-	case expird:
-		var fence int64
-		if err := tx.QueryRowContext(ctx, s.qRecycle, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
-			micros(req.LeaseTTL), micros(req.TTL)).Scan(&fence); err != nil {
-			return ClaimResult{}, false, err
-		}
-		res = ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, fence}}
-	case string(fp) != string(req.Fingerprint):
-		res = ClaimResult{Outcome: Mismatch}
-	case completed:
-		resp, err := decodeResponse(status, headers, body)
+	case r.claimed && r.fresh:
+		return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, r.fence}}, true, nil
+	case r.claimed:
+		st, err := decodeSteps(r.steps)
 		if err != nil {
 			return ClaimResult{}, false, err
 		}
-		res = ClaimResult{Outcome: Completed, Response: resp}
-	case locked:
-		res = ClaimResult{Outcome: InProgress, RetryAfter: time.Duration(remaining * float64(time.Second))}
-	default:
-		var fence int64
-		if err := tx.QueryRowContext(ctx, s.qTakeover, req.Tenant, req.Key, micros(req.LeaseTTL)).Scan(&fence); err != nil {
-			return ClaimResult{}, false, err
-		}
-		st, err := decodeSteps(steps)
+		return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, r.fence}, Steps: st}, true, nil
+	case r.again:
+		return ClaimResult{}, false, nil
+	case string(r.fp) != string(req.Fingerprint):
+		return ClaimResult{Outcome: Mismatch}, true, nil
+	case r.completed:
+		resp, err := decodeResponse(r.status, r.headers, r.body)
 		if err != nil {
 			return ClaimResult{}, false, err
 		}
-		res = ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, fence}, Steps: st}
+		return ClaimResult{Outcome: Completed, Response: resp}, true, nil
+	case r.locked:
+		return ClaimResult{Outcome: InProgress, RetryAfter: time.Duration(r.remaining * float64(time.Second))}, true, nil
 	}
-	if err := tx.Commit(); err != nil {
-		return ClaimResult{}, false, err
-	}
-	return res, true, nil
+	return ClaimResult{}, false, nil
 }
 
 func decodeSteps(b []byte) (map[string]json.RawMessage, error) {

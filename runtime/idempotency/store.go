@@ -195,3 +195,15 @@ type Store interface {
 	// wrapping ErrNotFound.
 	Lookup(ctx context.Context, tenant, key string) (*Record, error)
 }
+
+// ClaimBeginner is implemented by stores that claim a key and begin the
+// attempt's unit of work together, more cheaply than Claim then Begin
+// (PostgresStore: in one round trip). Middleware uses it when the store
+// has it.
+type ClaimBeginner interface {
+	// ClaimBegin is Claim followed, when the outcome is Acquired or
+	// TakenOver, by Begin of the claim's lease: work is then not nil. On
+	// error the caller holds nothing (a claim whose unit of work could not
+	// begin is released).
+	ClaimBegin(ctx context.Context, req ClaimRequest) (ClaimResult, Work, error)
+}
