@@ -354,17 +354,26 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 		v := c.origin(fd, e, before)
 		switch v := v.(type) {
 		case *ast.CallExpr:
+			// A call whose arguments are another call's results,
+			// http.NewRequestWithContext(args()), has fewer argument
+			// expressions than parameters: its method is not known.
 			switch c.calleeName(v) {
 			case "net/http.NewRequest", retryable + ".NewRequest":
-				return c.method(fd, s, v, v.Args[0])
+				if len(v.Args) == 3 {
+					return c.method(fd, s, v, v.Args[0])
+				}
 			case "net/http.NewRequestWithContext", retryable + ".NewRequestWithContext":
-				return c.method(fd, s, v, v.Args[1])
+				if len(v.Args) == 4 {
+					return c.method(fd, s, v, v.Args[1])
+				}
 			case retryable + ".FromRequest":
 				e, before = v.Args[0], v.Pos()
 				continue
 			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone", "(*" + retryable + ".Request).WithContext":
-				e, before = ast.Unparen(v.Fun).(*ast.SelectorExpr).X, v.Pos()
-				continue
+				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
+					e, before = sel.X, v.Pos()
+					continue
+				}
 			}
 			return false
 		case *ast.UnaryExpr:
