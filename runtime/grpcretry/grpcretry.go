@@ -33,7 +33,7 @@ import (
 const KeyMetadata = grpcmethod.KeyMetadata
 
 // PushbackTrailer is the trailer in which a server tells the client when to retry, in milliseconds (A6).
-const PushbackTrailer = "grpc-retry-pushback-ms"
+const PushbackTrailer = grpcmethod.PushbackTrailer
 
 // Option configures UnaryClientInterceptor.
 type Option func(*config)

@@ -17,6 +17,9 @@ import (
 // Idempotency-Key header (gRPC metadata keys are lowercase).
 const KeyMetadata = "idempotency-key"
 
+// PushbackTrailer is the trailer in which a server tells the client when to retry, in milliseconds (gRPC A6).
+const PushbackTrailer = "grpc-retry-pushback-ms"
+
 // Descriptor returns the descriptor of fullMethod ("/pkg.Service/Method"), as registered by the generated
 // code linked into the program.
 func Descriptor(fullMethod string) (protoreflect.MethodDescriptor, error) {
