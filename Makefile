@@ -100,3 +100,5 @@ proto:
 	GOBIN=$(BIN) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 	cd runtime/internal/testpb && PATH=$(BIN):$$PATH protoc -I. --go_out=. --go_opt=paths=source_relative \
 		--go-grpc_out=. --go-grpc_opt=paths=source_relative test.proto
+	cd cmd/idemdemo/paymentspb && PATH=$(BIN):$$PATH protoc -I. --go_out=. --go_opt=paths=source_relative \
+		--go-grpc_out=. --go-grpc_opt=paths=source_relative payments.proto
