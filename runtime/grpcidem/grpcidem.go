@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -370,7 +371,8 @@ func (x *exchange) problem(ctx context.Context, w *answer) error {
 			_ = grpc.SetTrailer(ctx, metadata.Pairs(grpcmethod.PushbackTrailer, strconv.FormatInt(ms, 10)))
 		}
 	}
-	st := status.New(p.code, doc.Title+": "+doc.Detail)
+	// The middleware names the key by its HTTP header; a gRPC client sends it as metadata.
+	st := status.New(p.code, strings.ReplaceAll(doc.Title+": "+doc.Detail, keyHeader, KeyMetadata))
 	if d, err := st.WithDetails(&errdetails.ErrorInfo{Reason: p.reason, Domain: ErrorDomain}); err == nil {
 		st = d
 	}
