@@ -349,3 +349,51 @@ type brokenStore struct{ idempotency.Store }
 func (brokenStore) Claim(context.Context, idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
 	return idempotency.ClaimResult{}, fmt.Errorf("dial: %w", errors.Join(idempotency.ErrStoreUnavailable))
 }
+
+func TestLimitsAndTTL(t *testing.T) {
+	o := &orders{create: created}
+	client := serve(t, o, idempotency.NewMemoryStore(), grpcidem.WithMaxRequestBytes(16), grpcidem.WithMaxResponseBytes(16))
+	_, err := client.Create(keyed("big"), &testpb.CreateRequest{Item: strings.Repeat("x", 32)})
+	if status.Code(err) != codes.InvalidArgument || reason(err) != "IDEMPOTENCY_REQUEST_TOO_LARGE" || o.runs.Load() != 0 {
+		t.Fatalf("large request: %v (reason %q) after %d runs", err, reason(err), o.runs.Load())
+	}
+	// A response over the limit is rolled back and the key released: the retry runs again.
+	for i := 1; i <= 2; i++ {
+		_, err = client.Create(keyed("resp"), &testpb.CreateRequest{Item: strings.Repeat("y", 12)})
+		if status.Code(err) != codes.Internal || reason(err) != "IDEMPOTENCY_RESPONSE_TOO_LARGE" || o.runs.Load() != int64(i) {
+			t.Fatalf("large response %d: %v (reason %q) after %d runs", i, err, reason(err), o.runs.Load())
+		}
+	}
+
+	// After the TTL the key is free again: a new run.
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	o2 := &orders{create: created}
+	client = serve(t, o2, idempotency.NewMemoryStore(idempotency.WithClock(clock)), grpcidem.WithTTL(time.Minute))
+	client.Create(keyed("k"), &testpb.CreateRequest{})
+	client.Create(keyed("k"), &testpb.CreateRequest{})
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	client.Create(keyed("k"), &testpb.CreateRequest{})
+	if o2.runs.Load() != 2 {
+		t.Errorf("%d runs: want 1 before the TTL and 1 after", o2.runs.Load())
+	}
+}
+
+func TestErrorHandler(t *testing.T) {
+	var got []error
+	var mu sync.Mutex
+	client := serve(t, &orders{create: created}, brokenStore{}, grpcidem.WithErrorHandler(func(ctx context.Context, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, err)
+	}))
+	client.Create(keyed("k"), &testpb.CreateRequest{})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !errors.Is(got[0], idempotency.ErrStoreUnavailable) {
+		t.Errorf("error handler got %v, want the store's error", got)
+	}
+}

@@ -98,9 +98,12 @@ func UnaryClientInterceptor(p retry.Policy, opts ...Option) grpc.UnaryClientInte
 		c := call{timeoutRetried: keyed || idempotent, user: p.Retryable}
 		pol := p
 		pol.Retryable = c.retryable
+		// The caller's options and one for the attempt's trailer, in a slice of our own: appending to callOpts
+		// could write into the caller's array.
+		attemptOpts := append(make([]grpc.CallOption, 0, len(callOpts)+1), callOpts...)
 		err := retry.Do(ctx, pol, func(actx context.Context) error {
 			var trailer metadata.MD
-			err := invoker(actx, method, req, reply, cc, append(callOpts, grpc.Trailer(&trailer))...)
+			err := invoker(actx, method, req, reply, cc, append(attemptOpts, grpc.Trailer(&trailer))...)
 			c.last = err
 			return c.classify(ctx, actx, err, trailer)
 		})
