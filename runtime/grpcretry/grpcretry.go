@@ -68,10 +68,11 @@ func WithoutKeys() Option { return func(c *config) { c.noKeys = true } }
 //   - Before the first attempt, a call without an idempotency-key metadata value gets one
 //     ([retry.NewIdempotencyKey]), sent on every attempt; a caller's key is kept. Methods declared
 //     idempotent (see [WithIdempotentMethods]) get none, and so does every call under [WithoutKeys].
-//   - An attempt is retried when it fails with UNAVAILABLE or RESOURCE_EXHAUSTED, or with DEADLINE_EXCEEDED
-//     because Policy.AttemptTimeout ran out while the caller's context is alive, if the call is keyed or its
-//     method idempotent. Every other code is final and returned at once (a DEADLINE_EXCEEDED sent by the
-//     server included: the outcome is unknown). Policy.Retryable, when set, is asked too, and can only refuse.
+//   - An attempt is retried when it fails with UNAVAILABLE or RESOURCE_EXHAUSTED; or with DEADLINE_EXCEEDED
+//     when Policy.AttemptTimeout bounds the attempt before the caller's deadline, the caller's context is
+//     alive, and the call is keyed or its method idempotent: the timed-out attempt may have completed, so only
+//     a call safe to repeat is repeated, with a fresh timeout. Every other code is final and returned at once.
+//     Policy.Retryable, when set, is asked too, and can only refuse.
 //   - A grpc-retry-pushback-ms trailer with one value from 0 to 2^31-1 is the exact wait before the next
 //     attempt (clamped to MaxDelay; when it would end past the deadline the call stops) and restarts the
 //     backoff; a negative, malformed or repeated value stops the retries ([retry.Pushback]).
