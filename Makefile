@@ -88,3 +88,17 @@ $(SARIF_MULTITOOL):
 
 clean:
 	rm -rf $(BIN)
+
+## proto: regenerate the committed gRPC code (the runtime's test service, the demo's payments service) with
+## protoc (Debian package protobuf-compiler) and the plugins below, installed into bin/ from the module proxy
+PROTOC_GEN_GO_VERSION      := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+.PHONY: proto
+proto:
+	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
+	GOBIN=$(BIN) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	GOBIN=$(BIN) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+	cd runtime/internal/testpb && PATH=$(BIN):$$PATH protoc -I. --go_out=. --go_opt=paths=source_relative \
+		--go-grpc_out=. --go-grpc_opt=paths=source_relative test.proto
+	cd cmd/idemdemo/paymentspb && PATH=$(BIN):$$PATH protoc -I. --go_out=. --go_opt=paths=source_relative \
+		--go-grpc_out=. --go-grpc_opt=paths=source_relative payments.proto

@@ -27,12 +27,19 @@
 //
 // Usage:
 //
-//	idemdemo [-addr 127.0.0.1:8080] [-store memory|postgres|redis] [-dsn URL]
+//	idemdemo [-addr 127.0.0.1:8080] [-grpc-addr 127.0.0.1:9090] [-store memory|postgres|redis] [-dsn URL]
 //	         [-redis-addr 127.0.0.1:6379] [-redis-prefix idem] [-max-keys 100000]
 //	         [-log-level info]
 //	         [-lock-ttl 30s] [-work-delay 0] [-receipts FILE]
 //	         [-read-header-timeout 5s] [-read-timeout 30s] [-write-timeout D]
 //	         [-idle-timeout 2m] [-max-header-bytes 65536]
+//
+// With -grpc-addr it also serves the same payments over gRPC, payments.v1.Payments/CreatePayment
+// (paymentspb/payments.proto), on the same store, payments and outbox, through runtime/grpcidem: the key is
+// the idempotency-key metadata, the tenant the x-account metadata. "idemdemo pay" is a client of it,
+// through runtime/grpcretry:
+//
+//	idemdemo pay [-grpc-addr 127.0.0.1:9090] -amount 1250 [-currency EUR] [-account A] [-key K] [-timeout 10s]
 //
 // Every error the service writes is application/problem+json (RFC 9457).
 //
@@ -58,6 +65,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/redis/go-redis/v9"
+	"google.golang.org/grpc"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/retry"
@@ -71,8 +79,12 @@ func main() {
 }
 
 func run(args []string) error {
+	if len(args) > 0 && args[0] == "pay" {
+		return runPay(args[1:], os.Stdout)
+	}
 	fs := flag.NewFlagSet("idemdemo", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	grpcAddr := fs.String("grpc-addr", "", "listen address of the gRPC server (payments.v1.Payments); empty: none")
 	storeKind := fs.String("store", "memory", "idempotency store: memory, postgres (payments and outbox too) or redis")
 	dsn := fs.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL URL for -store postgres (default $DATABASE_URL)")
 	redisAddr := fs.String("redis-addr", "127.0.0.1:6379", "Redis address for -store redis")
@@ -186,8 +198,9 @@ func run(args []string) error {
 		m.delivered(err)
 		return err
 	}
-	srv := newHTTPServer(newServer(serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
-		lease: *lockTTL, workDelay: *workDelay, log: logger, metrics: m, ready: ready}), hc)
+	scfg := serverConfig{store: store, payments: payments, outbox: outbox, receipts: receipts,
+		lease: *lockTTL, workDelay: *workDelay, log: logger, metrics: m, ready: ready}
+	srv := newHTTPServer(newServer(scfg), hc)
 	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	relay := relayOptions(logger)
 	relay.Policy = retry.Policy{MaxAttempts: 3, BaseDelay: 50 * time.Millisecond, Deadline: 2 * time.Second,
@@ -203,8 +216,18 @@ func run(args []string) error {
 	}()
 	logger.Info("listening", "url", "http://"+ln.Addr().String(), "store", *storeKind, "lease", *lockTTL,
 		"work_delay", *workDelay, "read_timeout", hc.readTimeout, "write_timeout", hc.writeTimeout)
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	var gsrv *grpc.Server
+	if *grpcAddr != "" {
+		gln, err := net.Listen("tcp", *grpcAddr)
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		gsrv = newGRPCServer(scfg)
+		logger.Info("listening", "grpc", gln.Addr().String())
+		go func() { errc <- gsrv.Serve(gln) }()
+	}
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -213,6 +236,15 @@ func run(args []string) error {
 	logger.Info("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if gsrv != nil {
+		stopped := make(chan struct{})
+		go func() { gsrv.GracefulStop(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-sctx.Done():
+			gsrv.Stop()
+		}
+	}
 	err = srv.Shutdown(sctx)
 	stopRelay()
 	<-relayed

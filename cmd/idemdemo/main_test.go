@@ -122,6 +122,7 @@ func count(t *testing.T, base string) int64 {
 // demo is an in-process demo server on one store.
 type demo struct {
 	base     string
+	grpcAddr string // the gRPC server on the same store, payments and outbox
 	outbox   *idempotency.Outbox
 	receipts receiptSink
 	lines    *syncBuffer // the receipts log
@@ -153,7 +154,14 @@ func newDemo(t *testing.T, cfg serverConfig, outbox *idempotency.Outbox, receipt
 	cfg.failAfterReceipt = func(r *http.Request) bool { return r.Header.Get(failHeader) != "" }
 	srv := httptest.NewServer(newServer(cfg))
 	t.Cleanup(srv.Close)
-	return &demo{base: srv.URL, outbox: outbox, receipts: receipts, lines: lines}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gsrv := newGRPCServer(cfg)
+	go gsrv.Serve(ln)
+	t.Cleanup(gsrv.Stop)
+	return &demo{base: srv.URL, grpcAddr: ln.Addr().String(), outbox: outbox, receipts: receipts, lines: lines}
 }
 
 func memoryDemo(t *testing.T, workDelay time.Duration) *demo {

@@ -70,8 +70,62 @@ type serverConfig struct {
 	ready   func(ctx context.Context) error
 }
 
+// payErrorKind is how a payment failed: the HTTP and gRPC servers each answer it their way.
+type payErrorKind uint8
+
+const (
+	payInvalid     payErrorKind = iota + 1 // the request is invalid: 400, INVALID_ARGUMENT (stored, replayed)
+	payFailed                              // the attempt failed: 500, INTERNAL (nothing stored, key released)
+	payUnavailable                         // the request ended before the commit: 503, UNAVAILABLE
+)
+
+type payError struct {
+	kind   payErrorKind
+	detail string
+}
+
+// createPayment is the payment of POST /payments and payments.v1.Payments/CreatePayment: it validates the
+// amount and currency, creates the payment and records its receipt in the attempt's unit of work, then waits
+// cfg.workDelay before the commit. fail injects a failure after the receipt (tests).
+func (cfg *serverConfig) createPayment(ctx context.Context, logger *slog.Logger, account string, amount int64,
+	currency string, fail bool) (payment, *payError) {
+	switch {
+	case amount <= 0:
+		return payment{}, &payError{payInvalid, "amount must be a positive integer (minor units)"}
+	case !currencyRE.MatchString(currency):
+		return payment{}, &payError{payInvalid, "currency must be three upper-case letters (ISO 4217)"}
+	}
+	p, err := cfg.payments.create(ctx, payment{Account: account, Amount: amount, Currency: currency})
+	if err != nil {
+		logger.Error("create payment", "error", err)
+		return payment{}, &payError{payFailed, "cannot create the payment"}
+	}
+	// The receipt joins the payment's unit of work: recorded only if the key completes, and once
+	// per (payment, key) whatever the retries.
+	l, _ := idempotency.LeaseOf(ctx)
+	body, err := json.Marshal(receipt{Payment: p.ID, Account: p.Account, Amount: p.Amount, Currency: p.Currency})
+	if err == nil {
+		err = cfg.outbox.Add(ctx, idempotency.OutboxMessage{Kind: kindReceipt, EntityID: p.ID, Key: l.Key, Payload: body})
+	}
+	if err != nil {
+		logger.Error("record receipt", "payment", p.ID, "error", err)
+		return payment{}, &payError{payFailed, "cannot record the payment receipt"}
+	}
+	if fail {
+		return payment{}, &payError{payFailed, "failure injected by the test"}
+	}
+	if cfg.workDelay > 0 {
+		select {
+		case <-time.After(cfg.workDelay):
+		case <-ctx.Done():
+			return payment{}, &payError{payUnavailable, "the request ended before the payment was committed; retry with the same key"}
+		}
+	}
+	return p, nil
+}
+
 func newServer(cfg serverConfig) http.Handler {
-	payments, outbox, workDelay := cfg.payments, cfg.outbox, cfg.workDelay
+	payments := cfg.payments
 	logger := cfg.log
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -103,43 +157,26 @@ func newServer(cfg serverConfig) http.Handler {
 			invalid(w, "body holds more than one JSON value")
 			return
 		}
-		switch {
-		case in.Amount == nil || *in.Amount <= 0:
-			invalid(w, "amount must be a positive integer (minor units)")
-			return
-		case in.Currency == nil || !currencyRE.MatchString(*in.Currency):
-			invalid(w, "currency must be three upper-case letters (ISO 4217)")
-			return
+		var amount int64 // absent: invalid, as 0 is
+		var currency string
+		if in.Amount != nil {
+			amount = *in.Amount
 		}
-		p, err := payments.create(r.Context(), payment{Account: accountOf(r), Amount: *in.Amount, Currency: *in.Currency})
-		if err != nil {
-			logger.Error("create payment", "error", err)
-			failed(w, "cannot create the payment")
-			return
+		if in.Currency != nil {
+			currency = *in.Currency
 		}
-		// The receipt joins the payment's unit of work: recorded only if the key completes, and once
-		// per (payment, key) whatever the retries.
-		l, _ := idempotency.LeaseOf(r.Context())
-		body, err := json.Marshal(receipt{Payment: p.ID, Account: p.Account, Amount: p.Amount, Currency: p.Currency})
-		if err == nil {
-			err = outbox.Add(r.Context(), idempotency.OutboxMessage{Kind: kindReceipt, EntityID: p.ID, Key: l.Key, Payload: body})
-		}
-		if err != nil {
-			logger.Error("record receipt", "payment", p.ID, "error", err)
-			failed(w, "cannot record the payment receipt")
-			return
-		}
-		if cfg.failAfterReceipt != nil && cfg.failAfterReceipt(r) {
-			failed(w, "failure injected by the test")
-			return
-		}
-		if workDelay > 0 {
-			select {
-			case <-time.After(workDelay):
-			case <-r.Context().Done():
-				unavailable(w, "the request ended before the payment was committed; retry with the same key")
-				return
+		fail := cfg.failAfterReceipt != nil && cfg.failAfterReceipt(r)
+		p, perr := cfg.createPayment(r.Context(), logger, accountOf(r), amount, currency, fail)
+		if perr != nil {
+			switch perr.kind {
+			case payInvalid:
+				invalid(w, perr.detail)
+			case payUnavailable:
+				unavailable(w, perr.detail)
+			default:
+				failed(w, perr.detail)
 			}
+			return
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Location", "/payments/"+p.ID)

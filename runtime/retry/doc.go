@@ -34,6 +34,12 @@
 //
 //	Retryable: func(err error) bool { return retry.Classify(err) == retry.ClassTransient }
 //
+// # Server pushback
+//
+// An operation may return [Pushback](err, wait) for a server's instruction on when to retry (gRPC's
+// grpc-retry-pushback-ms): when err is retried, wait replaces the jittered backoff (clamped to MaxDelay) and
+// the backoff restarts after it; a negative wait stops the retries. runtime/grpcretry returns it.
+//
 // # One layer
 //
 // Do marks the context it passes to the operation. A Do (or a [NewTransport] round trip) that is given a

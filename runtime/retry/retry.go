@@ -71,10 +71,12 @@ type settings struct {
 	maxAttempts int
 	base, max   time.Duration
 	deadline    time.Duration
+	// since is the attempt after which the exponential backoff last restarted (a server's pushback).
+	since int
 }
 
 func (p *Policy) settings() settings {
-	s := settings{p.MaxAttempts, p.BaseDelay, p.MaxDelay, p.Deadline}
+	s := settings{maxAttempts: p.MaxAttempts, base: p.BaseDelay, max: p.MaxDelay, deadline: p.Deadline}
 	if s.maxAttempts <= 0 {
 		s.maxAttempts = DefaultMaxAttempts
 	}
@@ -367,6 +369,10 @@ func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int
 	if !retryable(err) {
 		return 0, ReasonPermanent
 	}
+	pushback, pushed := pushbackOf(err)
+	if pushed && pushback < 0 {
+		return 0, ReasonPermanent
+	}
 	if n >= s.maxAttempts {
 		return 0, ReasonExhausted
 	}
@@ -381,8 +387,11 @@ func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	wait := s.jitter(n - 1)
-	if hint > 0 {
+	wait := s.jitter(n - 1 - s.since)
+	if pushed {
+		// The server said exactly when: no jitter, and the backoff starts again from BaseDelay (gRPC A6).
+		wait, s.since = min(pushback, s.max), n
+	} else if hint > 0 {
 		// Retry-After: wait at least what the server asks, but never more than MaxDelay.
 		wait = min(max(wait, hint), s.max)
 	}
@@ -393,6 +402,35 @@ func decide(ctx context.Context, p *Policy, s *settings, start *time.Time, n int
 		return 0, ReasonDeadline
 	}
 	return wait, 0
+}
+
+type pushbackError struct {
+	err  error
+	wait time.Duration
+}
+
+func (e *pushbackError) Error() string { return e.err.Error() }
+func (e *pushbackError) Unwrap() error { return e.err }
+
+// Pushback marks err with a server's instruction on when to retry, as gRPC's grpc-retry-pushback-ms
+// trailer gives it (proposal A6). When [Do] would retry err anyway (the classification is err's own):
+// a wait of 0 or more replaces the jittered backoff before the next attempt (clamped to MaxDelay; when it
+// would end at or past the deadline, Do stops with ReasonDeadline) and the backoff starts again from BaseDelay
+// after it; a negative wait means "do not retry": Do stops with ReasonPermanent. The budget and the breaker
+// count err as they would without the mark. The result wraps err and has its message; Pushback(nil, d) is nil.
+func Pushback(err error, wait time.Duration) error {
+	if err == nil {
+		return nil
+	}
+	return &pushbackError{err, wait}
+}
+
+func pushbackOf(err error) (time.Duration, bool) {
+	var pe *pushbackError
+	if errors.As(err, &pe) {
+		return pe.wait, true
+	}
+	return 0, false
 }
 
 func isPermanent(err error) bool {
