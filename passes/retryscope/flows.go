@@ -51,6 +51,22 @@ func (r *Result) FieldClient(field *types.Var) *Scope {
 	return r.flows.fieldClients[field]
 }
 
+// ClientFields returns the struct fields FieldClient maps to s, in
+// declaration order.
+func (r *Result) ClientFields(s *Scope) []*types.Var {
+	if r.flows == nil {
+		return nil
+	}
+	var out []*types.Var
+	for f, fs := range r.flows.fieldClients {
+		if fs == s {
+			out = append(out, f)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos() < out[j].Pos() })
+	return out
+}
+
 // indexFlows fills the Result's flows from the package's function
 // declarations.
 func (m *model) indexFlows() {

@@ -272,6 +272,11 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 				}
 			}
 			for i, a := range n.Args {
+				if t := c.info.TypeOf(a); t != nil {
+					if _, basic := t.Underlying().(*types.Basic); basic {
+						continue // req.Method, req.URL.Path: a copy, which cannot key the request
+					}
+				}
 				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i, strict) {
 					keyed = true
 				}
