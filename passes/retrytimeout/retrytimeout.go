@@ -166,7 +166,7 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 		return nil, ""
 	}
 	var at ast.Node = lit
-	desc := "none set: go-retryablehttp falls back to cleanhttp.DefaultPooledClient()"
+	desc := "HTTPClient unset: cleanhttp.DefaultPooledClient()"
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
@@ -186,8 +186,7 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 	if c.bounded(fields) {
 		return nil, ""
 	}
-	return at, fmt.Sprintf("the go-retryablehttp client stored in %s has no timeout: its HTTPClient (%s) has no Timeout, "+
-		"so a hung attempt never ends and the retries never come; %s", fields[0].Name(), desc, retryableFix)
+	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout (%s); set its HTTPClient.Timeout", fields[0].Name(), desc)
 }
 
 // bounded reports whether the package assigns the Timeout or Transport of

@@ -18,7 +18,7 @@ type Client struct {
 func newClient() *Client {
 	c := &Client{}
 	c.client = &retryablehttp.Client{
-		HTTPClient: cleanhttp.DefaultPooledClient(), // want `the go-retryablehttp client stored in client has no timeout: its HTTPClient \(cleanhttp.DefaultPooledClient\(\)\) has no Timeout`
+		HTTPClient: cleanhttp.DefaultPooledClient(), // want `go-retryablehttp client in field client has no timeout \(cleanhttp.DefaultPooledClient\(\)\); set its HTTPClient.Timeout`
 		RetryMax:   5,
 	}
 	return c
@@ -40,7 +40,7 @@ type Bare struct {
 }
 
 func NewBare() *Bare {
-	return &Bare{rc: &retryablehttp.Client{RetryMax: 3}} // want `the go-retryablehttp client stored in rc has no timeout: its HTTPClient \(none set`
+	return &Bare{rc: &retryablehttp.Client{RetryMax: 3}} // want `client in field rc has no timeout \(HTTPClient unset: cleanhttp.DefaultPooledClient\(\)\)`
 }
 
 func (b *Bare) Do(req *retryablehttp.Request) (*http.Response, error) {
