@@ -34,7 +34,9 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
 - the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
   ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
   method parameter by the methods they pass, and a request built by a request builder of the package
-  (` + "`c.NewRequest(http.MethodPost, path)`" + `) by what the builder returns, with the method of that call. The first POST
+  (` + "`c.NewRequest(http.MethodPost, path)`" + `) by what the builder returns, with the method of that call; a call inside the
+  retry of a sending helper of the package (` + "`api.request(ctx, method, uri)`" + ` that builds and sends the request) by the
+  send in the helper, with the method of that call, reported at the call. The first POST
   or PATCH found makes the send one: its message says where it comes from (` + "`(a POST from issues.go:118)`" + `), and there is
   no fix (the key belongs to the caller). A builder that sets a key header keys every request it builds; code it
   hands the request to (the caller's request options) does not count, and copying the entries of a local header map

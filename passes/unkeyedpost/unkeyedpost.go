@@ -318,6 +318,9 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 			}
 		}
 		if s.req == nil {
+			if c.sentBy(fd, s, fn) {
+				return s
+			}
 			return nil
 		}
 	}
@@ -468,20 +471,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 	if bd == nil || fn.Signature().Results().Len() == 0 || !isRequestish(fn.Signature().Results().At(0).Type()) {
 		return false
 	}
-	// Bind the builder's parameters to this call's arguments.
-	saved := c.bound
-	c.bound = make(map[*types.Var]retryscope.Arg)
-	for a, v := range saved {
-		c.bound[a] = v
-	}
-	sig := fn.Origin().Signature()
-	for i, a := range call.Args {
-		if i < sig.Params().Len() && !(sig.Variadic() && i >= sig.Params().Len()-1) {
-			c.bound[sig.Params().At(i)] = retryscope.Arg{Expr: a, Func: fd, Call: call}
-		}
-	}
-	c.depth++
-	defer func() { c.bound, c.depth = saved, c.depth-1 }()
+	defer c.bind(fd, call, fn)()
 	found := false
 	ast.Inspect(bd.Body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok || found {
@@ -494,6 +484,57 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
 		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// bind binds the parameters of fn, a function of the package, to the
+// arguments of call (in fd) while a request built or sent in fn is
+// resolved; the function it returns undoes that.
+func (c *checker) bind(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func) func() {
+	saved := c.bound
+	c.bound = make(map[*types.Var]retryscope.Arg)
+	for a, v := range saved {
+		c.bound[a] = v
+	}
+	sig := fn.Origin().Signature()
+	for i, a := range call.Args {
+		if i < sig.Params().Len() && !(sig.Variadic() && i >= sig.Params().Len()-1) {
+			c.bound[sig.Params().At(i)] = retryscope.Arg{Expr: a, Func: fd, Call: call}
+		}
+	}
+	c.depth++
+	return func() { c.bound, c.depth = saved, c.depth-1 }
+}
+
+// sentBy reports whether call, inside a retry, calls a request-sending
+// helper of the package (fn) that builds and sends, without a key, a POST
+// or PATCH whose method or request it gets from call's arguments
+// (cloudflare-go's api.request(ctx, method, uri, ...)); s then describes
+// that send, reported at call.
+func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
+	hd := c.funcs[fn.Origin()]
+	if hd == nil || !c.viaParams || c.depth >= 4 || c.res.Innermost(s.call.Pos()) == nil {
+		return false
+	}
+	defer c.bind(fd, s.call, fn)()
+	found := false
+	ast.Inspect(hd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		inner, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sub := c.send(hd, inner); sub != nil && sub.client == nil && sub.from != nil && !c.keyedSend(hd, sub) {
+			s.method, s.from, s.indirect, s.helper = sub.method, sub.from, true, true
+			if sub.from == s.call {
+				s.from = nil // the method is this call's own argument
+			}
 			found = true
 		}
 		return !found
