@@ -228,6 +228,7 @@ func (s *Scope) Bounded() bool {
 type Result struct {
 	scopes []*Scope
 	byNode map[ast.Node]*Scope
+	flows  *flows // see flows.go
 }
 
 // Scopes returns every retry scope of the package in source order.

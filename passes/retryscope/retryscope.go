@@ -165,6 +165,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.delays()
 	m.jobs()
 	m.res.sort()
+	m.indexFlows()
 	return m.res
 }
 

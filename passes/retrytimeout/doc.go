@@ -87,9 +87,13 @@ also reports, wherever they are:
 | ` + "`" + `retryablehttp.Get` + "`" + `, ` + "`" + `Head` + "`" + `, ` + "`" + `Post` + "`" + `, ` + "`" + `PostForm` + "`" + ` | always |
 | ` + "`" + `(*retryablehttp.Client).Get/Head/Post/PostForm` + "`" + ` | the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` whose ` + "`" + `HTTPClient` + "`" + ` is never replaced, whose ` + "`" + `RetryMax` + "`" + ` is not set to 0 (or to a value the check cannot evaluate), and which is never passed to a function |
 | ` + "`" + `(*retryablehttp.Client).Do(req)` + "`" + ` | the same, and the request's context has no deadline (` + "`" + `retryablehttp.NewRequest` + "`" + `, or ` + "`" + `NewRequestWithContext` + "`" + `, ` + "`" + `FromRequest` + "`" + ` or ` + "`" + `WithContext` + "`" + ` as below) |
+| a ` + "`" + `&retryablehttp.Client{RetryMax: n}` + "`" + ` literal that a constructor stores in a struct field (every store of the field in the package that client), reported at its ` + "`" + `HTTPClient` + "`" + ` | its ` + "`" + `HTTPClient` + "`" + ` is proven to have no timeout (below, or ` + "`" + `cleanhttp.DefaultPooledClient()` + "`" + `), or is not set (` + "`" + `Do` + "`" + ` then uses ` + "`" + `cleanhttp.DefaultPooledClient()` + "`" + `), and the package never sets that ` + "`" + `HTTPClient` + "`" + `'s ` + "`" + `Timeout` + "`" + ` or ` + "`" + `Transport` + "`" + ` nor replaces it with anything but a parameter (a client option passing the caller's client on) |
+
+Every request of such a type goes through the field, each on its caller's context: a deadline there, if any,
+spans all the attempts, so none has a bound of its own (go-gitlab's ` + "`" + `newClient` + "`" + `).
 
 A client is proven to have no timeout when it is ` + "`" + `http.DefaultClient` + "`" + ` or,
-traced through local variables, a ` + "`" + `&http.Client{}` + "`" + ` or ` + "`" + `http.Client{}` + "`" + `
+traced through local variables, ` + "`" + `cleanhttp.DefaultClient()` + "`" + ` or ` + "`" + `DefaultPooledClient()` + "`" + `, a ` + "`" + `&http.Client{}` + "`" + ` or ` + "`" + `http.Client{}` + "`" + `
 literal without ` + "`" + `Timeout` + "`" + ` (or with ` + "`" + `Timeout: 0` + "`" + `) and without ` + "`" + `Transport` + "`" + `,
 ` + "`" + `new(http.Client)` + "`" + `, or a zero ` + "`" + `var c http.Client` + "`" + `, whose ` + "`" + `Timeout` + "`" + ` and
 ` + "`" + `Transport` + "`" + ` are never assigned and which is never passed to a function.
@@ -110,7 +114,7 @@ The message says which client and which context:
 - A client with a ` + "`" + `Transport` + "`" + `: it may bound each attempt, as
   ` + "`" + `runtime/retry.NewTransport` + "`" + ` does with ` + "`" + `Policy.AttemptTimeout` + "`" + `, or as an
   ` + "`" + `http.Transport` + "`" + ` with ` + "`" + `ResponseHeaderTimeout` + "`" + ` partly does.
-- A client from elsewhere: a field, a parameter, a function's result, or a
+- A client from elsewhere: a field (but for the stored go-retryablehttp clients above), a parameter, a function's result, or a
   local client passed to a function (which may set its ` + "`" + `Timeout` + "`" + `).
 - A request whose context has a deadline: ` + "`" + `context.WithTimeout` + "`" + ` or
   ` + "`" + `WithDeadline` + "`" + `, made per attempt or above the retry (a retry whose own

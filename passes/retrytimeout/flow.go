@@ -7,6 +7,10 @@ import (
 	"go/types"
 )
 
+// cleanhttp's DefaultClient and DefaultPooledClient return clients with
+// no Timeout.
+const cleanhttp = "github.com/hashicorp/go-cleanhttp"
+
 // maxDepth bounds the tracing of values through variables.
 const maxDepth = 8
 
@@ -193,6 +197,12 @@ func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (string, bool) {
 	case *ast.CompositeLit:
 		return f.clientLit(e, "")
 	case *ast.CallExpr:
+		if fn := callee(f.c.info, e); fn != nil {
+			switch fn.FullName() {
+			case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
+				return "cleanhttp." + fn.Name() + "()", true
+			}
+		}
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
 			if _, ok := f.c.info.Uses[id].(*types.Builtin); ok && isClient(f.c.info.TypeOf(e.Args[0])) {
 				return "new(http.Client)", true

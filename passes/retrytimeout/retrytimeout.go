@@ -1,9 +1,11 @@
 package retrytimeout
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -67,6 +69,13 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 				}
 				return true
 			})
+		}
+		for _, s := range res.Scopes() {
+			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !generated(pass, lit.Pos()) {
+				if at, msg := c.checkStored(res, s, lit); msg != "" {
+					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg})
+				}
+			}
 		}
 	}
 	for _, s := range res.Scopes() {
@@ -142,6 +151,91 @@ func (c *checker) checkRetryable(call *ast.CallExpr) string {
 		why = noTimeout + " and the request's context (" + ctx + ") has no deadline"
 	}
 	return fn.FullName() + " retries with no timeout: " + why + ", so a hung attempt never ends and the retries never come; " + retryableFix
+}
+
+// checkStored returns the message for a go-retryablehttp client literal
+// that a constructor stores in a struct field (retryscope's FieldClient)
+// with an HTTPClient proven to have no Timeout, and where to report it; ""
+// when the package gives that HTTPClient a timeout or a transport
+// elsewhere. Every request of the package's type goes through the field,
+// each on its caller's context, whose deadline, if any, spans all the
+// attempts: no attempt has a bound of its own.
+func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *ast.CompositeLit) (ast.Node, string) {
+	fields := res.ClientFields(s)
+	if len(fields) == 0 {
+		return nil, ""
+	}
+	var at ast.Node = lit
+	desc := "HTTPClient unset: cleanhttp.DefaultPooledClient()"
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return nil, ""
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "HTTPClient" {
+			f := c.flowAt(kv.Pos())
+			if f == nil {
+				return nil, ""
+			}
+			if desc, ok = f.clientWithoutTimeout(kv.Value, 0); !ok {
+				return nil, ""
+			}
+			at = kv.Value
+		}
+	}
+	if c.bounded(fields) {
+		return nil, ""
+	}
+	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout (%s); set its HTTPClient.Timeout", fields[0].Name(), desc)
+}
+
+// bounded reports whether the package assigns the Timeout or Transport of
+// the HTTPClient of a client held in one of fields, or replaces that
+// HTTPClient with anything but a parameter (a client option passing the
+// caller's client on is the caller's choice).
+func (c *checker) bounded(fields []*types.Var) bool {
+	held := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		v, _ := c.info.Uses[sel.Sel].(*types.Var)
+		return v != nil && slices.Contains(fields, v)
+	}
+	httpClientOf := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "HTTPClient" && held(sel.X)
+	}
+	found := false
+	for _, file := range c.pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || found {
+				return !found
+			}
+			for i, lhs := range as.Lhs {
+				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") && httpClientOf(sel.X) {
+					found = true
+				}
+				if httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i])) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// isParam reports whether e names a parameter of the function it is in.
+func (c *checker) isParam(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	f := c.flowAt(id.Pos())
+	o := c.info.Uses[id]
+	return f != nil && o != nil && f.params[o]
 }
 
 type checker struct {

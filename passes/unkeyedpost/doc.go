@@ -28,7 +28,19 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   (` + "`\"POST\"`, `http.MethodPost`" + `, or a local variable holding one);
 - a POST or PATCH sent through a go-retryablehttp client built in the function: ` + "`retryablehttp.NewClient()`" + `,
   ` + "`&retryablehttp.Client{RetryMax: n}`" + `, the default client of package-level ` + "`retryablehttp.Post`/`PostForm`" + `, and the
-  ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method.
+  ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method;
+  also such a client that a constructor of the package stores in a struct field (` + "`c.client = &retryablehttp.Client{...}`" + `
+  in ` + "`newClient`" + `, every store of the field in the package that one client), sent through the field in another method;
+- the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
+  ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
+  method parameter by the methods they pass, and a request built by a request builder of the package
+  (` + "`c.NewRequest(http.MethodPost, path)`" + `) by what the builder returns, with the method of that call; a call inside the
+  retry of a sending helper of the package (` + "`api.request(ctx, method, uri)`" + ` that builds and sends the request) by the
+  send in the helper, with the method of that call, reported at the call. The first POST
+  or PATCH found makes the send one: its message says where it comes from (` + "`(a POST from issues.go:118)`" + `), and there is
+  no fix (the key belongs to the caller). A builder that sets a key header keys every request it builds; code it
+  hands the request to (the caller's request options) does not count, and copying the entries of a local header map
+  whose names are all constant and none a key sets none. Call sites in other packages are not seen.
 
 It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
 request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
@@ -37,7 +49,9 @@ itself (` + "`c.post(ctx, \"/charges\", body)`" + `), it reports the call.
 Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
 ` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper
 of the package it passes the request to); requests handed to code the check cannot see into (a function value, an
-interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant; ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
+interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant
+(a hook called only when set, ` + "`if c.PrepareRetry != nil { c.PrepareRetry(req) }`" + `, and values copied out of the request
+such as ` + "`req.Method`" + ` do not count); ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
 a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
 permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry
 operation that never wraps an error in ` + "`RetryableError`" + `, a k8s condition that returns ` + "`true`" + ` or a certain error after

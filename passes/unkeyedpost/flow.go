@@ -183,6 +183,13 @@ var harmless = map[string]bool{
 // or may get one: it is handed to code the check cannot see into, or a
 // header with a name that is not constant is set on it.
 func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
+	return c.keyedIn(fd, objs, false)
+}
+
+// keyedIn is keyed; strict counts only key headers set on the request in
+// fd or by the package's helpers, not code the check cannot see into
+// (a request builder's caller-supplied options).
+func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bool {
 	s := make(map[types.Object]bool)
 	for _, o := range objs {
 		s[o] = true
@@ -239,7 +246,7 @@ func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
-			if !w.Const || c.names.Header(w.Name) {
+			if w.Const && c.names.Header(w.Name) || !w.Const && !(strict && c.copiedUnkeyed(fd, w)) {
 				return true
 			}
 		}
@@ -265,7 +272,12 @@ func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
 				}
 			}
 			for i, a := range n.Args {
-				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i) {
+				if t := c.info.TypeOf(a); t != nil {
+					if _, basic := t.Underlying().(*types.Basic); basic {
+						continue // req.Method, req.URL.Path: a copy, which cannot key the request
+					}
+				}
+				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i, strict) {
 					keyed = true
 				}
 			}
@@ -281,28 +293,89 @@ func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
 	return keyed
 }
 
+// copiedUnkeyed reports whether the header write w, with a name that is
+// not constant, copies the entries of a local header map that carries no
+// key: for k, v := range h { req.Header[k] = v }, with h's own names
+// constant.
+func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
+	p := c.parentsOf(fd)
+	for n := p[w.Node]; n != nil; n = p[n] {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		v, ok := ast.Unparen(w.Value).(*ast.Ident)
+		val, _ := rs.Value.(*ast.Ident)
+		if !ok || val == nil || c.obj(v) != c.obj(val) {
+			return false
+		}
+		h, ok := ast.Unparen(rs.X).(*ast.Ident)
+		if !ok || !keys.IsHeader(c.info.TypeOf(h)) {
+			return false
+		}
+		o, ok := c.obj(h).(*types.Var)
+		// A local map (not a parameter: its entries come from callers).
+		return ok && !o.IsField() && len(c.defIndex(fd).defs[o]) > 0 && !c.keyedIn(fd, []types.Object{o}, true)
+	}
+	return false
+}
+
+// optionalHook reports whether call calls a func-typed field that the
+// code calls only when set (if c.Hook != nil { c.Hook(req) }): a hook a
+// user may install, which the request does not rely on for its key.
+func (c *checker) optionalHook(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	field, ok := c.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !field.IsField() {
+		return false
+	}
+	p := c.parentsOfNode(call)
+	for n := p[call]; n != nil; n = p[n] {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		if b, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ && c.isNil(b.Y) {
+			if s, ok := ast.Unparen(b.X).(*ast.SelectorExpr); ok && c.info.Uses[s.Sel] == field {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // mayKey reports whether the call may set a key header on its i-th
 // argument.
-func (c *checker) mayKey(call *ast.CallExpr, i int) bool {
+func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
 	fn := typeutil.StaticCallee(c.info, call)
+	if strict {
+		return fn != nil && c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
+	}
 	if fn == nil {
 		if tv, ok := c.info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 			return false // a conversion, append, len
 		}
-		return true // a function value: unknown
+		return !c.optionalHook(call) // a function value: unknown
 	}
-	sig := fn.Signature()
-	pi := i
-	if sig.Variadic() && pi >= sig.Params().Len()-1 {
-		pi = sig.Params().Len() - 1
-	}
-	if c.keyedParams[fn.Origin()][pi] {
+	if c.keyedParams[fn.Origin()][c.paramIndex(fn, i)] {
 		return true
 	}
 	if c.funcs[fn.Origin()] != nil {
 		return false // a helper of the package that does not key it
 	}
 	return fn.Pkg() == nil || !harmless[fn.Pkg().Path()]
+}
+
+// paramIndex returns the index of the parameter fn's i-th argument binds.
+func (c *checker) paramIndex(fn *types.Func, i int) int {
+	sig := fn.Signature()
+	if sig.Variadic() && i >= sig.Params().Len()-1 {
+		return sig.Params().Len() - 1
+	}
+	return i
 }
 
 // retriedAfter reports whether scope may repeat after the send call: the

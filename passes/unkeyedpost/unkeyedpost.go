@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -79,6 +80,14 @@ type checker struct {
 	defs      map[ast.Node]*defIndex
 	parents   map[ast.Node]keys.Parents
 	file      *ast.File
+	// viaParams lets resolve follow a request or method parameter to the
+	// package's call sites (not while summarising helpers: a helper that
+	// sends what its caller gives is no POST helper); depth bounds it.
+	viaParams bool
+	depth     int
+	// bound maps the parameters of the request builders being resolved
+	// to the arguments of the call that is.
+	bound map[*types.Var]retryscope.Arg
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
@@ -105,6 +114,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		}
 	}
 	c.summarise()
+	c.viaParams = true
 	for _, f := range pass.Files {
 		if ast.IsGenerated(f) {
 			continue
@@ -242,6 +252,16 @@ type sendInfo struct {
 	client *retryscope.Scope
 	// helper is set when a package helper sends the request.
 	helper bool
+	// from is set when the request or its method is a parameter of the
+	// sending function: the package call site that passes a POST or PATCH.
+	from *ast.CallExpr
+	// indirect is set when the request is built in another function (a
+	// caller, or a request builder of the package): no fix.
+	indirect bool
+	// fd is the function declaration the request expressions belong to;
+	// at, when valid, is where req is read (else at call).
+	fd *ast.FuncDecl
+	at token.Pos
 }
 
 // send classifies call as a send of a POST or PATCH request, or returns nil.
@@ -298,6 +318,9 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 			}
 		}
 		if s.req == nil {
+			if c.sentBy(fd, s, fn) {
+				return s
+			}
 			return nil
 		}
 	}
@@ -319,6 +342,12 @@ func (c *checker) clientScope(fd *ast.FuncDecl, x ast.Expr, before token.Pos) *r
 	}
 	if sc := c.res.Of(v); sc != nil && sc.Kind == retryscope.Client {
 		return sc
+	}
+	// A client a constructor of the package stored in a field.
+	if sel, ok := v.(*ast.SelectorExpr); ok {
+		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+			return c.res.FieldClient(f)
+		}
 	}
 	return nil
 }
@@ -345,6 +374,9 @@ func (c *checker) standardClientScope(fd *ast.FuncDecl, x ast.Expr) *retryscope.
 func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 	e := s.req
 	before := s.call.Pos()
+	if s.at.IsValid() {
+		before = s.at
+	}
 	for range 8 {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 			if o := c.info.Uses[id]; o != nil {
@@ -375,7 +407,18 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 					continue
 				}
 			}
+			return c.builtBy(fd, s, v)
+		case *ast.SelectorExpr:
+			// req.Request: the *http.Request a *retryablehttp.Request wraps.
+			if v.Sel.Name == "Request" && isRequest(c.info.TypeOf(v.X), retryable) {
+				e, before = v.X, v.Pos()
+				continue
+			}
 			return false
+		case *ast.Ident:
+			return c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
+				return c.resolve(sub.fd, sub) && !c.keyedSend(sub.fd, sub)
+			})
 		case *ast.UnaryExpr:
 			if lit, ok := ast.Unparen(v.X).(*ast.CompositeLit); ok && v.Op == token.AND && isRequest(c.info.TypeOf(lit), "net/http") {
 				for _, elt := range lit.Elts {
@@ -394,12 +437,132 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 	return false
 }
 
+// fromCallers judges the parameter id of fd by the arguments passed for it
+// at the package's call sites (only the current one inside a request
+// builder being resolved): judge reports whether one, read in its caller,
+// is a POST or PATCH. The first that is gives s its method and s.from
+// the call site.
+func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judge func(*sendInfo) bool) bool {
+	p, ok := c.info.Uses[id].(*types.Var)
+	if !ok || !c.viaParams || c.depth >= 4 {
+		return false
+	}
+	args := c.res.Args(p)
+	if a, ok := c.bound[p]; ok {
+		args = []retryscope.Arg{a}
+	}
+	c.depth++
+	defer func() { c.depth-- }()
+	for _, a := range args {
+		sub := &sendInfo{call: a.Call, entry: s.entry, req: a.Expr, fd: a.Func}
+		if !judge(sub) {
+			continue
+		}
+		s.method, s.from, s.indirect, s.built = sub.method, a.Call, true, nil
+		if sub.from != nil {
+			s.from = sub.from
+		}
+		return true
+	}
+	return false
+}
+
+// builtBy resolves a request returned by a request builder of the package
+// (c.NewRequest(method, path, ...)): the request its return statements
+// build, its method read at this call when it is the builder's parameter.
+// A builder that sets a key header keys every request it builds.
+func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(c.info, call)
+	if fn == nil || !c.viaParams || c.depth >= 4 {
+		return false
+	}
+	bd := c.funcs[fn.Origin()]
+	if bd == nil || fn.Signature().Results().Len() == 0 || !isRequestish(fn.Signature().Results().At(0).Type()) {
+		return false
+	}
+	defer c.bind(fd, call, fn)()
+	found := false
+	ast.Inspect(bd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 {
+			return true
+		}
+		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
+		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
+			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// bind binds the parameters of fn, a function of the package, to the
+// arguments of call (in fd) while a request built or sent in fn is
+// resolved; the function it returns undoes that.
+func (c *checker) bind(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func) func() {
+	saved := c.bound
+	c.bound = make(map[*types.Var]retryscope.Arg)
+	for a, v := range saved {
+		c.bound[a] = v
+	}
+	sig := fn.Origin().Signature()
+	for i, a := range call.Args {
+		if i < sig.Params().Len() && !(sig.Variadic() && i >= sig.Params().Len()-1) {
+			c.bound[sig.Params().At(i)] = retryscope.Arg{Expr: a, Func: fd, Call: call}
+		}
+	}
+	c.depth++
+	return func() { c.bound, c.depth = saved, c.depth-1 }
+}
+
+// sentBy reports whether call, inside a retry, calls a request-sending
+// helper of the package (fn) that builds and sends, without a key, a POST
+// or PATCH whose method or request it gets from call's arguments
+// (cloudflare-go's api.request(ctx, method, uri, ...)); s then describes
+// that send, reported at call.
+func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
+	hd := c.funcs[fn.Origin()]
+	if hd == nil || !c.viaParams || c.depth >= 4 || c.res.Innermost(s.call.Pos()) == nil {
+		return false
+	}
+	defer c.bind(fd, s.call, fn)()
+	found := false
+	ast.Inspect(hd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found {
+			return false
+		}
+		inner, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sub := c.send(hd, inner); sub != nil && sub.client == nil && sub.from != nil && !c.keyedSend(hd, sub) {
+			s.method, s.from, s.indirect, s.helper = sub.method, sub.from, true, true
+			if sub.from == s.call {
+				s.from = nil // the method is this call's own argument
+			}
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // method records the request's construction and reports whether its
 // method is a constant POST or PATCH (and is not changed afterwards).
 func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool {
 	s.built = built
 	name, ok := c.stringValue(fd, m)
 	if !ok {
+		if id, isID := c.origin(fd, m, m.Pos()).(*ast.Ident); isID {
+			// The method is a parameter: a POST passed at a call site.
+			return c.fromCallers(fd, s, id, func(sub *sendInfo) bool {
+				return c.method(sub.fd, sub, built, sub.req)
+			})
+		}
 		return false
 	}
 	for _, o := range s.reqObjs {
@@ -468,6 +631,10 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 			what = "built here and sent by " + s.entry
 		}
 	}
+	if s.from != nil {
+		at := c.pass.Fset.Position(s.from.Pos())
+		what += fmt.Sprintf(" (a %s from %s:%d)", s.method, filepath.Base(at.Filename), at.Line)
+	}
 	d := analysis.Diagnostic{
 		Pos: pos,
 		End: end,
@@ -480,7 +647,10 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	if s.client != nil {
 		d.Related[0].Message = "the client that sends it again"
 	}
-	if fix, ok := c.fix(fd, scope, s); ok {
+	if s.from != nil {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.from.Pos(), Message: "the call that passes the " + s.method})
+	}
+	if fix, ok := c.fix(fd, scope, s); ok && !s.indirect {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	suppress.Report(c.pass, Name, d)
