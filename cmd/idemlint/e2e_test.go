@@ -121,12 +121,12 @@ func TestDemoDrivers(t *testing.T) {
 var checkMessages = map[string]string{
 	"unboundedretry": "has no attempt cap and no deadline",
 	"nojitter":       "has no jitter",
-	"nestedretry":    "inside a retry loop",
+	"nestedretry":    "inside a retry",
 	"retrytimeout":   "timeout",
 	"retrystatus":    "status",
-	"keyinloop":      "mints the key",
-	"unkeyedpost":    "carries no idempotency key",
-	"jobretry":       "asynq retries a failed task",
+	"keyinloop":      "mints a new key",
+	"unkeyedpost":    "has no idempotency key",
+	"jobretry":       "in an asynq handler",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.

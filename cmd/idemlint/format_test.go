@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -218,7 +219,7 @@ func TestFormatUsage(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin, dir := binary(t), demoDir(t)
-	multi := runDriver(t, bin, dir, "multichecker", "-format", "json", "./payments")
+	multi := runDriver(t, bin, dir, "multichecker", "-format", "json", "./payments").sorted(t)
 	stream := runDriver(t, bin, dir, "stream", "-format", "json", "./payments")
 	if multi.stdout != stream.stdout || !strings.Contains(multi.stdout, `"posn"`) {
 		t.Errorf("-format json through the multichecker:\n%s\nstreaming:\n%s", multi.stdout, stream.stdout)
@@ -236,5 +237,76 @@ func TestFormatUsage(t *testing.T) {
 		if o.code != 2 || !strings.Contains(o.stderr, c.want) {
 			t.Errorf("%s %v: exit %d, want 2 and %q:\n%s", c.driver, c.args, o.code, c.want, o.stderr)
 		}
+	}
+}
+
+var position = regexp.MustCompile(`^(?:::warning file=)?([^:,\s]+\.go)(?::|,line=)(\d+)(?::|,col=)(\d+)`)
+
+// positions returns the file, line and column of each finding line of
+// out (related lines, indented by a tab, are skipped).
+func positions(out []byte) [][3]string {
+	var ps [][3]string
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := position.FindStringSubmatch(l); m != nil && !strings.Contains(l, ": \t") {
+			ps = append(ps, [3]string{m[1], m[2], m[3]})
+		}
+	}
+	return ps
+}
+
+// less orders positions by file, then line and column numerically.
+func less(a, b [3]string) bool {
+	if a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	al, _ := strconv.Atoi(a[1])
+	bl, _ := strconv.Atoi(b[1])
+	if al != bl {
+		return al < bl
+	}
+	ac, _ := strconv.Atoi(a[2])
+	bc, _ := strconv.Atoi(b[2])
+	return ac < bc
+}
+
+// TestSorted checks the standalone driver prints findings sorted by file
+// and position in text and github formats (JSON and SARIF: the goldens
+// pin them), and go vet -vettool prints each check's findings of a file in
+// order: go vet itself visits a package's checks in Go map order
+// (cmd/go/internal/vet's printJSONDiagnostics), which no vet tool controls.
+func TestSorted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	bin, dir := binary(t), demoDir(t)
+	for _, args := range [][]string{{"./..."}, {"-format", "github", "./..."}} {
+		ps := positions(run(t, dir, 3, bin, args...))
+		if len(ps) < 10 {
+			t.Fatalf("idemlint %v: %d findings, want the demo's", args, len(ps))
+		}
+		for i := 1; i < len(ps); i++ {
+			if less(ps[i], ps[i-1]) {
+				t.Errorf("idemlint %v: %v printed after %v", args, ps[i], ps[i-1])
+			}
+		}
+	}
+	out := run(t, dir, 1, "go", "vet", "-vettool="+bin, "./...")
+	last := make(map[string][3]string)
+	n := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		ps := positions([]byte(l))
+		i := strings.LastIndex(l, " (")
+		if len(ps) == 0 || i < 0 {
+			continue
+		}
+		n++
+		p, k := ps[0], ps[0][0]+l[i:]
+		if prev, ok := last[k]; ok && less(p, prev) {
+			t.Errorf("go vet -vettool: %v printed after %v%s", p, prev, l[i:])
+		}
+		last[k] = p
+	}
+	if n < 10 {
+		t.Errorf("go vet -vettool: %d findings, want the demo's", n)
 	}
 }

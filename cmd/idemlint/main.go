@@ -26,6 +26,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -187,6 +188,7 @@ func wrap(suite []*analysis.Analyzer, name bool, keep func(check, file string) b
 		run, check := a.Run, a.Name
 		a.Run = func(pass *analysis.Pass) (any, error) {
 			wrapped := *pass
+			var diags []analysis.Diagnostic
 			wrapped.Report = func(d analysis.Diagnostic) {
 				if !keep(check, pass.Fset.Position(d.Pos).Filename) {
 					return
@@ -194,9 +196,20 @@ func wrap(suite []*analysis.Analyzer, name bool, keep func(check, file string) b
 				if name {
 					d.Message = driver.WithCheck(d.Message, check)
 				}
+				diags = append(diags, d)
+			}
+			res, err := run(&wrapped)
+			// The multichecker and unitchecker print a check's findings
+			// in the order it reports them: report them sorted by file
+			// and position.
+			slices.SortStableFunc(diags, func(x, y analysis.Diagnostic) int {
+				px, py := pass.Fset.Position(x.Pos), pass.Fset.Position(y.Pos)
+				return cmp.Or(strings.Compare(px.Filename, py.Filename), cmp.Compare(px.Line, py.Line), cmp.Compare(px.Column, py.Column))
+			})
+			for _, d := range diags {
 				pass.Report(d)
 			}
-			return run(&wrapped)
+			return res, err
 		}
 	}
 }

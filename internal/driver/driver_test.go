@@ -129,8 +129,8 @@ func TestFactsFromExportData(t *testing.T) {
 	for _, patterns := range [][]string{{"./..."}, {"./b"}} {
 		out, code := analyzeDir(t, dir, true, patterns...)
 		for _, want := range []string{
-			"b/b.go:12:14: call to example.com/m/a.Sync reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)",
-			"b/b.go:15:14: call to (*example.com/m/a.Client).Post reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)",
+			"b/b.go:12:14: a.Sync reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls",
+			"b/b.go:15:14: (*a.Client).Post reaches retry loop (4 attempts) inside a retry, up to 3×4 = 12 calls",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", patterns, want, out)
@@ -295,7 +295,7 @@ func Go() error {
 	if err := g.printText(&out, -1); err != nil {
 		t.Fatal(err)
 	}
-	const want = "r/r.go:15:14: call to example.com/m/m.Run reaches retry loop (4 attempts) in example.com/m/a.syncOnce inside a retry loop (3 attempts)"
+	const want = "r/r.go:15:14: m.Run reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}

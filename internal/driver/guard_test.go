@@ -55,7 +55,7 @@ func TestPanicIsPackageError(t *testing.T) {
 	t.Chdir(dir)
 	suite := append(analyzers.New(&analyzers.Config{}), panicky("example.com/m/b"))
 	// nojitter on a and b, nestedretry on b
-	findings := []string{"a/a.go:16:3: constant wait", "b/b.go:18:3: constant wait", "b/b.go:12:14: call to example.com/m/a.Sync reaches"}
+	findings := []string{"a/a.go:16:3: constant wait", "b/b.go:18:3: constant wait", "b/b.go:12:14: a.Sync reaches"}
 
 	initial, err := load([]string{"./..."}, false)
 	if err != nil {

@@ -2,12 +2,14 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"go/token"
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -160,19 +162,24 @@ func (g *graph) exitCode() int {
 	return 0
 }
 
-// findings visits the analysis errors and the roots' findings in the
-// graph's depth-first order, as the multichecker prints them in text: the
-// same finding in a file of two packages (p and p [p.test]) is visited
-// once. Errors that say only that a package does not type-check are left
-// out: its type errors, printed before, say why, where the multichecker
-// adds a line per check.
+// findings visits the analysis errors in the graph's depth-first order,
+// then the roots' findings sorted by file, line, column and check (the
+// same in every format): the same finding in a file of two packages (p and
+// p [p.test]) is visited once. Errors that say only that a package does
+// not type-check are left out: its type errors, printed before, say why,
+// where the multichecker adds a line per check.
 func (g *graph) findings(onErr func(*action), onDiag func(*action, diagnostic)) {
 	type key struct {
 		pos, end token.Position
 		*analysis.Analyzer
 		message string
 	}
+	type finding struct {
+		act *action
+		d   diagnostic
+	}
 	seen := make(map[key]bool)
+	var all []finding
 	g.forEach(func(act *action) {
 		if act.err != nil {
 			if !act.illTyped {
@@ -187,9 +194,27 @@ func (g *graph) findings(onErr func(*action), onDiag func(*action, diagnostic)) 
 			k := key{d.posn, d.end, act.a, d.message}
 			if !seen[k] {
 				seen[k] = true
-				onDiag(act, d)
+				all = append(all, finding{act, d})
 			}
 		}
+	})
+	slices.SortStableFunc(all, func(a, b finding) int {
+		return cmp.Or(comparePosition(a.d.posn, b.d.posn), strings.Compare(a.act.a.Name, b.act.a.Name), strings.Compare(a.d.message, b.d.message))
+	})
+	for _, f := range all {
+		onDiag(f.act, f.d)
+	}
+}
+
+// comparePosition orders positions by file, line and column.
+func comparePosition(a, b token.Position) int {
+	return cmp.Or(strings.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+}
+
+// sortDiagnostics sorts diags by position, then message.
+func sortDiagnostics(diags []diagnostic) {
+	slices.SortStableFunc(diags, func(a, b diagnostic) int {
+		return cmp.Or(comparePosition(a.posn, b.posn), strings.Compare(a.message, b.message))
 	})
 }
 
@@ -296,7 +321,9 @@ func (g *graph) printJSON(w io.Writer) error {
 			v = jsonError{act.err.Error()}
 		} else if act.isRoot && len(act.diags) > 0 {
 			list := make([]jsonDiagnostic, 0, len(act.diags))
-			for _, d := range act.diags {
+			diags := slices.Clone(act.diags)
+			sortDiagnostics(diags)
+			for _, d := range diags {
 				jd := jsonDiagnostic{
 					Category:       d.category,
 					Posn:           d.posn.String(),

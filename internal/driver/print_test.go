@@ -75,8 +75,8 @@ func TestGitHub(t *testing.T) {
 	if err := g.printGitHub(&out, root); err != nil {
 		t.Fatal(err)
 	}
-	want := "::warning file=p/p.go,line=3,col=23,endLine=3,endColumn=24,title=alpha::x is, in: 100%25%0Abad%0Ap/p.go:3:5: s is here\n" +
-		"::error title=beta::example.com/m/p: invalid argument\n"
+	want := "::error title=beta::example.com/m/p: invalid argument\n" +
+		"::warning file=p/p.go,line=3,col=23,endLine=3,endColumn=24,title=alpha::x is, in: 100%25%0Abad%0Ap/p.go:3:5: s is here\n"
 	if out.String() != want {
 		t.Errorf("github output:\n%s\nwant:\n%s", out.String(), want)
 	}

@@ -5,11 +5,14 @@
 package testgopath
 
 import (
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -107,4 +110,47 @@ func copyTree(from, to string) error {
 		}
 		return os.WriteFile(dst, data, 0o644)
 	})
+}
+
+// A Diagnostic is a finding of Run with its positions resolved.
+type Diagnostic struct {
+	Posn    token.Position
+	Message string
+	Related []Related
+}
+
+// A Related is a diagnostic's related location.
+type Related struct {
+	Posn    token.Position
+	Message string
+}
+
+// Run runs a over the packages that patterns name in gopath (a directory
+// made by Dir) and returns the diagnostics a reports in them, for the tests
+// that look at what analysistest does not (related information).
+func Run(t testing.TB, gopath string, a *analysis.Analyzer, patterns ...string) []Diagnostic {
+	t.Helper()
+	pkgs := Load(t, gopath, packages.LoadAllSyntax, patterns...)
+	graph, err := checker.Analyze([]*analysis.Analyzer{a}, pkgs, nil)
+	if err != nil {
+		t.Fatalf("testgopath: %v", err)
+	}
+	var out []Diagnostic
+	for act := range graph.All() {
+		if !act.IsRoot || act.Analyzer != a {
+			continue
+		}
+		if act.Err != nil {
+			t.Fatalf("testgopath: %s: %v", act, act.Err)
+		}
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			rd := Diagnostic{Posn: fset.Position(d.Pos), Message: d.Message}
+			for _, r := range d.Related {
+				rd.Related = append(rd.Related, Related{Posn: fset.Position(r.Pos), Message: r.Message})
+			}
+			out = append(out, rd)
+		}
+	}
+	return out
 }

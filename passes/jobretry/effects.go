@@ -1,18 +1,20 @@
 package jobretry
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/names"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 const maxDepth = 4
@@ -70,13 +72,13 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 	}
 	for _, w := range keysWrites(c, call) {
 		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
-			c.report(h, call, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+			c.report(h, call, w.Name+" is new on every run", "", "")
 		}
 	}
 	full := fn.FullName()
 	switch full {
 	case "net/http.Post", "net/http.PostForm", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-		c.report(h, call, fmt.Sprintf("POST through %s sends no idempotency key", full))
+		c.report(h, call, "POST", names.Of(fn), " sends no idempotency key")
 	case "(*net/http.Client).Do":
 		if len(call.Args) == 1 {
 			c.do(h, body, ids, call)
@@ -87,7 +89,7 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 		switch {
 		case strings.HasPrefix(path, "github.com/stripe/stripe-go/"):
 			if fn.Name() == "SetIdempotencyKey" && len(call.Args) == 1 && c.fresh(body, call.Args[0], 0) {
-				c.report(h, call, "idempotency key set by "+fn.FullName()+" gets a fresh value on every run, so a retry sends a new key")
+				c.report(h, call, names.Of(fn)+" gets a new key each run", "", "")
 				return
 			}
 			c.stripe(h, body, ids, call, fn)
@@ -147,7 +149,7 @@ func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, c
 		return true
 	})
 	if !keyed {
-		c.report(h, call, fmt.Sprintf("%s through (*net/http.Client).Do sends no idempotency key", method))
+		c.report(h, call, method, "(*http.Client).Do", " sends no idempotency key")
 	}
 }
 
@@ -155,7 +157,7 @@ func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, c
 func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, lit *ast.CompositeLit) {
 	for _, w := range keysWrites(c, lit) {
 		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
-			c.report(h, w.Node, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+			c.report(h, w.Node, w.Name+" is new on every run", "", "")
 		}
 	}
 	for _, elt := range lit.Elts {
@@ -164,7 +166,7 @@ func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var
 			continue
 		}
 		if k, ok := kv.Key.(*ast.Ident); ok && c.names.Field(k.Name) && c.fresh(body, kv.Value, 0) {
-			c.report(h, kv, fmt.Sprintf("idempotency key field %s gets a fresh value on every run, so a retry sends a new key", k.Name))
+			c.report(h, kv, "field "+k.Name+" is new on every run", "", "")
 		}
 	}
 }
@@ -174,7 +176,7 @@ func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var
 func (c *checker) keyAssign(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, as *ast.AssignStmt) {
 	for _, w := range keysWrites(c, as) {
 		if w.Const && c.names.Header(w.Name) && c.fresh(body, w.Value, 0) {
-			c.report(h, as, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
+			c.report(h, as, w.Name+" is new on every run", "", "")
 		}
 	}
 	if len(as.Lhs) != len(as.Rhs) {
@@ -183,7 +185,7 @@ func (c *checker) keyAssign(h *handler, body *ast.BlockStmt, ids map[*types.Var]
 	for i, lhs := range as.Lhs {
 		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
 		if ok && c.names.Field(sel.Sel.Name) && c.fresh(body, as.Rhs[i], 0) {
-			c.report(h, as, fmt.Sprintf("idempotency key field %s gets a fresh value on every run, so a retry sends a new key", sel.Sel.Name))
+			c.report(h, as, "field "+sel.Sel.Name+" is new on every run", "", "")
 		}
 	}
 }
@@ -240,7 +242,7 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 		return true
 	})
 	if !keyed {
-		c.report(h, call, fmt.Sprintf("%s sends no idempotency key, so stripe-go makes a fresh one per call and a retry pays again", fn.FullName()))
+		c.report(h, call, names.Of(fn)+" sends no idempotency key", "", "")
 	}
 }
 
@@ -291,7 +293,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if c.naturalKey(table) {
 		return
 	}
-	c.report(h, call, fmt.Sprintf("INSERT INTO %s through %s has no ON CONFLICT and the table has no visible natural key", strings.ToLower(table), fn.FullName()))
+	c.report(h, call, "INSERT INTO "+strings.ToLower(table), names.Of(fn), " has no ON CONFLICT or natural key")
 }
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
@@ -363,14 +365,43 @@ func columns(s string) []string {
 	return append(out, s[start:])
 }
 
-// report reports an effect of handler h at node n.
-func (c *checker) report(h *handler, n ast.Node, what string) {
-	k := reportKey{int(n.Pos()), what}
+// report reports an effect of handler h at node n: what it does ("POST"),
+// the function it does it through (via, "" when what names it) and the
+// rest of what it does (" sends no idempotency key"). The message is
+// those, the handler and how often its framework retries it, and the fix;
+// when that is longer than maxMessage it leaves out, in turn, the
+// handler's name (the finding is in it), via, the retry count, and the
+// handler.
+func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
+	k := reportKey{int(n.Pos()), what + rest}
 	if c.reported[k] {
 		return
 	}
 	c.reported[k] = true
-	msg := fmt.Sprintf("%s in %s %s: %s and each retry repeats it; key it with %s through github.com/idemlint/idemlint/runtime/idempotency.Derive(id, step)",
-		what, h.kind, h.name, retries(h.fw), id(h.fw))
-	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: msg})
+	if via != "" {
+		via = " through " + via
+	}
+	in, count := " in "+h.kind+" "+h.name, " ("+retries(h.fw)+")"
+	build := func() string {
+		return what + via + rest + in + count + "; key by " + id(h.fw) + " via idempotency.Derive"
+	}
+	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 4; step++ {
+		switch step {
+		case 0:
+			in = " in a " + h.kind
+			if h.fw == retryscope.Asynq {
+				in = " in an " + h.kind
+			}
+		case 1:
+			via = ""
+		case 2:
+			count = ""
+		case 3:
+			in = ""
+		}
+	}
+	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: build()})
 }
+
+// maxMessage is the length a message is kept to (see report).
+const maxMessage = 120

@@ -16,26 +16,29 @@ import (
 // framework is a job queue that retries its handlers by itself.
 type framework = retryscope.Framework
 
-// retries says how the framework retries by default.
+// retries says how often the framework retries by default: asynq 25
+// times, river up to 25 attempts, Temporal's default policy without limit.
 func retries(f framework) string {
 	switch f {
 	case retryscope.Asynq:
-		return "asynq retries a failed task 25 times by default"
+		return "25 retries"
 	case retryscope.River:
-		return "river works a failed job up to 25 attempts by default"
+		return "25 attempts"
 	}
-	return "Temporal's default retry policy retries a failed activity without limit"
+	return "unlimited retries"
 }
 
-// id names the job's stable id the fix keys with.
+// id names the job's stable id the fix keys with, as the code gets it
+// (Temporal's is activity.GetInfo(ctx)'s WorkflowExecution.ID and
+// ActivityID).
 func id(f framework) string {
 	switch f {
 	case retryscope.Asynq:
-		return "the task id (asynq.GetTaskID(ctx))"
+		return "asynq.GetTaskID(ctx)"
 	case retryscope.River:
-		return "the job id (job.ID)"
+		return "job.ID"
 	}
-	return "the activity id (activity.GetInfo(ctx): WorkflowExecution.ID and ActivityID)"
+	return "the activity id"
 }
 
 // handler is one job handler: the body a framework runs and retries, from

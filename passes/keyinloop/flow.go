@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // flow follows fresh values through one region of code: a retry scope's
@@ -349,7 +350,7 @@ func (f *flow) sinks() []sink {
 		if org == nil || f.lazy(node, target) {
 			return
 		}
-		out = append(out, sink{origin: org, what: what})
+		out = append(out, sink{origin: org, at: node, what: what})
 	}
 	info := f.c.info
 	names := f.c.names
@@ -420,7 +421,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			target = sel.X
 		}
-		add(call, call.Args[0], target, fn.FullName())
+		add(call, call.Args[0], target, names.In(fn, f.c.pass.Pkg))
 		return
 	}
 	sig := fn.Signature()
@@ -437,9 +438,9 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 		p := params.At(pi)
 		switch {
 		case keys.Param(p.Name()):
-			add(call, a, nil, "parameter "+p.Name()+" of "+fn.FullName())
+			add(call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
 		case summary[pi]:
-			add(call, a, nil, "parameter "+p.Name()+" of "+fn.FullName())
+			add(call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
 		}
 	}
 }

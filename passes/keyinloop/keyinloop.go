@@ -1,17 +1,18 @@
 package keyinloop
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -195,6 +196,7 @@ func paramObjs(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
 // sink is a place where a value becomes an idempotency key.
 type sink struct {
 	origin ast.Node // the minting call, or a parameter's name in a summary
+	at     ast.Node // where the value becomes the key: the header write, the field, the call
 	what   string   // "the Idempotency-Key header", "field ClientToken", ...
 }
 
@@ -203,16 +205,17 @@ func (c *checker) report(org *ast.CallExpr, sk sink) {
 	if s == nil || s.Kind == retryscope.JobHandler {
 		return
 	}
-	where := "inside the retry loop"
+	of := ""
 	if s.Kind == retryscope.LibraryCall {
-		where = "inside the operation retried by " + s.Entry
+		of = " of " + s.Name
 	}
 	d := analysis.Diagnostic{
-		Pos: org.Pos(),
-		End: org.End(),
-		Message: fmt.Sprintf("%s mints the key for %s %s, so every attempt sends a new key and the server cannot recognise a retry; "+
-			"mint the key once above the retry and reuse it (github.com/idemlint/idemlint/runtime/idempotency.NewKey())",
-			c.generatorName(org), sk.what, where),
+		Pos:     org.Pos(),
+		End:     org.End(),
+		Message: keyMessage(c.generatorName(org), sk.what, of),
+	}
+	if sk.at != nil {
+		d.Related = []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}
 	}
 	if fix, ok := c.moveFix(s, org); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -220,9 +223,25 @@ func (c *checker) report(org *ast.CallExpr, sk sink) {
 	suppress.Report(c.pass, Name, d)
 }
 
+// keyMessage is the finding's message; of (" of retry.Do"), and then
+// where the key goes (the related information still says), are left out
+// when the message would be longer than 120 characters.
+func keyMessage(gen, what, of string) string {
+	msg := func() string {
+		return gen + " mints a new key for " + what + " on every attempt" + of + "; mint it once above the retry"
+	}
+	if utf8.RuneCountInString(msg()) > 120 {
+		of = ""
+	}
+	if utf8.RuneCountInString(msg()) > 120 {
+		return gen + " mints a new key on every attempt; mint it once above the retry"
+	}
+	return msg()
+}
+
 func (c *checker) generatorName(call *ast.CallExpr) string {
 	if fn := typeutil.StaticCallee(c.info, call); fn != nil {
-		return fn.FullName()
+		return names.In(fn, c.pass.Pkg)
 	}
 	return types.ExprString(call.Fun)
 }

@@ -1,6 +1,7 @@
 package keyinloop_test
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -43,4 +44,27 @@ func TestConfig(t *testing.T) {
 		}
 	}
 	analysistest.Run(t, dir, a, "config")
+}
+
+// TestRelated checks each finding points at where the key reaches the
+// request: the header write of googleUUID, two lines below its key.
+func TestRelated(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	diags := testgopath.Run(t, dir, keyinloop.Analyzer, "loops")
+	found := false
+	for _, d := range diags {
+		if len(d.Related) != 1 || !strings.HasPrefix(d.Related[0].Message, "the key reaches ") || d.Related[0].Posn.Filename != d.Posn.Filename {
+			t.Errorf("%s: related %+v, want one location in the same file, \"the key reaches ...\"", d.Posn, d.Related)
+			continue
+		}
+		if r := d.Related[0]; d.Posn.Line == 33 && strings.HasSuffix(d.Posn.Filename, "loops.go") {
+			found = true
+			if r.Posn.Line != 34 || r.Message != "the key reaches the Idempotency-Key header here" {
+				t.Errorf("googleUUID: related %s %q, want line 34, the Idempotency-Key header", r.Posn, r.Message)
+			}
+		}
+	}
+	if !found {
+		t.Error("no finding at loops.go:33 (googleUUID)")
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -68,7 +69,7 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 		return nil
 	}
 	name := fn.FullName()
-	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: name, lib: path, client: true}
+	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: names.Of(fn), lib: path, client: true}
 	var s setting
 	switch {
 	case path == retryable:

@@ -9,11 +9,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -141,7 +143,7 @@ func (c *checker) run() {
 			c.walk(outer.body, func(h hit) { c.report(outer, h) })
 		} else if outer.op != nil {
 			if r := c.importFact(outer.op); r != nil {
-				c.report(outer, hit{pos: outer.opExpr.Pos(), end: outer.opExpr.End(), callee: outer.op.FullName(), reach: r})
+				c.report(outer, hit{pos: outer.opExpr.Pos(), end: outer.opExpr.End(), callee: names.Of(outer.op), reach: r})
 			}
 		}
 	}
@@ -172,12 +174,12 @@ func (c *checker) findLayers() {
 			}
 			// A job handler is the outer layer its framework retries; it
 			// is never an inner one.
-			l.desc, l.end, l.outerOnly, l.job = s.Entry+" "+s.Job.Name, s.Pos+4, true, s.Job.Framework
+			l.desc, l.end, l.outerOnly, l.job = s.Name+" "+s.Job.Name, s.Pos+4, true, s.Job.Framework
 			if fd, ok := n.(*ast.FuncDecl); ok {
 				l.end = fd.Name.End()
 			}
 		case *ast.CallExpr:
-			l.desc, l.end = s.Entry, n.Fun.End()
+			l.desc, l.end = s.Name, n.Fun.End()
 			if s.Body == nil && s.Op != nil {
 				l.opExpr = c.opRef(n, s.Op)
 				if l.opExpr == nil {
@@ -356,7 +358,7 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 	h := hit{pos: callPos(call), end: call.Fun.End()}
 	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
 		fn = fn.Origin()
-		h.callee = fn.FullName()
+		h.callee = names.Of(fn)
 		if fn.Pkg() == c.pass.Pkg {
 			if d := c.x.funcs[fn]; d != nil {
 				h.reach = c.summary(d)
@@ -405,13 +407,13 @@ func (c *checker) summary(unit ast.Node) *retriesFact {
 	case *ast.FuncDecl:
 		body = u.Body
 		if fn, ok := c.pass.TypesInfo.Defs[u.Name].(*types.Func); ok {
-			in = fn.FullName()
+			in = names.Of(fn)
 		}
 	case *ast.FuncLit:
 		body = u.Body
 		if d := c.x.encl[u]; d != nil {
 			if fn, ok := c.pass.TypesInfo.Defs[d.Name].(*types.Func); ok {
-				in = fn.FullName()
+				in = names.Of(fn)
 			}
 		}
 	}
@@ -469,27 +471,6 @@ func (c *checker) report(outer *layer, h hit) {
 	}
 	c.reported[h.pos] = true
 	r := h.reach
-	var what string
-	switch {
-	case h.direct != nil && r.Client:
-		what = r.Layer + " retries by itself" + paren(r.Attempts)
-	case h.direct != nil:
-		what = r.Layer + paren(r.Attempts)
-	default:
-		what = "call to " + h.callee + " reaches " + r.Layer
-		if r.Client {
-			what += ", which retries by itself"
-		}
-		what += paren(r.Attempts)
-		if r.In != "" && r.In != h.callee {
-			what += " in " + r.In
-		}
-	}
-	where := "a retry loop"
-	if outer.lib != "" {
-		where = outer.desc
-	}
-	where += paren(outer.attempts)
 	worst := ""
 	inner := r.Factors
 	if len(inner) == 0 && r.Attempts > 0 {
@@ -503,12 +484,77 @@ func (c *checker) report(outer *layer, h hit) {
 		}
 		worst = fmt.Sprintf(", up to %s = %d calls", strings.Join(parts, "×"), product(all))
 	}
+	where := "a retry loop"
+	if outer.lib != "" {
+		where = outer.desc
+	}
+	where += paren(outer.attempts)
 	suppress.Report(c.pass, Name, analysis.Diagnostic{
 		Pos:     h.pos,
 		End:     h.end,
-		Message: fmt.Sprintf("%s inside %s%s; %s", what, where, worst, outer.fix(r)),
+		Message: message(h, outer, where, worst),
 		Related: []analysis.RelatedInformation{{Pos: outer.pos, End: outer.end, Message: "the outer layer: " + where}},
 	})
+}
+
+// maxMessage is the length a message is kept to: message leaves out what
+// the related information or the numbers already say until it fits.
+const maxMessage = 120
+
+// message is "<inner layer> inside <outer layer>, up to N×M = P calls;
+// <fix>". When that is longer than maxMessage it leaves out, in turn, the
+// function the inner layer is in, the outer layer's name (the related
+// information points at it), its attempts (the product has them),
+// "retries by itself", the inner layer's name when a call reaches it, and
+// the product of the attempts (the two caps stay).
+func message(h hit, outer *layer, where, worst string) string {
+	r := h.reach
+	fix := outer.fix(r)
+	itself, in := "", ""
+	var what string
+	switch {
+	case h.direct != nil:
+		what = r.Layer
+		if r.Client {
+			itself = " retries by itself"
+		}
+	default:
+		what = h.callee + " reaches " + r.Layer
+		if r.Client {
+			itself = ", which retries by itself"
+		}
+		if r.In != "" && r.In != h.callee {
+			in = " in " + r.In
+		}
+	}
+	attempts := paren(r.Attempts)
+	build := func() string {
+		return what + itself + attempts + in + " inside " + where + worst + "; " + fix
+	}
+	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 6; step++ {
+		switch step {
+		case 0:
+			in = ""
+		case 1:
+			if outer.lib != "" {
+				where = "a retry" + paren(outer.attempts)
+			}
+		case 2:
+			if worst != "" && outer.attempts > 0 {
+				where = "a retry"
+			}
+		case 3:
+			itself = ""
+		case 4:
+			if h.direct == nil {
+				what = h.callee + " reaches a retry"
+			}
+		case 5:
+			worst = ""
+			where = "a retry" + paren(outer.attempts)
+		}
+	}
+	return build()
 }
 
 func paren(n int) string {
@@ -526,28 +572,27 @@ func (outer *layer) fix(r *retriesFact) string {
 	}
 	switch outer.job {
 	case retryscope.Asynq:
-		return "retry in one layer only: drop the inner retry and let asynq retry the task, or enqueue the task with asynq.MaxRetry(0) and keep the inner retry"
+		return "drop one layer (asynq.MaxRetry(0))"
 	case retryscope.River:
-		return "retry in one layer only: drop the inner retry and let river retry the job, or insert the job with river.InsertOpts{MaxAttempts: 1} and keep the inner retry"
+		return "drop one layer (InsertOpts{MaxAttempts: 1})"
 	}
-	return "retry in one layer only: drop the inner retry and let Temporal retry the activity, or give the activity a RetryPolicy with MaximumAttempts: 1 and keep the inner retry"
+	return "drop one layer (RetryPolicy MaximumAttempts: 1)"
 }
 
 func fix(r *retriesFact) string {
-	const one = "retry in one layer only: "
 	switch {
 	case stripeModule.MatchString(r.Lib):
-		return one + "set MaxNetworkRetries to 0 in this backend's stripe.BackendConfig, or drop the outer retry"
+		return "set MaxNetworkRetries to 0"
 	case r.Lib == awsRoot:
-		return one + "give this client aws.NopRetryer{} (or RetryMaxAttempts 1), or drop the outer retry"
+		return "give the client aws.NopRetryer{}"
 	case r.Lib == retryable:
-		return one + "set RetryMax to 0 on the go-retryablehttp client, or drop the outer retry"
+		return "set RetryMax to 0"
 	case r.Lib == k8sRest:
-		return one + "call (*k8s.io/client-go/rest.Request).MaxRetries(0), or drop the outer retry"
+		return "call MaxRetries(0) on the request"
 	case r.Lib == gax:
-		return one + "drop gax.WithRetry from the call options, or drop the outer retry"
+		return "drop gax.WithRetry from the call options"
 	}
-	return one + "drop the inner or the outer retry, or use github.com/idemlint/idemlint/runtime/retry.Do for both (a nested Do makes a single attempt)"
+	return "retry in one layer only"
 }
 
 // allowNested reports whether a runtime/retry.Do call's Policy sets

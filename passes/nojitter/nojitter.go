@@ -44,7 +44,7 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 }
 
-const runtimeFix = "use github.com/idemlint/idemlint/runtime/retry.Do, which waits with full jitter"
+const runtimeFix = "use retry.Do, which waits with full jitter"
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	seen := make(map[token.Pos]bool) // a helper's wait shared by several scopes is reported once
@@ -80,17 +80,17 @@ func message(s *retryscope.Scope, w retryscope.Wait) string {
 			what = "deterministic backoff"
 		}
 		if w.Library {
-			return fmt.Sprintf("%s without jitter (%s): clients that fail together retry together; %s", what, setting(s, w), libraryFix(s))
+			return fmt.Sprintf("%s without jitter (%s); %s", what, setting(s, w), libraryFix(s))
 		}
-		return fmt.Sprintf("%s between retry attempts has no jitter: clients that fail together retry together; wait a random duration in [0, d) (full jitter), or %s", what, runtimeFix)
+		return what + " between retry attempts has no jitter; wait a random duration in [0, d), e.g. retry.Jitter(d)"
 	case retryscope.WaitNone:
 		if w.Library {
-			return fmt.Sprintf("%s retries at once with no wait between attempts (%s); add a jittered backoff, or %s", s.Entry, w.Setting, runtimeFix)
+			return fmt.Sprintf("%s retries with no wait (%s); add a jittered backoff, or use retry.Do", s.Name, w.Setting)
 		}
 		if s.Cap.Kind != retryscope.CapKnown || s.Cap.N <= 3 {
 			return "" // a few quick attempts, e.g. on a conflict, are fine
 		}
-		return "retry loop retries at once with no wait between attempts; add a jittered backoff, or " + runtimeFix
+		return fmt.Sprintf("retry loop makes %d attempts with no wait between them; add a jittered backoff, or use retry.Do", s.Cap.N)
 	}
 	return ""
 }
@@ -137,16 +137,12 @@ func setting(s *retryscope.Scope, w retryscope.Wait) string {
 	if w.Setting != "" {
 		return w.Setting
 	}
-	return s.Entry
+	return s.Name
 }
 
 func libraryFix(s *retryscope.Scope) string {
-	fix, runtime := s.JitterFix()
-	if fix == "" {
-		return runtimeFix
+	if fix := s.JitterFix(); fix != "" {
+		return fix
 	}
-	if runtime == "" {
-		runtime = runtimeFix
-	}
-	return fix + ", or " + runtime
+	return runtimeFix
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // A retry helper is a function of the analysed code that retries one of
@@ -246,7 +247,7 @@ func (m *model) helperOf(fn *types.Func, s *Scope) *helper {
 func (m *model) helperCall(c helperCandidate, callee *types.Func, h *helper) *Scope {
 	call := c.call
 	s := &Scope{Kind: LibraryCall, Node: call, Func: c.fn, Pos: call.Fun.Pos(), Library: callee.Pkg().Path(),
-		Entry: stripTypeParams(callee.FullName()), Trigger: TriggerUnknown, Helper: callee}
+		Entry: stripTypeParams(callee.FullName()), Name: names.In(callee, m.pass.Pkg), Trigger: TriggerUnknown, Helper: callee}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		s.Pos = sel.Sel.Pos()
 	}
@@ -256,7 +257,7 @@ func (m *model) helperCall(c helperCandidate, callee *types.Func, h *helper) *Sc
 		s.Deadline = Deadline{Kind: m.ctxArgKind(c.di, call.Args[h.ctx]), Pos: call.Args[h.ctx].Pos()}
 	}
 	for _, k := range h.waits {
-		s.Waits = append(s.Waits, Wait{Kind: k, Pos: s.Pos, Node: call, Library: true, Setting: s.Entry})
+		s.Waits = append(s.Waits, Wait{Kind: k, Pos: s.Pos, Node: call, Library: true, Setting: s.Name})
 	}
 	s.Body, s.Op = m.opBody(c.di, call.Args[h.op], call.Pos())
 	return s

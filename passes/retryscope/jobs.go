@@ -128,7 +128,7 @@ func (jf *jobFinder) newScope(fw Framework, name string, fn ast.Node, ft *ast.Fu
 			}
 		}
 	}
-	s := &Scope{Kind: JobHandler, Node: fn, Func: fn, Body: body, Op: op, Library: fw.module(), Entry: fw.kind(), Job: j, Trigger: TriggerError}
+	s := &Scope{Kind: JobHandler, Node: fn, Func: fn, Body: body, Op: op, Library: fw.module(), Entry: fw.kind(), Name: fw.kind(), Job: j, Trigger: TriggerError}
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
 		s.Pos = fn.Name.Pos()

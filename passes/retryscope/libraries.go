@@ -7,6 +7,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // Import paths of the modelled libraries.
@@ -210,7 +212,7 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 		return nil
 	}
 	name := callee.FullName()
-	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: stripTypeParams(name), Trigger: TriggerUnknown}
+	s := &Scope{Kind: LibraryCall, Node: call, Func: fn, Pos: call.Fun.Pos(), Library: path, Entry: stripTypeParams(name), Name: names.Of(callee), Trigger: TriggerUnknown}
 	if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
 		s.Pos = sel.Sel.Pos()
 	}
@@ -550,7 +552,7 @@ func (m *model) backoffLit(lit *ast.CompositeLit) backoff {
 	case cenkaltiV4 + ".ExponentialBackOff", cenkaltiV5 + ".ExponentialBackOff":
 		// A literal leaves MaxElapsedTime and RandomizationFactor at 0:
 		// never stop, no jitter.
-		b.wait, b.waitPos, b.waitNode, b.setting = WaitGrowth, lit.Pos(), lit, "backoff.ExponentialBackOff{} without RandomizationFactor"
+		b.wait, b.waitPos, b.waitNode, b.setting = WaitGrowth, lit.Pos(), lit, "backoff.ExponentialBackOff{}"
 	case cenkaltiV4 + ".ConstantBackOff", cenkaltiV5 + ".ConstantBackOff":
 		b.wait, b.waitPos, b.waitNode, b.setting = WaitConstant, lit.Pos(), lit, "backoff.ConstantBackOff"
 	case cenkaltiV4 + ".ZeroBackOff", cenkaltiV5 + ".ZeroBackOff":
@@ -923,7 +925,7 @@ func (m *model) failsafe(di *defIndex, s *Scope, call *ast.CallExpr) bool {
 // builder chain ending in Build. Defaults: 3 attempts, no delay.
 func (m *model) retryPolicy(di *defIndex, e ast.Expr) (backoff, bool) {
 	v := m.origin(di, e, e.Pos())
-	b := backoff{cap: Cap{Kind: CapKnown, N: 3}, deadline: Deadline{Kind: DeadlineNone}, wait: WaitNone, setting: "failsafe-go default (no delay)"}
+	b := backoff{cap: Cap{Kind: CapKnown, N: 3}, deadline: Deadline{Kind: DeadlineNone}, wait: WaitNone, setting: "failsafe-go's default"}
 	var chain []*ast.CallExpr
 	for range 32 {
 		c, ok := v.(*ast.CallExpr)
@@ -1039,7 +1041,7 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 	if m.typePath(lit) != retryable+".Client" {
 		return nil
 	}
-	s := &Scope{Kind: Client, Node: lit, Func: fn, Pos: lit.Pos(), Library: retryable, Entry: retryable + ".Client",
+	s := &Scope{Kind: Client, Node: lit, Func: fn, Pos: lit.Pos(), Library: retryable, Entry: retryable + ".Client", Name: "retryablehttp.Client",
 		Deadline: Deadline{Kind: DeadlineNone}, Trigger: TriggerStatus}
 	wait := Wait{Kind: WaitUnknown, Pos: lit.Pos(), Node: lit, Library: true}
 	retries := false

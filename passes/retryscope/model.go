@@ -181,6 +181,9 @@ type Scope struct {
 	// for a JobHandler, what its framework calls it ("asynq handler",
 	// "river worker", "Temporal activity").
 	Entry string
+	// Name is Entry as messages spell it, by package name ("retry.Do",
+	// "(*retry.Retrier).Do"); for a JobHandler, Entry.
+	Name string
 
 	Cap      Cap
 	Deadline Deadline

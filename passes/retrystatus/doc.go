@@ -135,13 +135,17 @@ from outside the standard library given the response (which may read it).
 In retry predicates, whether the library waits for ` + "`" + `Retry-After` + "`" + ` is the
 library's business: 429 is not reported there.
 
-Messages:
+Messages (the answer to a permanent status will not change, so every retry
+repeats it; after a 429 the server said how long to wait: ` + "`" + `runtime/retry.Classify` + "`" + `
+sorts statuses as the messages say, and ` + "`" + `runtime/retry.DefaultRetryable` + "`" + `, the
+default of ` + "`" + `runtime/retry.Do` + "`" + `, uses it; an operation that returns
+` + "`" + `retry.ResponseError(resp)` + "`" + ` has its ` + "`" + `Retry-After` + "`" + ` honoured):
 
 ` + "`" + `` + "`" + `` + "`" + `
-retry loop repeats the attempt on every 4xx status but 408 and 429, permanent ones included (400, 401, 403, 404, 409, 422, ...): the answer will not change, so every retry repeats it; return on 4xx other than 408 and 429, and retry only 408, 429 (after its Retry-After), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses (runtime/retry.DefaultRetryable, the default of runtime/retry.Do)
-retry loop repeats the attempt on 429 without reading Retry-After: the server said how long to wait; wait for the delay it asks for (github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter), or return retry.ResponseError(resp) from a runtime/retry.Do operation, which honours it
-RetryIf predicate retries 401, a permanent status: ...
-github.com/avast/retry-go/v4.Do retries the error returned on 404, a permanent status: ...; wrap the error in retry.Unrecoverable for them, and return on 4xx ...
+retry loop retries every 4xx but 408 and 429; retry only 408, 429, 502, 503 and 504, as retry.Classify does
+retry loop retries 429 without reading Retry-After; honour it with retry.ParseRetryAfter or retry.ResponseError
+RetryIf predicate retries 401, a permanent status; retry only 408, 429, 502, 503 and 504, as retry.Classify does
+retry.Do retries 404, a permanent status; wrap the error in retry.Unrecoverable for them
 ` + "`" + `` + "`" + `` + "`" + ``},
 		{Title: "Not reported", Text: `
 - Conditions that retry only 408, 429 with ` + "`" + `Retry-After` + "`" + ` read, 5xx, 502,

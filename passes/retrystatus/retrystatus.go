@@ -56,12 +56,13 @@ func restyPath(p string) bool {
 	return p == "github.com/go-resty/resty/v2" || p == "resty.dev/v3"
 }
 
+// The messages' fixes, short; the docs give the why (the answer to a
+// permanent status will not change; the server said how long to wait).
 const (
-	reason   = "the answer will not change, so every retry repeats it"
-	fixText  = "return on 4xx other than 408 and 429, and retry only 408, 429 (after its Retry-After), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses (runtime/retry.DefaultRetryable, the default of runtime/retry.Do)"
-	fix429   = "wait for the delay it asks for (github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter), or return retry.ResponseError(resp) from a runtime/retry.Do operation, which honours it"
-	fixAll   = "add a condition that retries only 408, 429, 502, 503 and 504 instead, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses"
-	allError = "every status of 400 and above, permanent 4xx included (400, 401, 403, 404, 409, 422, ...)"
+	fixText  = "retry only 408, 429, 502, 503 and 504, as retry.Classify does"
+	fix429   = "honour it with retry.ParseRetryAfter or retry.ResponseError"
+	fixAll   = "retry only 408, 429, 502, 503 and 504 instead"
+	allError = "every status >= 400"
 )
 
 type checker struct {
@@ -178,7 +179,7 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	keyed := c.keyed(decl)
 	readsRetryAfter := c.readsRetryAfter(decl, u)
 	for _, g := range w.order {
-		c.report(g, w.retried[g], "retry loop repeats the attempt on", keyed, !readsRetryAfter)
+		c.report(g, w.retried[g], "retry loop retries", keyed, !readsRetryAfter)
 	}
 }
 
@@ -350,10 +351,10 @@ func (c *checker) counters(loop ast.Stmt) map[types.Object]bool {
 func (c *checker) report(g guardRef, retried set, what string, keyed, check429 bool) {
 	var msgs []string
 	if bad := retried.and(permanent(keyed)); !bad.empty() {
-		msgs = append(msgs, what+" "+describe(bad, keyed)+": "+reason+"; "+fixText)
+		msgs = append(msgs, what+" "+describe(bad, keyed)+"; "+fixText)
 	}
 	if check429 && retried.has(429) {
-		msgs = append(msgs, what+" 429 without reading Retry-After: the server said how long to wait; "+fix429)
+		msgs = append(msgs, what+" 429 without reading Retry-After; "+fix429)
 	}
 	for _, m := range msgs {
 		suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end, Message: m})
@@ -431,7 +432,7 @@ func (c *checker) libraryCall(call *ast.CallExpr) {
 				pos = sel.Sel.Pos()
 			}
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: pos, End: call.End(),
-				Message: "retry condition AddRetryAfterErrorCondition retries " + allError + ": " + reason + "; " + fixAll})
+				Message: "AddRetryAfterErrorCondition retries " + allError + "; " + fixAll})
 		}
 	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
 		c.predicate(call.Args[0], call.Pos(), "RetryIf predicate retries", true)
@@ -775,7 +776,7 @@ func (c *checker) operation(s *retryscope.Scope) {
 			return
 		}
 		rules.stops = map[string]bool{runtimeRetry + ".Permanent": true}
-		fix = "return retry.ResponseError(resp), which Classify sorts by status, or retry.Permanent"
+		fix = "return retry.ResponseError(resp) or retry.Permanent(err)"
 	default:
 		return
 	}
@@ -828,16 +829,16 @@ func (c *checker) operation(s *retryscope.Scope) {
 	}
 	keyed := c.keyed(decl)
 	readsRetryAfter := c.readsRetryAfter(decl, u)
-	what := s.Entry + " retries the error returned on"
+	what := s.Name + " retries"
 	for _, g := range w.order {
 		retried := w.retried[g]
 		if bad := retried.and(permanent(keyed)); !bad.empty() {
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end,
-				Message: what + " " + describe(bad, keyed) + ": " + reason + "; " + fix + ", and " + fixText})
+				Message: what + " " + describe(bad, keyed) + "; " + fix})
 		}
 		if !readsRetryAfter && retried.has(429) {
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: g.pos, End: g.end,
-				Message: what + " 429 without reading Retry-After: the server said how long to wait; " + fix429})
+				Message: what + " 429 without reading Retry-After; " + fix429})
 		}
 	}
 }

@@ -64,9 +64,6 @@ func permanent(keyed bool) set {
 	return s
 }
 
-// named are the permanent statuses the message names first.
-var named = []int{400, 401, 403, 404, 409, 422}
-
 // describe names the statuses of bad for a message: "404, a permanent
 // status", "400 and 404, permanent statuses", or "every 4xx status but
 // 408 and 429 (400, 401, 403, 404, 422, ...)".
@@ -76,13 +73,7 @@ func describe(bad set, keyed bool) string {
 		if keyed {
 			but = "408, 409 and 429"
 		}
-		var list []string
-		for _, c := range named {
-			if bad.has(c) {
-				list = append(list, strconv.Itoa(c))
-			}
-		}
-		return "every 4xx status but " + but + ", permanent ones included (" + strings.Join(list, ", ") + ", ...)"
+		return "every 4xx but " + but
 	}
 	var codes []int
 	for c := minStatus; c <= maxStatus; c++ {
@@ -93,7 +84,7 @@ func describe(bad set, keyed bool) string {
 	sort.Ints(codes)
 	var list []string
 	for i, c := range codes {
-		if i == 6 {
+		if i == 3 {
 			list = append(list, "...")
 			break
 		}
@@ -105,5 +96,5 @@ func describe(bad set, keyed bool) string {
 	if list[len(list)-1] != "..." {
 		return strings.Join(list[:len(list)-1], ", ") + " and " + list[len(list)-1] + ", permanent statuses"
 	}
-	return strings.Join(list, ", ") + " (permanent statuses)"
+	return strings.Join(list, ", ") + " (permanent)"
 }

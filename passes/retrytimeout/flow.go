@@ -179,93 +179,101 @@ func (f *flow) obj(e ast.Expr) types.Object {
 // clientWithoutTimeout reports whether the *http.Client (or http.Client)
 // e is proven to have a zero Timeout and the default transport, and
 // describes it.
-func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (string, bool) {
+func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (client, bool) {
 	if depth > maxDepth {
-		return "", false
+		return client{}, false
 	}
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		if lit, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok {
-			return f.clientLit(lit, "&")
+			return f.clientLit(lit, u, "&")
 		}
 		e = ast.Unparen(u.X)
 	}
 	if f.c.isDefaultClient(e) {
-		return "http.DefaultClient", !f.c.defaultSet
+		return client{desc: "http.DefaultClient"}, !f.c.defaultSet
 	}
 	switch e := e.(type) {
 	case *ast.CompositeLit:
-		return f.clientLit(e, "")
+		return f.clientLit(e, e, "")
 	case *ast.CallExpr:
 		if fn := callee(f.c.info, e); fn != nil {
 			switch fn.FullName() {
 			case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
-				return "cleanhttp." + fn.Name() + "()", true
+				return client{desc: "cleanhttp." + fn.Name() + "()", pos: e.Pos(), end: e.End()}, true
 			}
 		}
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
 			if _, ok := f.c.info.Uses[id].(*types.Builtin); ok && isClient(f.c.info.TypeOf(e.Args[0])) {
-				return "new(http.Client)", true
+				return client{desc: "new(http.Client)", pos: e.Pos(), end: e.End()}, true
 			}
 		}
 	case *ast.Ident:
 		o := f.c.info.Uses[e]
 		if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["Timeout"] != nil || f.fields[o]["Transport"] != nil {
-			return "", false
+			return client{}, false
 		}
-		desc := ""
+		var found client
 		for _, v := range f.values[o] {
 			if v.tuple != -1 {
-				return "", false
+				return client{}, false
 			}
-			var d string
+			var c client
 			if v.rhs == nil {
 				if !isClient(o.Type()) {
-					return "", false // a nil pointer
+					return client{}, false // a nil pointer
 				}
-				d = "a zero http.Client"
+				c = client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Name()))}
 			} else {
 				var ok bool
-				if d, ok = f.clientWithoutTimeout(v.rhs, depth+1); !ok {
-					return "", false
+				if c, ok = f.clientWithoutTimeout(v.rhs, depth+1); !ok {
+					return client{}, false
 				}
 			}
-			if desc == "" {
-				desc = d
+			if found.desc == "" {
+				found = c
 			}
 		}
-		return desc, desc != ""
+		return found, found.desc != ""
 	}
-	return "", false
+	return client{}, false
+}
+
+// A client is an http.Client proven to have no Timeout: what it is
+// ("&http.Client literal without Timeout") and where it is made, when
+// that is in the analysed code (pos is NoPos for http.DefaultClient).
+type client struct {
+	desc     string
+	pos, end token.Pos
 }
 
 // clientLit reports whether an http.Client literal leaves Timeout zero and
 // Transport unset.
-func (f *flow) clientLit(lit *ast.CompositeLit, amp string) (string, bool) {
+func (f *flow) clientLit(lit *ast.CompositeLit, at ast.Expr, amp string) (client, bool) {
 	if !isClient(f.c.info.TypeOf(lit)) {
-		return "", false
+		return client{}, false
 	}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
-			return "", false
+			return client{}, false
 		}
 		key, _ := kv.Key.(*ast.Ident)
 		if key == nil {
-			return "", false
+			return client{}, false
 		}
 		switch key.Name {
 		case "Timeout":
 			if !f.isZero(kv.Value) {
-				return "", false
+				return client{}, false
 			}
 		case "Transport":
 			if tv, ok := f.c.info.Types[kv.Value]; !ok || !tv.IsNil() {
-				return "", false
+				return client{}, false
 			}
 		}
 	}
-	return amp + "http.Client literal without Timeout", true
+	return client{desc: amp + "http.Client literal without Timeout", pos: at.Pos(), end: at.End()}, true
 }
 
 func (f *flow) isZero(e ast.Expr) bool {
@@ -375,29 +383,34 @@ func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 
 // retryableWithoutTimeout reports whether the *retryablehttp.Client e is
 // proven to be a NewClient() that retries and whose HTTPClient keeps the
-// default, which has no Timeout.
-func (f *flow) retryableWithoutTimeout(e ast.Expr) bool {
+// default, which has no Timeout, and returns the NewClient call (nil when
+// the variable is only declared).
+func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
-		return false
+		return nil, false
 	}
 	o := f.c.info.Uses[id]
 	if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["HTTPClient"] != nil {
-		return false
+		return nil, false
 	}
 	for _, v := range f.fields[o]["RetryMax"] {
 		if tv, ok := f.c.info.Types[v]; !ok || tv.Value == nil || constant.Sign(tv.Value) <= 0 {
-			return false // no retries, or a count the check cannot see
+			return nil, false // no retries, or a count the check cannot see
 		}
 	}
+	var made *ast.CallExpr
 	for _, v := range f.values[o] {
 		call, ok := ast.Unparen(v.rhs).(*ast.CallExpr)
 		if !ok || v.tuple != -1 {
-			return false
+			return nil, false
 		}
 		if fn := callee(f.c.info, call); fn == nil || fn.FullName() != retryable+".NewClient" {
-			return false
+			return nil, false
+		}
+		if made == nil {
+			made = call
 		}
 	}
-	return true
+	return made, true
 }

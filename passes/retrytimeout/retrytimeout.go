@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -43,8 +44,31 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 }
 
-const fixText = "set http.Client.Timeout, or make the request with http.NewRequestWithContext and a context.WithTimeout per attempt, " +
-	"or send it through github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout"
+// The messages' fixes; the docs give the longer why and the runtime's
+// Policy.AttemptTimeout.
+const (
+	fixText      = "set either, or use retry.NewTransport"
+	retryableFix = "set either"
+)
+
+// A finding is a message and the related location of the client that
+// lacks the timeout, if the analysed code makes it.
+type finding struct {
+	msg     string
+	related []analysis.RelatedInformation
+}
+
+func (f finding) report(pass *analysis.Pass, call *ast.CallExpr) {
+	suppress.Report(pass, Name, analysis.Diagnostic{Pos: call.Pos(), End: call.Fun.End(), Message: f.msg, Related: f.related})
+}
+
+// clientRelated points at where the client without a timeout is made.
+func clientRelated(pos, end token.Pos, what string) []analysis.RelatedInformation {
+	if !pos.IsValid() {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: pos, End: end, Message: "the client without a Timeout: " + what}}
+}
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) {
@@ -62,9 +86,9 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 			}
 			ast.Inspect(f, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
-					if msg := c.checkRetryable(call); msg != "" {
+					if f, ok := c.checkRetryable(call); ok {
 						seen[call] = true
-						suppress.Report(pass, Name, analysis.Diagnostic{Pos: call.Pos(), End: call.Fun.End(), Message: msg})
+						f.report(pass, call)
 					}
 				}
 				return true
@@ -72,8 +96,8 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 		}
 		for _, s := range res.Scopes() {
 			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !generated(pass, lit.Pos()) {
-				if at, msg := c.checkStored(res, s, lit); msg != "" {
-					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg})
+				if at, msg, cl := c.checkStored(res, s, lit); msg != "" {
+					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: clientRelated(cl.pos, cl.end, cl.desc)})
 				}
 			}
 		}
@@ -88,8 +112,8 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 				return true
 			}
 			seen[call] = true
-			if msg := c.check(call); msg != "" {
-				suppress.Report(pass, Name, analysis.Diagnostic{Pos: call.Pos(), End: call.Fun.End(), Message: msg})
+			if f, ok := c.check(call); ok {
+				f.report(pass, call)
 			}
 			return true
 		})
@@ -107,50 +131,52 @@ func imports(pkg *types.Package, path string) bool {
 
 const retryable = "github.com/hashicorp/go-retryablehttp"
 
-const retryableFix = "set the client's HTTPClient.Timeout, or make the request with retryablehttp.NewRequestWithContext and a context.WithTimeout, " +
-	"or use github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout"
-
-// checkRetryable returns the message for a go-retryablehttp send with no
-// timeout, or "".
-func (c *checker) checkRetryable(call *ast.CallExpr) string {
+// checkRetryable returns the finding for a go-retryablehttp send with no
+// timeout.
+func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	fn := callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable || c.pass.Pkg.Path() == retryable {
-		return "" // the library's own code is not its users'
+		return finding{}, false // the library's own code is not its users'
 	}
-	const noTimeout = "its HTTPClient (go-retryablehttp's default, cleanhttp.DefaultPooledClient) has no Timeout"
 	switch fn.Name() {
 	case "Get", "Head", "Post", "PostForm":
 	case "Do":
 		if fn.Signature().Recv() == nil {
-			return ""
+			return finding{}, false
 		}
 	default:
-		return ""
+		return finding{}, false
 	}
+	const what = " can hang on every retry: no HTTPClient.Timeout, no context deadline; " + retryableFix
+	name := names.Of(fn)
 	if fn.Signature().Recv() == nil {
-		return fn.FullName() + " retries with no timeout: " + noTimeout + " and the request has no context, " +
-			"so a hung attempt never ends and the retries never come; " + retryableFix
+		return finding{msg: name + what}, true
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return ""
+		return finding{}, false
 	}
 	f := c.flowAt(call.Pos())
-	if f == nil || !f.retryableWithoutTimeout(sel.X) {
-		return ""
+	if f == nil {
+		return finding{}, false
 	}
-	why := noTimeout + " and the request has no context"
+	made, ok := f.retryableWithoutTimeout(sel.X)
+	if !ok {
+		return finding{}, false
+	}
 	if fn.Name() == "Do" {
 		if len(call.Args) != 1 {
-			return ""
+			return finding{}, false
 		}
-		ctx, ok := f.requestWithoutDeadline(call.Args[0], 0)
-		if !ok {
-			return ""
+		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
+			return finding{}, false
 		}
-		why = noTimeout + " and the request's context (" + ctx + ") has no deadline"
 	}
-	return fn.FullName() + " retries with no timeout: " + why + ", so a hung attempt never ends and the retries never come; " + retryableFix
+	out := finding{msg: name + what}
+	if made != nil {
+		out.related = clientRelated(made.Pos(), made.End(), "retryablehttp.NewClient(), whose HTTPClient has none")
+	}
+	return out, true
 }
 
 // checkStored returns the message for a go-retryablehttp client literal
@@ -160,33 +186,33 @@ func (c *checker) checkRetryable(call *ast.CallExpr) string {
 // elsewhere. Every request of the package's type goes through the field,
 // each on its caller's context, whose deadline, if any, spans all the
 // attempts: no attempt has a bound of its own.
-func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *ast.CompositeLit) (ast.Node, string) {
+func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *ast.CompositeLit) (ast.Node, string, client) {
 	fields := res.ClientFields(s)
 	if len(fields) == 0 {
-		return nil, ""
+		return nil, "", client{}
 	}
 	var at ast.Node = lit
-	desc := "HTTPClient unset: cleanhttp.DefaultPooledClient()"
+	cl := client{desc: "HTTPClient unset: cleanhttp.DefaultPooledClient()", pos: lit.Pos(), end: lit.End()}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
-			return nil, ""
+			return nil, "", client{}
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "HTTPClient" {
 			f := c.flowAt(kv.Pos())
 			if f == nil {
-				return nil, ""
+				return nil, "", client{}
 			}
-			if desc, ok = f.clientWithoutTimeout(kv.Value, 0); !ok {
-				return nil, ""
+			if cl, ok = f.clientWithoutTimeout(kv.Value, 0); !ok {
+				return nil, "", client{}
 			}
 			at = kv.Value
 		}
 	}
 	if c.bounded(fields) {
-		return nil, ""
+		return nil, "", client{}
 	}
-	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout (%s); set its HTTPClient.Timeout", fields[0].Name(), desc)
+	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout; set its HTTPClient.Timeout", fields[0].Name()), cl
 }
 
 // bounded reports whether the package assigns the Timeout or Transport of
@@ -245,51 +271,45 @@ type checker struct {
 	defaultSet bool // the package sets http.DefaultClient, its Timeout or its Transport
 }
 
-// check returns the message for call, or "" when call is not an HTTP call
-// proven to have no timeout.
-func (c *checker) check(call *ast.CallExpr) string {
+// check returns the finding for call, when call is an HTTP call proven to
+// have no timeout.
+func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 	fn := callee(c.info, call)
 	if fn == nil {
-		return ""
+		return finding{}, false
 	}
-	name := fn.FullName()
-	switch name {
+	const what = " in a retry can hang: no client Timeout, no context deadline; " + fixText
+	switch fn.FullName() {
 	case "net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm":
 		if c.defaultSet {
-			return ""
+			return finding{}, false
 		}
-		return name + " inside a retry has no timeout: it sends through http.DefaultClient, whose Timeout is zero, " +
-			"with no context, so a hung attempt never ends and the retry never gets to retry; " + fixText
+		return finding{msg: names.Of(fn) + what}, true
 	case "(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
 	default:
-		return ""
+		return finding{}, false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return ""
+		return finding{}, false
 	}
 	f := c.flowAt(call.Pos())
 	if f == nil {
-		return ""
+		return finding{}, false
 	}
-	client, ok := f.clientWithoutTimeout(sel.X, 0)
+	cl, ok := f.clientWithoutTimeout(sel.X, 0)
 	if !ok {
-		return ""
+		return finding{}, false
 	}
-	why := "the client (" + client + ") has no Timeout"
 	if fn.Name() == "Do" {
 		if len(call.Args) != 1 {
-			return ""
+			return finding{}, false
 		}
-		ctx, ok := f.requestWithoutDeadline(call.Args[0], 0)
-		if !ok {
-			return ""
+		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
+			return finding{}, false
 		}
-		why += " and the request's context (" + ctx + ") has no deadline"
-	} else {
-		why += " and the request has no context"
 	}
-	return name + " inside a retry has no timeout: " + why + ", so a hung attempt never ends and the retry never gets to retry; " + fixText
+	return finding{msg: names.Of(fn) + what, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
 }
 
 // setsDefaultClient reports whether the package assigns http.DefaultClient

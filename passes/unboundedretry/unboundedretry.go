@@ -60,7 +60,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 			if !strict {
 				continue
 			}
-			missing = "no attempt cap and no deadline of its own (only the caller's context stops it)"
+			missing = "no cap or deadline of its own"
 		default:
 			continue
 		}
@@ -76,15 +76,14 @@ func what(s *retryscope.Scope) string {
 	if s.Kind == retryscope.Loop {
 		return "retry loop"
 	}
-	return s.Entry
+	return s.Name
 }
 
 func fix(s *retryscope.Scope) string {
-	const runtimeFix = "or use github.com/idemlint/idemlint/runtime/retry.Do, whose Policy caps attempts and sets a deadline by default"
 	if f := s.BoundFix(); f != "" {
-		return f + ", " + runtimeFix
+		return f
 	}
-	return "cap the attempts and set an overall deadline, " + runtimeFix
+	return "cap it and set a deadline, or use retry.Do"
 }
 
 // end returns the end of the report's range: the for keyword, or the

@@ -1,19 +1,19 @@
 package unkeyedpost
 
 import (
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -240,6 +240,7 @@ func params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
 type sendInfo struct {
 	call   *ast.CallExpr
 	entry  string // full name of the sending function
+	name   string // its name as messages spell it
 	method string
 	// req is the request argument; nil for Post and PostForm.
 	req ast.Expr
@@ -270,7 +271,7 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 	if fn == nil {
 		return nil
 	}
-	s := &sendInfo{call: call, entry: fn.FullName()}
+	s := &sendInfo{call: call, entry: fn.FullName(), name: names.In(fn, c.pass.Pkg)}
 	recv := func() ast.Expr {
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			return sel.X
@@ -603,10 +604,10 @@ func (c *checker) calleeName(call *ast.CallExpr) string {
 // check reports s when it is retried and its request carries no key.
 func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	var scope *retryscope.Scope
-	where := ""
+	where, fix := "", "mint one above the retry with idempotency.NewKey()"
 	if s.client != nil {
 		scope = s.client
-		where = "through a " + retryable + " client, which retries connection errors and 5xx whatever the method,"
+		where, fix = " through a retryablehttp client", "set one from idempotency.NewKey()"
 	} else {
 		scope = c.res.Innermost(s.call.Pos())
 		// An unkeyed POST in a job handler is jobretry's finding, which
@@ -614,38 +615,31 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 		if scope == nil || scope.Kind == retryscope.JobHandler || !c.retriedAfter(scope, s.call) {
 			return
 		}
-		where = "inside the retry loop"
+		where = " in a retry"
 		if scope.Kind == retryscope.LibraryCall {
-			where = "inside the operation retried by " + scope.Entry
+			where = " in " + scope.Name
 		}
 	}
 	if c.keyedSend(fd, s) {
 		return
 	}
 	pos, end := s.call.Pos(), s.call.End()
-	what := "sent by " + s.entry
-	if s.helper {
-		what = "sent by " + s.entry
-		if s.built != nil && scope.Contains(s.built.Pos()) {
-			pos, end = s.built.Pos(), s.built.End()
-			what = "built here and sent by " + s.entry
-		}
-	}
-	if s.from != nil {
-		at := c.pass.Fset.Position(s.from.Pos())
-		what += fmt.Sprintf(" (a %s from %s:%d)", s.method, filepath.Base(at.Filename), at.Line)
+	what := s.method + " " + s.name
+	if s.helper && s.built != nil && scope.Contains(s.built.Pos()) {
+		pos, end = s.built.Pos(), s.built.End()
+		what = s.method + " built here, sent by " + s.name
 	}
 	d := analysis.Diagnostic{
-		Pos: pos,
-		End: end,
-		Message: fmt.Sprintf("%s request %s %s carries no idempotency key, so a retry after a timeout or a 5xx can apply it twice; "+
-			"mint a key once above the retry with %s.NewKey() and set it in the Idempotency-Key header, "+
-			"or send through github.com/idemlint/idemlint/runtime/retry.NewTransport, which keys non-idempotent requests",
-			s.method, what, where, idempotencyPath),
+		Pos:     pos,
+		End:     end,
+		Message: postMessage(what, where, fix),
 		Related: []analysis.RelatedInformation{{Pos: scope.Pos, Message: "the retry that sends it again"}},
 	}
 	if s.client != nil {
 		d.Related[0].Message = "the client that sends it again"
+	}
+	if s.from != nil {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.from.Pos(), Message: "where the method " + s.method + " comes from"})
 	}
 	if s.from != nil {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.from.Pos(), Message: "the call that passes the " + s.method})
@@ -654,6 +648,16 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	suppress.Report(c.pass, Name, d)
+}
+
+// postMessage is the finding's message; where is left out when the
+// message would be longer than 120 characters (the related information
+// points at the retry).
+func postMessage(what, where, fix string) string {
+	if utf8.RuneCountInString(what+where+" has no idempotency key; "+fix) > 120 {
+		where = ""
+	}
+	return what + where + " has no idempotency key; " + fix
 }
 
 // builtKeyed reports whether a request literal sets a key header.

@@ -22,7 +22,7 @@ type ShipWorker struct {
 }
 
 func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
-	if _, err := db.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.Args.OrderID); err != nil { // want `INSERT INTO shipments through \(\*database/sql.DB\).ExecContext has no ON CONFLICT and the table has no visible natural key in river worker Work: river works a failed job up to 25 attempts by default and each retry repeats it; key it with the job id \(job.ID\) through github.com/idemlint/idemlint/runtime/idempotency.Derive\(id, step\)`
+	if _, err := db.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.Args.OrderID); err != nil { // want `INSERT INTO shipments has no ON CONFLICT or natural key in a river worker; key by job\.ID via idempotency\.Derive`
 		return err
 	}
 	return notify(ctx, job.Args.OrderID)
@@ -33,7 +33,7 @@ func notify(ctx context.Context, order string) error {
 	if err != nil {
 		return err
 	}
-	_, err = http.DefaultClient.Do(req) // want `PATCH through \(\*net/http.Client\).Do sends no idempotency key in river worker Work`
+	_, err = http.DefaultClient.Do(req) // want `PATCH sends no idempotency key in a river worker \(25 attempts\)`
 	return err
 }
 
@@ -73,7 +73,7 @@ type AttemptWorker struct {
 
 // Work keys with the attempt: a new key per attempt keys nothing.
 func (w *AttemptWorker) Work(ctx context.Context, job *river.Job[AttemptArgs]) error {
-	_, err := db.ExecContext(ctx, "INSERT INTO attempts (ref) VALUES ($1)", fmt.Sprint(job.ID, job.Attempt)) // want `INSERT INTO attempts through`
+	_, err := db.ExecContext(ctx, "INSERT INTO attempts (ref) VALUES ($1)", fmt.Sprint(job.ID, job.Attempt)) // want `INSERT INTO attempts has no ON CONFLICT or natural key in a river worker`
 	return err
 }
 
@@ -81,7 +81,7 @@ func Workers() *river.Workers {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &ShipWorker{})
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[PingArgs]) error {
-		_, err := http.Post("https://api.example.com/ping", "text/plain", nil) // want `POST through net/http.Post sends no idempotency key in river worker func literal: river works a failed job up to 25 attempts`
+		_, err := http.Post("https://api.example.com/ping", "text/plain", nil) // want `POST through http\.Post sends no idempotency key in a river worker \(25 attempts\)`
 		return err
 	}))
 	return workers

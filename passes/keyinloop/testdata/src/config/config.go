@@ -29,19 +29,19 @@ func place(o Order) error { return nil }
 
 func configured(req *http.Request, g *Gen) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header.Set("Idempotency-Key", mintID()) // want `config.mintID mints the key for the Idempotency-Key header`
+		req.Header.Set("Idempotency-Key", mintID()) // want `mintID mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header.Set("X-Dedup-Key", g.Next()) // want `\(\*config.Gen\).Next mints the key for the X-Dedup-Key header`
+		req.Header.Set("X-Dedup-Key", g.Next()) // want `\(\*Gen\)\.Next mints a new key for the X-Dedup-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		if err := place(Order{DedupToken: uuid.NewString()}); err == nil { // want `github.com/google/uuid.NewString mints the key for field DedupToken`
+		if err := place(Order{DedupToken: uuid.NewString()}); err == nil { // want `uuid\.NewString mints a new key for field DedupToken on every attempt`
 			return nil
 		}
 	}

@@ -18,7 +18,7 @@ func send(req *http.Request) error {
 
 func loop(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `mints the key`
+		key := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
 		if err := send(req); err == nil {
 			return nil
@@ -30,7 +30,7 @@ func loop(req *http.Request) error {
 func labelled(req *http.Request, prefix string) error {
 retry:
 	for attempt := 0; attempt < 3; attempt++ {
-		var key = prefix + uuid.NewString() // want `mints the key`
+		var key = prefix + uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
 		if err := send(req); err != nil {
 			continue retry
@@ -42,7 +42,7 @@ retry:
 
 func library(req *http.Request) error {
 	if err := retrygo.Do(func() error {
-		k := uuid.NewString() // want `mints the key`
+		k := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", k)
 		return send(req)
 	}, retrygo.Attempts(3)); err != nil {
@@ -54,7 +54,7 @@ func library(req *http.Request) error {
 // No fix: the key depends on the attempt number.
 func usesAttempt(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		key := fmt.Sprint(attempt, uuid.NewString()) // want `mints the key`
+		key := fmt.Sprint(attempt, uuid.NewString()) // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
 		if err := send(req); err == nil {
 			return nil
@@ -66,7 +66,7 @@ func usesAttempt(req *http.Request) error {
 // No fix: the name is taken above the loop.
 func nameTaken(req *http.Request, key string) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `mints the key`
+		key := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
 		if err := send(req); err == nil {
 			return nil
@@ -78,7 +78,7 @@ func nameTaken(req *http.Request, key string) error {
 // No fix: the minting is inline in the sink.
 func inline(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `mints the key`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `mints a new key`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -89,7 +89,7 @@ func inline(req *http.Request) error {
 // No fix: the tuple also declares err, which exists above.
 func tuple(req *http.Request) (err error) {
 	for attempt := 0; attempt < 3; attempt++ {
-		id, err := uuid.NewRandom() // want `mints the key`
+		id, err := uuid.NewRandom() // want `mints a new key`
 		if err != nil {
 			return err
 		}

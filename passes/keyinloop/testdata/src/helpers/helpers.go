@@ -17,7 +17,7 @@ func charge(ctx context.Context, c *http.Client) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by example.com/retrykit.Do`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		_, err = c.Do(req)
 		return err
 	})

@@ -37,7 +37,7 @@ func refund(ctx context.Context, t *asynq.Task) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `mints the key for the Idempotency-Key header inside the retry loop`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			return resp.Body.Close()

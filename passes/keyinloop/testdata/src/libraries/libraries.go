@@ -29,7 +29,7 @@ func send(req *http.Request) error {
 
 func retryGo(req *http.Request) error {
 	err := retrygo.Do(func() error {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by github.com/avast/retry-go/v4.Do`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
 		return send(req)
 	}, retrygo.Attempts(3))
 	if err != nil {
@@ -44,14 +44,14 @@ func retryGo(req *http.Request) error {
 
 func retryGo5(req *http.Request) error {
 	return retrygo5.New(retrygo5.Attempts(3)).Do(func() error {
-		req.Header.Set("Idempotency-Key", idempotency.NewKey()) // want `github.com/idemlint/idemlint/runtime/idempotency.NewKey mints the key for the Idempotency-Key header inside the operation retried by \(\*github.com/avast/retry-go/v5.Retrier\).Do`
+		req.Header.Set("Idempotency-Key", idempotency.NewKey()) // want `idempotency\.NewKey mints a new key for the Idempotency-Key header on every attempt`
 		return send(req)
 	})
 }
 
 func backoffV4(req *http.Request) error {
 	return backoff4.Retry(func() error {
-		k := uuid.New() // want `github.com/google/uuid.New mints the key`
+		k := uuid.New() // want `uuid\.New mints a new key for the Idempotency-Key header on every attempt of backoff\.Retry`
 		req.Header.Set("Idempotency-Key", k.String())
 		return send(req)
 	}, backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(), 3))
@@ -59,7 +59,7 @@ func backoffV4(req *http.Request) error {
 
 func backoffV5(ctx context.Context, req *http.Request) error {
 	_, err := backoff5.Retry(ctx, func() (int, error) {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by github.com/cenkalti/backoff/v5.Retry`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		return 0, send(req)
 	}, backoff5.WithMaxTries(3))
 	return err
@@ -68,7 +68,7 @@ func backoffV5(ctx context.Context, req *http.Request) error {
 func sethvargo(ctx context.Context, req *http.Request) error {
 	b := sretry.WithMaxRetries(3, sretry.NewExponential(time.Second))
 	return sretry.Do(ctx, b, func(ctx context.Context) error {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by github.com/sethvargo/go-retry.Do`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
 		if err := send(req); err != nil {
 			return sretry.RetryableError(err)
 		}
@@ -78,21 +78,21 @@ func sethvargo(ctx context.Context, req *http.Request) error {
 
 func failsafeGo(req *http.Request) error {
 	return failsafe.With[any](retrypolicy.NewWithDefaults[any]()).Run(func() error {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		return send(req)
 	})
 }
 
 func k8s(req *http.Request) error {
 	err := wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 4}, func() (bool, error) {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by k8s.io/apimachinery/pkg/util/wait.ExponentialBackoff`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		return send(req) == nil, nil
 	})
 	if err != nil {
 		return err
 	}
 	return kretry.OnError(kretry.DefaultBackoff, func(error) bool { return true }, func() error {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by k8s.io/client-go/util/retry.OnError`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		return send(req)
 	})
 }
@@ -101,7 +101,7 @@ func k8s(req *http.Request) error {
 type payer struct{ req *http.Request }
 
 func (p *payer) pay() error {
-	p.req.Header.Set("Idempotency-Key", uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the operation retried by github.com/avast/retry-go/v4.Do`
+	p.req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
 	return send(p.req)
 }
 

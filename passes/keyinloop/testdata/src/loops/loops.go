@@ -30,7 +30,7 @@ func send(req *http.Request) error {
 
 func googleUUID(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header inside the retry loop, so every attempt sends a new key and the server cannot recognise a retry; mint the key once above the retry and reuse it \(github.com/idemlint/idemlint/runtime/idempotency.NewKey\(\)\)`
+		key := uuid.NewString() // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt; mint it once above the retry`
 		req.Header.Set("Idempotency-Key", key)
 		if err := send(req); err == nil {
 			return nil
@@ -42,7 +42,7 @@ func googleUUID(req *http.Request) error {
 
 func googleUUIDNew(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header.Add("X-Idempotency-Key", uuid.New().String()) // want `github.com/google/uuid.New mints the key for the X-Idempotency-Key header inside the retry loop`
+		req.Header.Add("X-Idempotency-Key", uuid.New().String()) // want `uuid\.New mints a new key for the X-Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -52,7 +52,7 @@ func googleUUIDNew(req *http.Request) error {
 
 func googleMust(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		id := uuid.Must(uuid.NewRandom()) // want `github.com/google/uuid.NewRandom mints the key`
+		id := uuid.Must(uuid.NewRandom()) // want `uuid\.NewRandom mints a new key for the idempotency-key header on every attempt`
 		req.Header.Set("idempotency-key", id.String())
 		if err := send(req); err == nil {
 			return nil
@@ -63,7 +63,7 @@ func googleMust(req *http.Request) error {
 
 func googleV7Tuple(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		id, err := uuid.NewV7() // want `github.com/google/uuid.NewV7 mints the key`
+		id, err := uuid.NewV7() // want `uuid\.NewV7 mints a new key for the Idempotency-Key header on every attempt`
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func googleV7Tuple(req *http.Request) error {
 
 func gofrsUUID(req *http.Request) error {
 	for {
-		u, _ := gofrs.NewV4() // want `github.com/gofrs/uuid.NewV4 mints the key`
+		u, _ := gofrs.NewV4() // want `uuid\.NewV4 mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", u.String())
 		err := send(req)
 		if err == nil {
@@ -89,19 +89,19 @@ func gofrsUUID(req *http.Request) error {
 
 func otherIDs(req *http.Request) error {
 	for i := 0; i < 3; i++ {
-		req.Header.Set("Idempotency-Key", ksuid.New().String()) // want `github.com/segmentio/ksuid.New mints the key`
+		req.Header.Set("Idempotency-Key", ksuid.New().String()) // want `ksuid\.New mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		req.Header.Set("Idempotency-Key", xid.New().String()) // want `github.com/rs/xid.New mints the key`
+		req.Header.Set("Idempotency-Key", xid.New().String()) // want `xid\.New mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		req.Header.Set("Idempotency-Key", ulid.Make().String()) // want `github.com/oklog/ulid/v2.Make mints the key`
+		req.Header.Set("Idempotency-Key", ulid.Make().String()) // want `ulid\.Make mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -112,7 +112,7 @@ func otherIDs(req *http.Request) error {
 func cryptoRand(req *http.Request) error {
 	var b [16]byte
 	for i := 0; i < 3; i++ {
-		rand.Read(b[:]) // want `crypto/rand.Read mints the key`
+		rand.Read(b[:]) // want `rand\.Read mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", hex.EncodeToString(b[:]))
 		if err := send(req); err == nil {
 			return nil
@@ -120,7 +120,7 @@ func cryptoRand(req *http.Request) error {
 	}
 	for i := 0; i < 3; i++ {
 		buf := make([]byte, 16)
-		if _, err := io.ReadFull(rand.Reader, buf); err != nil { // want `io.ReadFull mints the key`
+		if _, err := io.ReadFull(rand.Reader, buf); err != nil { // want `io\.ReadFull mints a new key for the Idempotency-Key header on every attempt`
 			return err
 		}
 		req.Header.Set("Idempotency-Key", base64.RawURLEncoding.EncodeToString(buf))
@@ -129,7 +129,7 @@ func cryptoRand(req *http.Request) error {
 		}
 	}
 	for i := 0; i < 3; i++ {
-		req.Header.Set("Idempotency-Key", rand.Text()) // want `crypto/rand.Text mints the key`
+		req.Header.Set("Idempotency-Key", rand.Text()) // want `rand\.Text mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -139,20 +139,20 @@ func cryptoRand(req *http.Request) error {
 
 func mathRandAndTime(req *http.Request) error {
 	for i := 0; i < 3; i++ {
-		n := mrand.Int63() // want `math/rand.Int63 mints the key`
+		n := mrand.Int63() // want `rand\.Int63 mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", strconv.FormatInt(n, 36))
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		req.Header.Set("Idempotency-Key", fmt.Sprintf("order-%d", time.Now().UnixNano())) // want `time.Now mints the key`
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("order-%d", time.Now().UnixNano())) // want `time\.Now mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		stamp := time.Now() // want `time.Now mints the key`
+		stamp := time.Now() // want `time\.Now mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", "k-"+stamp.Format(time.RFC3339Nano))
 		if err := send(req); err == nil {
 			return nil
@@ -168,7 +168,7 @@ func headerLiteral(url string) error {
 		if err != nil {
 			return err
 		}
-		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header`
+		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -188,21 +188,21 @@ func setKey(req *http.Request, k string) { req.Header.Set("Idempotency-Key", k) 
 
 func throughStructAndHelpers(req *http.Request) error {
 	for i := 0; i < 3; i++ {
-		o := opts{Key: uuid.NewString()} // want `github.com/google/uuid.NewString mints the key for the Idempotency-Key header`
+		o := opts{Key: uuid.NewString()} // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", o.Key)
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		k := newKey() // want `loops.newKey mints the key for the Idempotency-Key header`
+		k := newKey() // want `newKey mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", k)
 		if err := send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		setKey(req, uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for parameter k of loops.setKey`
+		setKey(req, uuid.NewString()) // want `uuid\.NewString mints a new key for parameter k of setKey on every attempt`
 		if err := send(req); err == nil {
 			return nil
 		}
@@ -215,7 +215,7 @@ func charge(amount int, idempotencyKey string) error { return nil }
 
 func paramSink() error {
 	for i := 0; i < 3; i++ {
-		if err := charge(100, uuid.NewString()); err == nil { // want `github.com/google/uuid.NewString mints the key for parameter idempotencyKey of loops.charge`
+		if err := charge(100, uuid.NewString()); err == nil { // want `uuid\.NewString mints a new key for parameter idempotencyKey of charge on every attempt`
 			return nil
 		}
 	}
@@ -228,7 +228,7 @@ type Key string
 func labelled(req *http.Request) error {
 outer:
 	for i := 0; i < 3; i++ {
-		k := Key(uuid.NewString()) // want `github.com/google/uuid.NewString mints the key`
+		k := Key(uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", string(k))
 		if err := send(req); err != nil {
 			continue outer
@@ -244,12 +244,12 @@ func launch(name string, clientToken string) error { return nil }
 
 func moreParams() error {
 	for i := 0; i < 3; i++ {
-		if err := create(fmt.Sprint(randv2.Uint64())); err == nil { // want `math/rand/v2.Uint64 mints the key for parameter idemKey of loops.create`
+		if err := create(fmt.Sprint(randv2.Uint64())); err == nil { // want `rand\.Uint64 mints a new key for parameter idemKey of create on every attempt`
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
-		if err := launch("vm", uuid.NewString()); err == nil { // want `github.com/google/uuid.NewString mints the key for parameter clientToken of loops.launch`
+		if err := launch("vm", uuid.NewString()); err == nil { // want `uuid\.NewString mints a new key for parameter clientToken of launch on every attempt`
 			return nil
 		}
 	}
@@ -273,7 +273,7 @@ func randomKey() (string, error) {
 
 func helperWithError(req *http.Request) error {
 	for i := 0; i < 3; i++ {
-		k, err := randomKey() // want `loops.randomKey mints the key for the Idempotency-Key header`
+		k, err := randomKey() // want `randomKey mints a new key for the Idempotency-Key header on every attempt`
 		if err != nil {
 			return err
 		}

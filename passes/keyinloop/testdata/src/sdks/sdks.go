@@ -15,7 +15,7 @@ import (
 func stripeField() error {
 	for attempt := 0; attempt < 3; attempt++ {
 		params := &stripe.PaymentIntentParams{
-			Params: stripe.Params{IdempotencyKey: stripe.String(uuid.NewString())}, // want `github.com/google/uuid.NewString mints the key for field IdempotencyKey inside the retry loop`
+			Params: stripe.Params{IdempotencyKey: stripe.String(uuid.NewString())}, // want `uuid\.NewString mints a new key for field IdempotencyKey on every attempt`
 			Amount: stripe.Int64(100),
 		}
 		if _, err := paymentintent.New(params); err == nil {
@@ -28,7 +28,7 @@ func stripeField() error {
 func stripeSetter() error {
 	return retrygo.Do(func() error {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		params.SetIdempotencyKey(uuid.NewString()) // want `github.com/google/uuid.NewString mints the key for \(\*github.com/stripe/stripe-go/v85.Params\).SetIdempotencyKey inside the operation retried by github.com/avast/retry-go/v4.Do`
+		params.SetIdempotencyKey(uuid.NewString()) // want `uuid\.NewString mints a new key for \(\*stripe\.Params\)\.SetIdempotencyKey on every attempt`
 		_, err := paymentintent.New(params)
 		return err
 	})
@@ -37,7 +37,7 @@ func stripeSetter() error {
 func stripeAssign() error {
 	for attempt := 0; attempt < 3; attempt++ {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		params.IdempotencyKey = stripe.String(stripe.NewIdempotencyKey()) // want `github.com/stripe/stripe-go/v85.NewIdempotencyKey mints the key for field IdempotencyKey`
+		params.IdempotencyKey = stripe.String(stripe.NewIdempotencyKey()) // want `stripe\.NewIdempotencyKey mints a new key for field IdempotencyKey on every attempt`
 		if _, err := paymentintent.New(params); err == nil {
 			return nil
 		}
@@ -49,7 +49,7 @@ func awsClientToken(ctx context.Context, c *ec2.Client) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		in := &ec2.RunInstancesInput{
 			ImageId:     aws.String("ami-1"),
-			ClientToken: aws.String(uuid.NewString()), // want `github.com/google/uuid.NewString mints the key for field ClientToken inside the retry loop`
+			ClientToken: aws.String(uuid.NewString()), // want `uuid\.NewString mints a new key for field ClientToken on every attempt`
 		}
 		if _, err := c.RunInstances(ctx, in); err == nil {
 			return nil

@@ -18,7 +18,7 @@ func launch(ctx context.Context, in *ec2.RunInstancesInput) error {
 	}
 	client := ec2.NewFromConfig(cfg)
 	for i := 0; i < 5; i++ {
-		if _, err = client.RunInstances(ctx, in); err == nil { // want `\(\*github.com/aws/aws-sdk-go-v2/service/ec2.Client\).RunInstances retries by itself \(3 attempts\) inside a retry loop \(5 attempts\), up to 5×3 = 15 calls; retry in one layer only: give this client aws.NopRetryer\{\} \(or RetryMaxAttempts 1\), or drop the outer retry`
+		if _, err = client.RunInstances(ctx, in); err == nil { // want `\(\*ec2\.Client\)\.RunInstances \(3 attempts\) inside a retry, up to 5×3 = 15 calls; give the client aws\.NopRetryer\{\}`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -33,7 +33,7 @@ func maxAttempts(ctx context.Context, in *ec2.TerminateInstancesInput) error {
 	}
 	client := ec2.NewFromConfig(cfg)
 	return retry.Do(func() error {
-		_, err := client.TerminateInstances(ctx, in) // want `TerminateInstances retries by itself \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+		_, err := client.TerminateInstances(ctx, in) // want `\(\*ec2\.Client\)\.TerminateInstances \(4 attempts\) inside a retry, up to 10×4 = 40 calls`
 		return err
 	})
 }
@@ -43,7 +43,7 @@ func customRetryer(ctx context.Context, cfg aws.Config, in *ec2.RunInstancesInpu
 		o.Retryer = retry2.AddWithMaxAttempts(retry2.NewStandard(), 2)
 	})
 	return retry.Do(func() error {
-		_, err := client.RunInstances(ctx, in) // want `RunInstances retries by itself \(2 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×2 = 20 calls`
+		_, err := client.RunInstances(ctx, in) // want `\(\*ec2\.Client\)\.RunInstances \(2 attempts\) inside a retry, up to 10×2 = 20 calls`
 		return err
 	})
 }

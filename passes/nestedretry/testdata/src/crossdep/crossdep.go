@@ -11,7 +11,7 @@ import (
 func send() error { return nil }
 
 // Charge retries by itself.
-func Charge() error { // want Charge:`retries\(github.com/avast/retry-go/v4.Do, 5 attempts, in crossdep.Charge\)`
+func Charge() error { // want Charge:`retries\(retry\.Do, 5 attempts, in crossdep.Charge\)`
 	return retry.Do(send, retry.Attempts(5))
 }
 
@@ -35,7 +35,7 @@ func syncOnce() error {
 type Client struct{}
 
 // Post retries by itself.
-func (c *Client) Post() error { return Charge() } // want Post:`retries\(github.com/avast/retry-go/v4.Do, 5 attempts, in crossdep.Charge\)`
+func (c *Client) Post() error { return Charge() } // want Post:`retries\(retry\.Do, 5 attempts, in crossdep.Charge\)`
 
 // List loops over items without retrying.
 func List(items []string) error {

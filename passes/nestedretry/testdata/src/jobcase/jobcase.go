@@ -22,7 +22,7 @@ func Register(mux *asynq.ServeMux) {
 }
 
 func welcome(ctx context.Context, t *asynq.Task) error {
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) inside asynq handler welcome \(26 attempts\), up to 26×3 = 78 calls; retry in one layer only: drop the inner retry and let asynq retry the task, or enqueue the task with asynq.MaxRetry\(0\) and keep the inner retry`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) inside a retry \(26 attempts\), up to 26×3 = 78 calls; drop one layer \(asynq\.MaxRetry\(0\)\)`
 		if err := send(ctx); err == nil {
 			return nil
 		}
@@ -40,7 +40,7 @@ func charge(ctx context.Context, t *asynq.Task) error {
 
 // The handler reaches a retry loop through a helper.
 func ship(ctx context.Context, t *asynq.Task) error {
-	return sendWithRetry(ctx) // want `call to jobcase.sendWithRetry reaches retry loop \(5 attempts\) inside asynq handler ship \(26 attempts\)`
+	return sendWithRetry(ctx) // want `jobcase\.sendWithRetry reaches a retry \(5 attempts\) inside a retry \(26 attempts\); drop one layer`
 }
 
 func sendWithRetry(ctx context.Context) error {
@@ -63,7 +63,7 @@ type PingWorker struct {
 }
 
 func (w *PingWorker) Work(ctx context.Context, job *river.Job[PingArgs]) error { // want Work:`retries\(retry loop, 2 attempts, in \(\*jobcase.PingWorker\).Work\)`
-	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) inside river worker Work \(25 attempts\), up to 25×2 = 50 calls; retry in one layer only: drop the inner retry and let river retry the job`
+	for i := 0; i < 2; i++ { // want `retry loop \(2 attempts\) inside a retry \(25 attempts\), up to 25×2 = 50 calls; drop one layer \(InsertOpts\{MaxAttempts: 1\}\)`
 		if err := send(ctx); err == nil {
 			return nil
 		}
@@ -77,7 +77,7 @@ func RegisterActivities(w worker.Worker) {
 }
 
 func Notify(ctx context.Context, to string) error { // want Notify:`retries\(retry loop, 3 attempts, in jobcase.Notify\)`
-	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) inside Temporal activity Notify \(no attempt cap\); retry in one layer only: drop the inner retry and let Temporal retry the activity`
+	for i := 0; i < 3; i++ { // want `retry loop \(3 attempts\) inside a retry \(no attempt cap\); drop one layer \(RetryPolicy MaximumAttempts: 1\)`
 		if err := send(ctx); err == nil {
 			return nil
 		}

@@ -13,21 +13,21 @@ func transient(error) bool { return true }
 
 func create(ctx context.Context, rc *rest.RESTClient, obj runtime.Object) error {
 	return retry.OnError(retry.DefaultBackoff, transient, func() error {
-		return rc.Post().Resource("widgets").Body(obj).Do(ctx).Error() // want `\(\*k8s.io/client-go/rest.Request\).Do retries by itself \(11 attempts\) inside k8s.io/client-go/util/retry.OnError \(4 attempts\), up to 4×11 = 44 calls; retry in one layer only: call \(\*k8s.io/client-go/rest.Request\).MaxRetries\(0\), or drop the outer retry`
+		return rc.Post().Resource("widgets").Body(obj).Do(ctx).Error() // want `\(\*rest\.Request\)\.Do \(11 attempts\) inside a retry, up to 4×11 = 44 calls; call MaxRetries\(0\) on the request`
 	})
 }
 
 func fewRetries(ctx context.Context, rc *rest.RESTClient) error {
 	return retry.OnError(retry.DefaultRetry, transient, func() error {
 		req := rc.Get().Resource("widgets").MaxRetries(2)
-		_, err := req.DoRaw(ctx) // want `DoRaw retries by itself \(3 attempts\) inside k8s.io/client-go/util/retry.OnError \(5 attempts\), up to 5×3 = 15 calls`
+		_, err := req.DoRaw(ctx) // want `\(\*rest\.Request\)\.DoRaw \(3 attempts\) inside a retry, up to 5×3 = 15 calls`
 		return err
 	})
 }
 
 func typed(ctx context.Context, core corev1.CoreV1Interface, pod *corev1.Pod) error {
 	return retry.OnError(retry.DefaultBackoff, transient, func() error {
-		_, err := core.Pods("default").Create(ctx, pod, corev1.CreateOptions{}) // want `\(k8s.io/client-go/kubernetes/typed/core/v1.PodInterface\).Create retries by itself \(11 attempts\) inside k8s.io/client-go/util/retry.OnError \(4 attempts\), up to 4×11 = 44 calls`
+		_, err := core.Pods("default").Create(ctx, pod, corev1.CreateOptions{}) // want `\(v1\.PodInterface\)\.Create \(11 attempts\) inside a retry, up to 4×11 = 44 calls`
 		return err
 	})
 }

@@ -10,7 +10,7 @@ import (
 func send(ctx context.Context) error { return nil }
 
 // Charge retries with runtime/retry.Do.
-func Charge(ctx context.Context) error { // want Charge:`retries\(github.com/idemlint/idemlint/runtime/retry.Do, 4 attempts, in onelayer.Charge\)`
+func Charge(ctx context.Context) error { // want Charge:`retries\(retry\.Do, 4 attempts, in onelayer.Charge\)`
 	return retry.Do(ctx, retry.Policy{}, send)
 }
 
@@ -27,7 +27,7 @@ func oneLayer(ctx context.Context) error {
 // AllowNested opts the inner Do out of the rule: two layers.
 func allowed(ctx context.Context) error {
 	return retry.Do(ctx, retry.Policy{MaxAttempts: 3}, func(ctx context.Context) error {
-		return retry.Do(ctx, retry.Policy{MaxAttempts: 2, AllowNested: true}, send) // want `github.com/idemlint/idemlint/runtime/retry.Do \(2 attempts\) inside github.com/idemlint/idemlint/runtime/retry.Do \(3 attempts\), up to 3×2 = 6 calls`
+		return retry.Do(ctx, retry.Policy{MaxAttempts: 2, AllowNested: true}, send) // want `retry\.Do \(2 attempts\) inside retry\.Do \(3 attempts\), up to 3×2 = 6 calls`
 	})
 }
 
@@ -35,7 +35,7 @@ func allowed(ctx context.Context) error {
 func handLoop(ctx context.Context) error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if err = Charge(ctx); err == nil { // want `call to onelayer.Charge reaches github.com/idemlint/idemlint/runtime/retry.Do \(4 attempts\) inside a retry loop \(3 attempts\), up to 3×4 = 12 calls`
+		if err = Charge(ctx); err == nil { // want `onelayer\.Charge reaches retry\.Do \(4 attempts\) inside a retry, up to 3×4 = 12 calls`
 			return nil
 		}
 		time.Sleep(time.Second)

@@ -12,7 +12,7 @@ func clientDo(req *retryablehttp.Request) error {
 	c := retryablehttp.NewClient()
 	var err error
 	for i := 0; i < 3; i++ {
-		_, err = c.Do(req) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Do retries by itself \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls; retry in one layer only: set RetryMax to 0 on the go-retryablehttp client, or drop the outer retry`
+		_, err = c.Do(req) // want `\(\*retryablehttp\.Client\)\.Do retries by itself \(5 attempts\) inside a retry, up to 3×5 = 15 calls; set RetryMax to 0`
 		if err == nil {
 			return nil
 		}
@@ -25,14 +25,14 @@ func clientRetryMax(url string) error {
 	c := retryablehttp.NewClient()
 	c.RetryMax = 2
 	return retry.Do(func() error {
-		_, err := c.Post(url, "application/json", nil) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Post retries by itself \(3 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×3 = 30 calls`
+		_, err := c.Post(url, "application/json", nil) // want `\(\*retryablehttp\.Client\)\.Post retries by itself \(3 attempts\) inside a retry, up to 10×3 = 30 calls`
 		return err
 	})
 }
 
 func packageGet(url string) error {
 	return retry.Do(func() error {
-		_, err := retryablehttp.Get(url) // want `github.com/hashicorp/go-retryablehttp.Get retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		_, err := retryablehttp.Get(url) // want `retryablehttp\.Get retries by itself \(5 attempts\) inside retry\.Do \(10 attempts\), up to 10×5 = 50 calls`
 		return err
 	})
 }
@@ -40,7 +40,7 @@ func packageGet(url string) error {
 func standardClient(req *http.Request) error {
 	hc := retryablehttp.NewClient().StandardClient()
 	return retry.Do(func() error {
-		_, err := hc.Do(req) // want `\(\*net/http.Client\).Do retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		_, err := hc.Do(req) // want `\(\*http\.Client\)\.Do retries by itself \(5 attempts\) inside retry\.Do \(10 attempts\), up to 10×5 = 50 calls`
 		return err
 	})
 }
@@ -59,7 +59,7 @@ func newAPI() *api {
 // through a RoundTripper.
 func (a *api) fetch(url string) error {
 	return retry.Do(func() error {
-		_, err := a.http.Get(url) // want `\(\*net/http.Client\).Get retries by itself \(2 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×2 = 20 calls`
+		_, err := a.http.Get(url) // want `\(\*http\.Client\)\.Get retries by itself \(2 attempts\) inside a retry \(10 attempts\), up to 10×2 = 20 calls`
 		return err
 	})
 }
@@ -67,7 +67,7 @@ func (a *api) fetch(url string) error {
 func roundTrip(req *http.Request) error {
 	rt := &retryablehttp.RoundTripper{}
 	return retry.Do(func() error {
-		_, err := rt.RoundTrip(req) // want `\(\*github.com/hashicorp/go-retryablehttp.RoundTripper\).RoundTrip retries by itself \(5 attempts\) inside github.com/avast/retry-go/v4.Do`
+		_, err := rt.RoundTrip(req) // want `\(\*retryablehttp\.RoundTripper\)\.RoundTrip \(5 attempts\) inside a retry, up to 10×5 = 50 calls`
 		return err
 	})
 }

@@ -14,7 +14,7 @@ func other() error { return nil }
 func libraryInLoop() error {
 	var err error
 	for i := 0; i < 3; i++ {
-		err = retry.Do(op) // want `github.com/avast/retry-go/v4.Do \(10 attempts\) inside a retry loop \(3 attempts\), up to 3×10 = 30 calls; retry in one layer only: drop the inner or the outer retry`
+		err = retry.Do(op) // want `retry\.Do \(10 attempts\) inside a retry loop \(3 attempts\), up to 3×10 = 30 calls; retry in one layer only`
 		if err == nil {
 			return nil
 		}
@@ -27,7 +27,7 @@ func libraryInLoop() error {
 func loopInLibrary() error {
 	return retry.Do(func() error {
 		var err error
-		for i := 0; i < 4; i++ { // want `retry loop \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+		for i := 0; i < 4; i++ { // want `retry loop \(4 attempts\) inside retry\.Do \(10 attempts\), up to 10×4 = 40 calls`
 			if err = op(); err == nil {
 				return nil
 			}
@@ -63,7 +63,7 @@ func helper() error {
 func oneCallDeep() error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if err = helper(); err == nil { // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls`
+		if err = helper(); err == nil { // want `samepkg\.helper reaches retry\.Do \(5 attempts\) inside a retry, up to 3×5 = 15 calls`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -89,7 +89,7 @@ func (s *store) saveWithRetry() error {
 
 func twoCallsDeep(s *store) error {
 	return retry.Do(func() error {
-		return s.save() // want `call to \(\*samepkg.store\).save reaches retry loop \(4 attempts\) in \(\*samepkg.store\).saveWithRetry inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls`
+		return s.save() // want `\(\*samepkg\.store\)\.save reaches retry loop \(4 attempts\) inside a retry, up to 10×4 = 40 calls`
 	})
 }
 
@@ -98,7 +98,7 @@ func closureCall() error {
 	send := func() error { return retry.Do(op, retry.Attempts(2)) }
 	var err error
 	for i := 0; i < 3; i++ {
-		if err = send(); err == nil { // want `call to the closure send reaches github.com/avast/retry-go/v4.Do \(2 attempts\) in samepkg.closureCall inside a retry loop \(3 attempts\), up to 3×2 = 6 calls`
+		if err = send(); err == nil { // want `the closure send reaches retry\.Do \(2 attempts\) inside a retry, up to 3×2 = 6 calls`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -107,7 +107,7 @@ func closureCall() error {
 }
 
 // A named operation declared in this package: its body is the repeated code.
-func attempt() error { return helper() } // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside github.com/avast/retry-go/v4.Do \(3 attempts\), up to 3×5 = 15 calls`
+func attempt() error { return helper() } // want `samepkg\.helper reaches retry\.Do \(5 attempts\) inside retry\.Do \(3 attempts\), up to 3×5 = 15 calls`
 
 func namedOp() error {
 	return retry.Do(attempt, retry.Attempts(3))
@@ -169,7 +169,7 @@ func worker(ctx context.Context) {
 func innerOpBody() error {
 	var err error
 	for i := 0; i < 2; i++ {
-		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(3 attempts\) inside a retry loop \(2 attempts\), up to 2×3 = 6 calls`
+		err = retry.Do(func() error { // want `retry\.Do \(3 attempts\) inside a retry loop \(2 attempts\), up to 2×3 = 6 calls`
 			return each(nil)
 		}, retry.Attempts(3))
 		if err == nil {
@@ -213,7 +213,7 @@ func hotInner() error {
 func hotOuter() error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if err = helper(); err == nil { // want `call to samepkg.helper reaches github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(3 attempts\), up to 3×5 = 15 calls`
+		if err = helper(); err == nil { // want `samepkg\.helper reaches retry\.Do \(5 attempts\) inside a retry, up to 3×5 = 15 calls`
 			return nil
 		}
 	}
@@ -225,9 +225,9 @@ func hotOuter() error {
 func threeLayers() error {
 	var err error
 	for i := 0; i < 3; i++ {
-		err = retry.Do(func() error { // want `github.com/avast/retry-go/v4.Do \(2 attempts\) inside a retry loop \(3 attempts\), up to 3×2×4 = 24 calls`
+		err = retry.Do(func() error { // want `retry\.Do \(2 attempts\) inside a retry loop \(3 attempts\), up to 3×2×4 = 24 calls`
 			var err error
-			for j := 0; j < 4; j++ { // want `retry loop \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(2 attempts\), up to 2×4 = 8 calls`
+			for j := 0; j < 4; j++ { // want `retry loop \(4 attempts\) inside retry\.Do \(2 attempts\), up to 2×4 = 8 calls`
 				if err = op(); err == nil {
 					return nil
 				}
@@ -271,7 +271,7 @@ func spawnsRetry() error {
 func fourAroundFive() error {
 	var err error
 	for i := 0; i < 4; i++ {
-		if err = retry.Do(op, retry.Attempts(5)); err == nil { // want `github.com/avast/retry-go/v4.Do \(5 attempts\) inside a retry loop \(4 attempts\), up to 4×5 = 20 calls`
+		if err = retry.Do(op, retry.Attempts(5)); err == nil { // want `retry\.Do \(5 attempts\) inside a retry loop \(4 attempts\), up to 4×5 = 20 calls`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -282,7 +282,7 @@ func fourAroundFive() error {
 func threeLayersThroughCall() error {
 	var err error
 	for i := 0; i < 4; i++ {
-		if err = fourAroundFive(); err == nil { // want `call to samepkg.fourAroundFive reaches retry loop \(4 attempts\) inside a retry loop \(4 attempts\), up to 4×4×5 = 80 calls`
+		if err = fourAroundFive(); err == nil { // want `samepkg\.fourAroundFive reaches retry loop \(4 attempts\) inside a retry, up to 4×4×5 = 80 calls`
 			return nil
 		}
 		time.Sleep(time.Second)

@@ -12,7 +12,7 @@ import (
 func create(ctx context.Context, params *stripe.PaymentIntentCreateParams) error {
 	sc := stripe.NewClient("sk_test")
 	return retry.Do(func() error {
-		_, err := sc.V1PaymentIntents.Create(ctx, params) // want `\(github.com/stripe/stripe-go/v85.v1PaymentIntentService\).Create retries by itself \(3 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×3 = 30 calls; retry in one layer only: set MaxNetworkRetries to 0 in this backend's stripe.BackendConfig, or drop the outer retry`
+		_, err := sc.V1PaymentIntents.Create(ctx, params) // want `\(stripe\.v1PaymentIntentService\)\.Create \(3 attempts\) inside a retry, up to 10×3 = 30 calls; set MaxNetworkRetries to 0`
 		return err
 	}, retry.Attempts(10))
 }
@@ -20,7 +20,7 @@ func create(ctx context.Context, params *stripe.PaymentIntentCreateParams) error
 func legacy(params *stripe.PaymentIntentParams) error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if _, err = paymentintent.New(params); err == nil { // want `github.com/stripe/stripe-go/v85/paymentintent.New retries by itself \(3 attempts\) inside a retry loop \(3 attempts\), up to 3×3 = 9 calls`
+		if _, err = paymentintent.New(params); err == nil { // want `paymentintent\.New retries by itself \(3 attempts\) inside a retry, up to 3×3 = 9 calls`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -32,7 +32,7 @@ func oneRetry(ctx context.Context, params *stripe.PaymentIntentCreateParams) err
 	backends := stripe.NewBackendsWithConfig(&stripe.BackendConfig{MaxNetworkRetries: stripe.Int64(1)})
 	sc := stripe.NewClient("sk_test", stripe.WithBackends(backends))
 	return retry.Do(func() error {
-		_, err := sc.V1PaymentIntents.Create(ctx, params) // want `Create retries by itself \(2 attempts\) inside github.com/avast/retry-go/v4.Do \(4 attempts\), up to 4×2 = 8 calls`
+		_, err := sc.V1PaymentIntents.Create(ctx, params) // want `\(stripe\.v1PaymentIntentService\)\.Create \(2 attempts\) inside a retry, up to 4×2 = 8 calls`
 		return err
 	}, retry.Attempts(4))
 }

@@ -16,7 +16,7 @@ func constant() error {
 		if err := op(); err == nil {
 			return nil
 		}
-		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter: clients that fail together retry together; wait a random duration in \[0, d\) \(full jitter\), or use github.com/idemlint/idemlint/runtime/retry.Do, which waits with full jitter`
+		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter; wait a random duration in \[0, d\), e\.g\. retry\.Jitter\(d\)`
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func table() error {
 }
 
 func hot() error {
-	for i := 0; i < 10; i++ { // want `retry loop retries at once with no wait between attempts`
+	for i := 0; i < 10; i++ { // want `retry loop makes 10 attempts with no wait between them`
 		if err := op(); err == nil {
 			return nil
 		}

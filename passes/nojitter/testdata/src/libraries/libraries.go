@@ -16,17 +16,17 @@ import (
 func op() error { return nil }
 
 func bad(ctx context.Context) {
-	retrygo.Do(op, retrygo.DelayType(retrygo.FixedDelay))   // want `constant wait without jitter \(retry.FixedDelay\): clients that fail together retry together; use retry.DelayType\(retry.CombineDelay\(retry.BackOffDelay, retry.RandomDelay\)\)`
+	retrygo.Do(op, retrygo.DelayType(retrygo.FixedDelay))   // want `constant wait without jitter \(retry\.FixedDelay\); use the default DelayType or retry\.FullJitterBackoffDelay`
 	retrygo.Do(op, retrygo.DelayType(retrygo.BackOffDelay)) // want `deterministic backoff without jitter \(retry.BackOffDelay\)`
 	b := backoff4.NewExponentialBackOff()
 	b.RandomizationFactor = 0 // want `deterministic backoff without jitter \(RandomizationFactor = 0\)`
 	backoff4.Retry(op, b)
 	backoff4.Retry(op, backoff4.NewConstantBackOff(time.Second))                                                                 // want `constant wait without jitter \(backoff.NewConstantBackOff\)`
-	sretry.Do(ctx, sretry.WithMaxRetries(3, sretry.NewExponential(time.Second)), func(context.Context) error { return nil })     // want `deterministic backoff without jitter \(retry.NewExponential\): clients that fail together retry together; wrap the backoff in retry.WithJitterPercent`
+	sretry.Do(ctx, sretry.WithMaxRetries(3, sretry.NewExponential(time.Second)), func(context.Context) error { return nil })     // want `deterministic backoff without jitter \(retry\.NewExponential\); wrap it in retry\.WithJitterPercent or retry\.WithFullJitter`
 	wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 4}, func() (bool, error) { return true, nil }) // want `deterministic backoff without jitter \(wait.Backoff without Jitter\)`
 	c := retryablehttp.NewClient()                                                                                               // want `deterministic backoff without jitter \(retryablehttp.DefaultBackoff\).*retryablehttp.LinearJitterBackoff`
 	_ = c
-	failsafe.With[any](retrypolicy.NewWithDefaults[any]()).Run(op)                      // want `\(github.com/failsafe-go/failsafe-go.Executor\).Run retries at once with no wait between attempts`
+	failsafe.With[any](retrypolicy.NewWithDefaults[any]()).Run(op)                      // want `\(failsafe\.Executor\)\.Run retries with no wait \(failsafe-go's default\)`
 	p := retrypolicy.NewBuilder[any]().WithMaxRetries(3).WithDelay(time.Second).Build() // want `constant wait without jitter \(retrypolicy WithDelay\)`
 	failsafe.With[any](p).Run(op)
 }

@@ -23,18 +23,18 @@ func (e *StatusError) Error() string { return "status" }
 func restyNon200() {
 	c := resty.New().SetRetryCount(3)
 	c.AddRetryCondition(func(r *resty.Response, err error) bool {
-		return r.StatusCode() != 200 // want `retry condition retries every 4xx status but 408 and 429, permanent ones included \(400, 401, 403, 404, 409, 422, \.\.\.\): the answer will not change, so every retry repeats it; return on 4xx other than 408 and 429`
+		return r.StatusCode() != 200 // want `retry condition retries every 4xx but 408 and 429; retry only 408, 429, 502, 503 and 504, as retry\.Classify does`
 	})
 }
 
 func restyIsError() {
 	resty.New().SetRetryCount(3).AddRetryCondition(func(r *resty.Response, err error) bool {
-		return err != nil || r.IsError() // want `retry condition retries every 4xx status but 408 and 429`
+		return err != nil || r.IsError() // want `retry condition retries every 4xx but 408 and 429`
 	})
 }
 
 func restyAfterError() {
-	resty.New().SetRetryCount(3).AddRetryAfterErrorCondition() // want `retry condition AddRetryAfterErrorCondition retries every status of 400 and above, permanent 4xx included \(400, 401, 403, 404, 409, 422, \.\.\.\): the answer will not change, so every retry repeats it; add a condition that retries only 408, 429, 502, 503 and 504 instead`
+	resty.New().SetRetryCount(3).AddRetryAfterErrorCondition() // want `AddRetryAfterErrorCondition retries every status >= 400; retry only 408, 429, 502, 503 and 504 instead`
 }
 
 func restyRequest404(c *resty.Client) {
@@ -51,7 +51,7 @@ func restyRequest404(c *resty.Client) {
 
 func resty3Conditions() {
 	resty3.New().AddRetryConditions(func(r *resty3.Response, err error) bool {
-		return r.StatusCode() >= 400 // want `retry condition retries every 4xx status but 408 and 429`
+		return r.StatusCode() >= 400 // want `retry condition retries every 4xx but 408 and 429`
 	})
 }
 
@@ -75,7 +75,7 @@ func retryGoNon2xx(op func() error) error {
 	return retrygo.Do(op, retrygo.RetryIf(func(err error) bool {
 		var se *StatusError
 		if errors.As(err, &se) {
-			return se.StatusCode < 200 || se.StatusCode > 299 // want `RetryIf predicate retries every 4xx status but 408 and 429`
+			return se.StatusCode < 200 || se.StatusCode > 299 // want `RetryIf predicate retries every 4xx but 408 and 429`
 		}
 		return true
 	}))
@@ -112,7 +112,7 @@ func retryGoNoStatus(op func() error) error {
 func failsafeHandleIf(op func() (*http.Response, error)) {
 	p := retrypolicy.NewBuilder[*http.Response]().
 		HandleIf(func(resp *http.Response, err error) bool {
-			return err != nil || resp.StatusCode >= 400 // want `HandleIf predicate retries every 4xx status but 408 and 429`
+			return err != nil || resp.StatusCode >= 400 // want `HandleIf predicate retries every 4xx but 408 and 429`
 		}).
 		WithMaxRetries(3).
 		Build()
@@ -156,7 +156,7 @@ func retryableCustom() {
 			if err != nil {
 				return true, err
 			}
-			return resp.StatusCode != http.StatusOK, nil // want `CheckRetry policy retries every 4xx status but 408 and 429`
+			return resp.StatusCode != http.StatusOK, nil // want `CheckRetry policy retries every 4xx but 408 and 429`
 		},
 	}
 	_ = c2

@@ -16,7 +16,7 @@ func backoff(attempt int) time.Duration { return time.Duration(attempt) * time.S
 func docsReported(client *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := client.Do(req)
-		if err == nil && resp.StatusCode == http.StatusOK { // want `every 4xx status but 408 and 429` `429 without reading Retry-After`
+		if err == nil && resp.StatusCode == http.StatusOK { // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 			return resp, nil
 		}
 		time.Sleep(backoff(attempt))
@@ -66,7 +66,7 @@ func responseErrorRetried(client *http.Client, req *http.Request) error {
 		var resp *http.Response
 		resp, err = client.Do(req)
 		if err == nil {
-			err = retry.ResponseError(resp) // want `retry loop repeats the attempt on every 4xx status but 408 and 429` `429 without reading Retry-After`
+			err = retry.ResponseError(resp) // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 			resp.Body.Close()
 		}
 		if err == nil {

@@ -19,7 +19,7 @@ func everyNon200(c *http.Client, req *http.Request) (*http.Response, error) {
 		if err != nil {
 			continue
 		}
-		if resp.StatusCode != 200 { // want `retry loop repeats the attempt on every 4xx status but 408 and 429, permanent ones included \(400, 401, 403, 404, 409, 422, \.\.\.\): the answer will not change, so every retry repeats it; return on 4xx other than 408 and 429, and retry only 408, 429 \(after its Retry-After\), 502, 503 and 504, as github.com/idemlint/idemlint/runtime/retry.Classify sorts statuses` `retry loop repeats the attempt on 429 without reading Retry-After: the server said how long to wait; wait for the delay it asks for \(github.com/idemlint/idemlint/runtime/retry.ParseRetryAfter\)`
+		if resp.StatusCode != 200 { // want `retry loop retries every 4xx but 408 and 429; retry only 408, 429, 502, 503 and 504, as retry\.Classify does` `retry loop retries 429 without reading Retry-After; honour it with retry\.ParseRetryAfter or retry\.ResponseError`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -32,7 +32,7 @@ func everyNon200(c *http.Client, req *http.Request) (*http.Response, error) {
 func successOrRetry(c *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 4; attempt++ {
 		resp, err := c.Do(req)
-		if err == nil && resp.StatusCode == http.StatusOK { // want `retry loop repeats the attempt on every 4xx status but 408 and 429` `429 without reading Retry-After`
+		if err == nil && resp.StatusCode == http.StatusOK { // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 			return resp, nil
 		}
 		time.Sleep(time.Duration(attempt) * time.Second)
@@ -49,7 +49,7 @@ func explicit404(c *http.Client, req *http.Request) (*http.Response, error) {
 		switch resp.StatusCode {
 		case http.StatusOK:
 			return resp, nil
-		case http.StatusNotFound, http.StatusServiceUnavailable: // want `retry loop repeats the attempt on 404, a permanent status: the answer will not change`
+		case http.StatusNotFound, http.StatusServiceUnavailable: // want `retry loop retries 404, a permanent status`
 			resp.Body.Close()
 			time.Sleep(time.Second)
 			continue
@@ -65,7 +65,7 @@ func errorPerStatus(c *http.Client, req *http.Request) error {
 	for i := 0; i < 3; i++ {
 		var resp *http.Response
 		resp, err = c.Do(req)
-		if err == nil && resp.StatusCode >= 400 && resp.StatusCode != 429 { // want `retry loop repeats the attempt on every 4xx status but 408 and 429, permanent ones included`
+		if err == nil && resp.StatusCode >= 400 && resp.StatusCode != 429 { // want `retry loop retries every 4xx but 408 and 429`
 			err = fmt.Errorf("status %d", resp.StatusCode)
 		}
 		if err == nil {
@@ -84,7 +84,7 @@ func statusAlias(c *http.Client, req *http.Request) error {
 		}
 		code := resp.StatusCode
 		resp.Body.Close()
-		if code == 400 || code == 422 || code >= 500 { // want `retry loop repeats the attempt on 400 and 422, permanent statuses`
+		if code == 400 || code == 422 || code >= 500 { // want `retry loop retries 400 and 422, permanent statuses`
 			time.Sleep(time.Second)
 			continue
 		}
@@ -99,7 +99,7 @@ func rateLimitedFixedWait(ctx context.Context, c *http.Client, req *http.Request
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == 503 { // want `retry loop repeats the attempt on 429 without reading Retry-After`
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == 503 { // want `retry loop retries 429 without reading Retry-After`
 			resp.Body.Close()
 			select {
 			case <-ctx.Done():
@@ -119,7 +119,7 @@ func conflictUnkeyed(c *http.Client, req *http.Request) (*http.Response, error) 
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == http.StatusConflict { // want `retry loop repeats the attempt on 409, a permanent status`
+		if resp.StatusCode == http.StatusConflict { // want `retry loop retries 409, a permanent status`
 			time.Sleep(time.Second)
 			continue
 		}
@@ -132,7 +132,7 @@ func lastAttemptExit(c *http.Client, req *http.Request) (*http.Response, error) 
 	const attempts = 3
 	for i := 0; i < attempts; i++ {
 		resp, err := c.Do(req)
-		if err == nil && resp.StatusCode/100 != 2 { // want `retry loop repeats the attempt on every 4xx status but 408 and 429` `429 without reading Retry-After`
+		if err == nil && resp.StatusCode/100 != 2 { // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 			if i == attempts-1 {
 				return resp, nil
 			}
@@ -280,7 +280,7 @@ func notARetry(c *http.Client, reqs []*http.Request) {
 func waitForCreation(c *http.Client, req *http.Request) {
 	for {
 		resp, err := c.Do(req)
-		if err == nil && resp.StatusCode == 404 { // want `retry loop repeats the attempt on 404`
+		if err == nil && resp.StatusCode == 404 { // want `retry loop retries 404, a permanent status`
 			time.Sleep(time.Second)
 			continue
 		}
@@ -357,7 +357,7 @@ func firstExisting(base string) (*http.Response, error) {
 func attemptInBackoffOnly(c *http.Client, req *http.Request) (*http.Response, error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		resp, err := c.Do(req)
-		if err == nil && resp.StatusCode < 300 { // want `every 4xx status but 408 and 429` `429 without reading Retry-After`
+		if err == nil && resp.StatusCode < 300 { // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 			return resp, nil
 		}
 		time.Sleep(time.Duration(1<<attempt) * time.Second) // the counter only sets the wait
@@ -415,7 +415,7 @@ func waitsLogsAndRetries401(c *http.Client, req *http.Request) (*http.Response, 
 		if err != nil {
 			return nil, err
 		}
-		if resp.StatusCode == 401 || resp.StatusCode >= 500 { // want `retry loop repeats the attempt on 401, a permanent status`
+		if resp.StatusCode == 401 || resp.StatusCode >= 500 { // want `retry loop retries 401, a permanent status`
 			fmt.Printf("attempt %d: status %d\n", i, resp.StatusCode)
 			resp.Body.Close()
 			time.Sleep(time.Second)
@@ -444,7 +444,7 @@ func loopConditionExits(c *http.Client, req *http.Request) (*http.Response, erro
 func loopConditionRetries(c *http.Client, req *http.Request) (*http.Response, error) {
 	var resp *http.Response
 	var err error
-	for i := 0; i < 3 && (resp == nil || resp.StatusCode != 200); i++ { // want `retry loop repeats the attempt on every 4xx status but 408 and 429` `429 without reading Retry-After`
+	for i := 0; i < 3 && (resp == nil || resp.StatusCode != 200); i++ { // want `retry loop retries every 4xx but 408 and 429` `429 without reading Retry-After`
 		resp, err = c.Do(req)
 		if err != nil {
 			return nil, err

@@ -12,7 +12,7 @@ import (
 // http.Client with no Timeout.
 
 func packageGet(url string) error {
-	resp, err := retryablehttp.Get(url) // want `github.com/hashicorp/go-retryablehttp.Get retries with no timeout: its HTTPClient \(go-retryablehttp's default, cleanhttp.DefaultPooledClient\) has no Timeout and the request has no context, so a hung attempt never ends and the retries never come; set the client's HTTPClient.Timeout`
+	resp, err := retryablehttp.Get(url) // want `retryablehttp\.Get can hang on every retry: no HTTPClient\.Timeout, no context deadline; set either`
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func clientDo(url string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.Do(req) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Do retries with no timeout: its HTTPClient \(go-retryablehttp's default, cleanhttp.DefaultPooledClient\) has no Timeout and the request's context \(context.Background\(\) of retryablehttp.NewRequest\) has no deadline`
+	resp, err := c.Do(req) // want `\(\*retryablehttp\.Client\)\.Do can hang on every retry: no HTTPClient\.Timeout, no context deadline`
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func clientDo(url string) error {
 
 func clientGet(url string) error {
 	c := retryablehttp.NewClient()
-	resp, err := c.Get(url) // want `\(\*github.com/hashicorp/go-retryablehttp.Client\).Get retries with no timeout`
+	resp, err := c.Get(url) // want `\(\*retryablehttp\.Client\)\.Get can hang on every retry: no HTTPClient\.Timeout, no context deadline`
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ type Client struct {
 func newClient() *Client {
 	c := &Client{}
 	c.client = &retryablehttp.Client{
-		HTTPClient: cleanhttp.DefaultPooledClient(), // want `go-retryablehttp client in field client has no timeout \(cleanhttp.DefaultPooledClient\(\)\); set its HTTPClient.Timeout`
+		HTTPClient: cleanhttp.DefaultPooledClient(), // want `go-retryablehttp client in field client has no timeout; set its HTTPClient.Timeout`
 		RetryMax:   5,
 	}
 	return c
@@ -40,7 +40,7 @@ type Bare struct {
 }
 
 func NewBare() *Bare {
-	return &Bare{rc: &retryablehttp.Client{RetryMax: 3}} // want `client in field rc has no timeout \(HTTPClient unset: cleanhttp.DefaultPooledClient\(\)\)`
+	return &Bare{rc: &retryablehttp.Client{RetryMax: 3}} // want `client in field rc has no timeout; set its HTTPClient.Timeout`
 }
 
 func (b *Bare) Do(req *retryablehttp.Request) (*http.Response, error) {
@@ -108,7 +108,7 @@ func pooled(url string) error {
 		if rerr != nil {
 			return rerr
 		}
-		resp, derr := hc.Do(req) // want `the client \(cleanhttp.DefaultPooledClient\(\)\) has no Timeout`
+		resp, derr := hc.Do(req) // want `\(\*http.Client\).Do in a retry can hang: no client Timeout, no context deadline`
 		if derr == nil {
 			return resp.Body.Close()
 		}

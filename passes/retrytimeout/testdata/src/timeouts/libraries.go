@@ -17,7 +17,7 @@ import (
 
 func retryGo(url string) error {
 	return retrygo.Do(func() error {
-		return check(http.Get(url)) // want `net/http.Get inside a retry has no timeout`
+		return check(http.Get(url)) // want `http\.Get in a retry can hang: no client Timeout, no context deadline`
 	}, retrygo.Attempts(3))
 }
 
@@ -26,14 +26,14 @@ func retryGoContextNotPropagated(url string) error {
 	defer cancel()
 	req, _ := http.NewRequest("GET", url, nil) // the retry's deadline does not reach the request
 	return retrygo.Do(func() error {
-		return check(http.DefaultClient.Do(req)) // want `\(\*net/http.Client\).Do inside a retry has no timeout`
+		return check(http.DefaultClient.Do(req)) // want `\(\*http\.Client\)\.Do in a retry can hang: no client Timeout, no context deadline`
 	}, retrygo.Context(ctx))
 }
 
 func cenkalti(url string) error {
 	client := &http.Client{}
 	op := func() error {
-		return check(client.Get(url)) // want `\(\*net/http.Client\).Get inside a retry has no timeout`
+		return check(client.Get(url)) // want `\(\*http\.Client\)\.Get in a retry can hang: no client Timeout, no context deadline`
 	}
 	return backoff.Retry(op, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
 }
@@ -51,20 +51,20 @@ func namedOperationValue() error {
 }
 
 func fetchDefault() error {
-	return check(http.Get("https://example.com")) // want `net/http.Get inside a retry has no timeout`
+	return check(http.Get("https://example.com")) // want `http\.Get in a retry can hang: no client Timeout, no context deadline`
 }
 
 func failsafeGo(url string) error {
 	p := retrypolicy.NewBuilder[any]().WithMaxRetries(3).Build()
 	return failsafe.With[any](p).Run(func() error {
-		return check(http.Get(url)) // want `net/http.Get inside a retry has no timeout`
+		return check(http.Get(url)) // want `http\.Get in a retry can hang: no client Timeout, no context deadline`
 	})
 }
 
 func runtimeRetryGet(ctx context.Context, url string) error {
 	// AttemptTimeout gives op a context with a deadline, but http.Get ignores it.
 	return retry.Do(ctx, retry.Policy{AttemptTimeout: time.Second}, func(ctx context.Context) error {
-		return check(http.Get(url)) // want `net/http.Get inside a retry has no timeout`
+		return check(http.Get(url)) // want `http\.Get in a retry can hang: no client Timeout, no context deadline`
 	})
 }
 

@@ -10,7 +10,7 @@ func opCtx(ctx context.Context) error { return nil }
 func jitter() time.Duration           { return time.Duration(rand.Int63n(int64(time.Second))) }
 
 func callerOnly(ctx context.Context) error {
-	for { // want `retry loop has no attempt cap and no deadline of its own \(only the caller's context stops it\)`
+	for { // want `retry loop has no cap or deadline of its own`
 		err := opCtx(ctx)
 		if err == nil {
 			return nil

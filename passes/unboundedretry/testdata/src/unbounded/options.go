@@ -8,7 +8,7 @@ import (
 // forever.
 func optionsInSlice() error {
 	opts := []retrygo.Option{retrygo.Attempts(0), retrygo.LastErrorOnly(true)}
-	return retrygo.Do(op, opts...) // want `github.com/avast/retry-go/v4.Do has no attempt cap and no deadline`
+	return retrygo.Do(op, opts...) // want `retry\.Do has no attempt cap and no deadline`
 }
 
 // optionsInSliceCapped is the look-alike: the slice caps the attempts.

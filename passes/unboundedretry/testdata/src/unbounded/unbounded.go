@@ -20,7 +20,7 @@ func opData() (int, error)            { return 0, nil }
 func jitter() time.Duration           { return time.Duration(rand.Int63n(int64(time.Second))) }
 
 func forever() error {
-	for { // want `retry loop has no attempt cap and no deadline; cap the attempts and set an overall deadline, or use github.com/idemlint/idemlint/runtime/retry.Do`
+	for { // want `retry loop has no attempt cap and no deadline; cap it and set a deadline, or use retry\.Do`
 		if err := op(); err == nil {
 			return nil
 		}
@@ -65,12 +65,12 @@ func callerOnly(ctx context.Context) error {
 }
 
 func libraries(ctx context.Context) {
-	retrygo.Do(op, retrygo.Attempts(0))                                          // want `github.com/avast/retry-go/v4.Do has no attempt cap and no deadline; pass retry.Attempts\(n\) with n > 0`
-	retrygo.Do(op, retrygo.UntilSucceeded())                                     // want `retry-go/v4.Do has no attempt cap`
-	backoff4.Retry(op, &backoff4.ExponentialBackOff{})                           // want `backoff/v4.Retry has no attempt cap and no deadline; wrap the backoff in backoff.WithMaxRetries`
-	backoff5.Retry(context.Background(), opData, backoff5.WithMaxElapsedTime(0)) // want `backoff/v5.Retry has no attempt cap and no deadline`
+	retrygo.Do(op, retrygo.Attempts(0))                                          // want `retry\.Do has no attempt cap and no deadline; pass retry\.Attempts\(n > 0\) and a retry\.Context with a deadline`
+	retrygo.Do(op, retrygo.UntilSucceeded())                                     // want `retry\.Do has no attempt cap and no deadline`
+	backoff4.Retry(op, &backoff4.ExponentialBackOff{})                           // want `backoff\.Retry has no attempt cap and no deadline; wrap the backoff in backoff\.WithMaxRetries, keep MaxElapsedTime`
+	backoff5.Retry(context.Background(), opData, backoff5.WithMaxElapsedTime(0)) // want `backoff\.Retry has no attempt cap and no deadline`
 	p := retrypolicy.NewBuilder[any]().WithMaxRetries(-1).Build()
-	failsafe.With[any](p).Run(op)                                                 // want `\(github.com/failsafe-go/failsafe-go.Executor\).Run has no attempt cap`
+	failsafe.With[any](p).Run(op)                                                 // want `\(failsafe\.Executor\)\.Run has no attempt cap and no deadline`
 	sretry.Constant(ctx, time.Second, func(context.Context) error { return nil }) // caller's context
 }
 

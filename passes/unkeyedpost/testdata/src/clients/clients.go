@@ -16,21 +16,21 @@ func newClient() error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // want `POST request sent by \(\*github.com/hashicorp/go-retryablehttp.Client\).Do through a github.com/hashicorp/go-retryablehttp client, which retries connection errors and 5xx whatever the method, carries no idempotency key`
+	_, err = c.Do(req) // want `POST \(\*retryablehttp\.Client\)\.Do through a retryablehttp client has no idempotency key`
 	return err
 }
 
 func literalClient() error {
 	c := &retryablehttp.Client{RetryMax: 3}
-	if _, err := c.Post(endpoint, "application/json", nil); err != nil { // want `POST request sent by \(\*github.com/hashicorp/go-retryablehttp.Client\).Post through a`
+	if _, err := c.Post(endpoint, "application/json", nil); err != nil { // want `POST \(\*retryablehttp\.Client\)\.Post has no idempotency key`
 		return err
 	}
-	_, err := c.PostForm(endpoint, url.Values{}) // want `POST request sent by \(\*github.com/hashicorp/go-retryablehttp.Client\).PostForm through a`
+	_, err := c.PostForm(endpoint, url.Values{}) // want `POST \(\*retryablehttp\.Client\)\.PostForm has no idempotency key`
 	return err
 }
 
 func packageLevel() error {
-	_, err := retryablehttp.Post(endpoint, "application/json", nil) // want `POST request sent by github.com/hashicorp/go-retryablehttp.Post through a`
+	_, err := retryablehttp.Post(endpoint, "application/json", nil) // want `POST retryablehttp\.Post through a retryablehttp client has no idempotency key`
 	return err
 }
 
@@ -41,7 +41,7 @@ func patchWithContext(c0 *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // want `PATCH request sent by \(\*github.com/hashicorp/go-retryablehttp.Client\).Do through a`
+	_, err = c.Do(req) // want `PATCH \(\*retryablehttp\.Client\)\.Do has no idempotency key`
 	return err
 }
 
@@ -52,7 +52,7 @@ func standardClient() error {
 	if err != nil {
 		return err
 	}
-	_, err = hc.Do(req) // want `POST request sent by \(\*net/http.Client\).Do through a`
+	_, err = hc.Do(req) // want `POST \(\*http\.Client\)\.Do through a retryablehttp client has no idempotency key`
 	return err
 }
 
@@ -66,7 +66,7 @@ func fromRequest() error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // want `POST request sent by \(\*github.com/hashicorp/go-retryablehttp.Client\).Do through a`
+	_, err = c.Do(req) // want `POST \(\*retryablehttp\.Client\)\.Do through a retryablehttp client has no idempotency key`
 	return err
 }
 
@@ -129,7 +129,7 @@ func plainClient() error {
 }
 
 func packageLevelForm() error {
-	_, err := retryablehttp.PostForm(endpoint, url.Values{"a": {"1"}}) // want `POST request sent by github.com/hashicorp/go-retryablehttp.PostForm through a`
+	_, err := retryablehttp.PostForm(endpoint, url.Values{"a": {"1"}}) // want `POST retryablehttp\.PostForm through a retryablehttp client has no idempotency key`
 	return err
 }
 
@@ -141,6 +141,6 @@ func silenced() error {
 
 func silencedNoReason() error {
 	//idemlint:ignore unkeyedpost
-	_, err := retryablehttp.Post(endpoint, "application/json", nil) // want `POST request sent by github.com/hashicorp/go-retryablehttp.Post`
+	_, err := retryablehttp.Post(endpoint, "application/json", nil) // want `POST retryablehttp\.Post through a retryablehttp client has no idempotency key`
 	return err
 }

@@ -13,7 +13,7 @@ func dedup(c *http.Client, key string) error {
 			return err
 		}
 		req.Header.Set("X-Dedup-Key", key)
-		if _, err := c.Do(req); err == nil { // want `POST request sent by`
+		if _, err := c.Do(req); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}

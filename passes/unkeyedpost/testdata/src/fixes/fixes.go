@@ -17,7 +17,7 @@ func loop(c *http.Client, body []byte) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.Do(req); err == nil { // want `POST request sent by`
+		if _, err := c.Do(req); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}
@@ -30,7 +30,7 @@ func library(c *http.Client, key int) error {
 		if err != nil {
 			return err
 		}
-		_, err = c.Do(req) // want `PATCH request sent by`
+		_, err = c.Do(req) // want `PATCH .*has no idempotency key`
 		return err
 	})
 }
@@ -41,7 +41,7 @@ func builtBefore(c *http.Client) error {
 		return err
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := c.Do(req); err == nil { // want `POST request sent by`
+		if _, err := c.Do(req); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}
@@ -54,7 +54,7 @@ func client() error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // want `POST request sent by`
+	_, err = c.Do(req) // want `POST .*has no idempotency key`
 	return err
 }
 
@@ -62,7 +62,7 @@ func client() error {
 func unchecked(c *http.Client) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req, err := http.NewRequest(http.MethodPost, endpoint, nil)
-		if _, doErr := c.Do(req); doErr == nil && err == nil { // want `POST request sent by`
+		if _, doErr := c.Do(req); doErr == nil && err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}
@@ -72,7 +72,7 @@ func unchecked(c *http.Client) error {
 // No fix: no request to key.
 func post() error {
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := http.Post(endpoint, "", nil); err == nil { // want `POST request sent by`
+		if _, err := http.Post(endpoint, "", nil); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}
@@ -87,14 +87,14 @@ func twoRequests(c *http.Client, body []byte) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.Do(charge); err != nil { // want `POST request sent by`
+		if _, err := c.Do(charge); err != nil { // want `POST .*has no idempotency key`
 			continue
 		}
 		ship, err := http.NewRequest(http.MethodPost, endpoint+"/shipments", bytes.NewReader(body))
 		if err != nil {
 			return err
 		}
-		if _, err := c.Do(ship); err == nil { // want `POST request sent by`
+		if _, err := c.Do(ship); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}

@@ -11,7 +11,7 @@ func loop(c *http.Client) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.Do(req); err == nil { // want `POST request sent by`
+		if _, err := c.Do(req); err == nil { // want `POST .*has no idempotency key`
 			return nil
 		}
 	}

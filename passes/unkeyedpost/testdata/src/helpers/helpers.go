@@ -16,7 +16,7 @@ func create(ctx context.Context, c *http.Client) error {
 		if err != nil {
 			return err
 		}
-		_, err = c.Do(req) // want `POST request`
+		_, err = c.Do(req) // want `POST \(\*http\.Client\)\.Do in retrykit\.Do has no idempotency key`
 		return err
 	})
 }

@@ -35,7 +35,7 @@ func refund(ctx context.Context, t *asynq.Task) error {
 		if err != nil {
 			return err
 		}
-		resp, err := http.DefaultClient.Do(req) // want `POST request sent by \(\*net/http.Client\).Do inside the retry loop carries no idempotency key`
+		resp, err := http.DefaultClient.Do(req) // want `POST \(\*http\.Client\)\.Do in a retry has no idempotency key`
 		if err == nil {
 			return resp.Body.Close()
 		}

@@ -14,7 +14,7 @@ const endpoint = "https://api.example.com/payments"
 // POST by http.Post in a hand loop.
 func post(body []byte) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		resp, err := http.Post(endpoint, "application/json", bytes.NewReader(body)) // want `POST request sent by net/http.Post inside the retry loop carries no idempotency key, so a retry after a timeout or a 5xx can apply it twice; mint a key once above the retry with github.com/idemlint/idemlint/runtime/idempotency.NewKey\(\) and set it in the Idempotency-Key header, or send through github.com/idemlint/idemlint/runtime/retry.NewTransport, which keys non-idempotent requests`
+		resp, err := http.Post(endpoint, "application/json", bytes.NewReader(body)) // want `POST http\.Post in a retry has no idempotency key; mint one above the retry with idempotency\.NewKey\(\)`
 		if err == nil && resp.StatusCode < 500 {
 			return resp.Body.Close()
 		}
@@ -25,17 +25,17 @@ func post(body []byte) error {
 
 func postForm(c *http.Client, form url.Values) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := http.PostForm(endpoint, form); err == nil { // want `POST request sent by net/http.PostForm inside the retry loop`
+		if _, err := http.PostForm(endpoint, form); err == nil { // want `POST http\.PostForm in a retry has no idempotency key`
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := c.PostForm(endpoint, form); err == nil { // want `POST request sent by \(\*net/http.Client\).PostForm inside the retry loop`
+		if _, err := c.PostForm(endpoint, form); err == nil { // want `POST \(\*http\.Client\)\.PostForm in a retry has no idempotency key`
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := c.Post(endpoint, "text/plain", nil); err == nil { // want `POST request sent by \(\*net/http.Client\).Post inside the retry loop`
+		if _, err := c.Post(endpoint, "text/plain", nil); err == nil { // want `POST \(\*http\.Client\)\.Post in a retry has no idempotency key`
 			return nil
 		}
 	}
@@ -51,7 +51,7 @@ func do(ctx context.Context, c *http.Client, body []byte) error {
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Request-Id", "r-1")
-		resp, doErr := c.Do(req) // want `POST request sent by \(\*net/http.Client\).Do inside the retry loop`
+		resp, doErr := c.Do(req) // want `POST \(\*http\.Client\)\.Do in a retry has no idempotency key`
 		if doErr == nil && resp.StatusCode < 500 {
 			return nil
 		}
@@ -66,7 +66,7 @@ func patch(c *http.Client) error {
 		return err
 	}
 	for {
-		resp, err := c.Do(req) // want `PATCH request sent by \(\*net/http.Client\).Do inside the retry loop`
+		resp, err := c.Do(req) // want `PATCH \(\*http\.Client\)\.Do in a retry has no idempotency key`
 		if err != nil {
 			time.Sleep(time.Second)
 			continue
@@ -83,13 +83,13 @@ func derived(ctx context.Context, c *http.Client) error {
 	base, _ := http.NewRequest("POST", endpoint, nil)
 	for attempt := 0; attempt < 3; attempt++ {
 		req := base.WithContext(ctx)
-		if _, err := c.Do(req); err == nil { // want `POST request sent by \(\*net/http.Client\).Do`
+		if _, err := c.Do(req); err == nil { // want `POST \(\*http\.Client\)\.Do in a retry has no idempotency key`
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		req := &http.Request{Method: http.MethodPost, Header: http.Header{"Accept": {"*/*"}}}
-		if _, err := c.Do(req); err == nil { // want `POST request sent by \(\*net/http.Client\).Do`
+		if _, err := c.Do(req); err == nil { // want `POST \(\*http\.Client\)\.Do in a retry has no idempotency key`
 			return nil
 		}
 	}
@@ -107,7 +107,7 @@ func sendIt(c *http.Client, req *http.Request) error {
 
 func viaHelper(c *http.Client) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequest(http.MethodPost, endpoint, nil) // want `POST request built here and sent by loops.sendIt inside the retry loop`
+		req, err := http.NewRequest(http.MethodPost, endpoint, nil) // want `POST built here, sent by sendIt in a retry has no idempotency key`
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func inSwitch(c *http.Client, kind int) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		switch kind {
 		case 1:
-			if _, err := http.Post(endpoint, "", nil); err == nil { // want `POST request sent by net/http.Post inside the retry loop`
+			if _, err := http.Post(endpoint, "", nil); err == nil { // want `POST http\.Post in a retry has no idempotency key`
 				return nil
 			}
 			break
@@ -141,7 +141,7 @@ func cloned(ctx context.Context, c *http.Client) error {
 		return err
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		if _, err := c.Do(base.Clone(ctx)); err == nil { // want `PATCH request sent by \(\*net/http.Client\).Do inside the retry loop`
+		if _, err := c.Do(base.Clone(ctx)); err == nil { // want `PATCH \(\*http\.Client\)\.Do in a retry has no idempotency key`
 			return nil
 		}
 	}
@@ -190,7 +190,7 @@ func (c *apiClient) list(ctx context.Context) error {
 
 func (c *apiClient) createWithRetry(ctx context.Context, body []byte, key string) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		if err := c.create(ctx, body); err == nil { // want `POST request sent by \(\*loops.apiClient\).create inside the retry loop carries no idempotency key`
+		if err := c.create(ctx, body); err == nil { // want `POST \(\*apiClient\)\.create in a retry has no idempotency key`
 			return nil
 		}
 	}

@@ -18,7 +18,7 @@ type Client struct {
 
 type Secret struct{ Name string }
 
-func (c *Client) GetSecret(ctx context.Context, name string, opts ...gax.CallOption) (*Secret, error) { // want GetSecret:`retries\(github.com/googleapis/gax-go/v2.Invoke, in \(\*cloud.google.com/go/secrets.Client\).GetSecret\)`
+func (c *Client) GetSecret(ctx context.Context, name string, opts ...gax.CallOption) (*Secret, error) { // want GetSecret:`retries\(gax\.Invoke, in \(\*secrets\.Client\)\.GetSecret\)`
 	opts = append(c.CallOptions.GetSecret[0:len(c.CallOptions.GetSecret):len(c.CallOptions.GetSecret)], opts...)
 	var resp *Secret
 	err := gax.Invoke(ctx, func(ctx context.Context, settings gax.CallSettings) error {
