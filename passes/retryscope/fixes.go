@@ -41,6 +41,9 @@ var libraryFixes = map[string]libraryFix{
 		jitterRuntime: "use github.com/idemlint/idemlint/runtime/retry.NewTransport, which waits with full jitter",
 	},
 	rican7: {jitter: "use strategy.BackoffWithJitter"},
+	grpcRetry: {
+		jitter: "pass retry.WithBackoff(retry.BackoffExponentialWithJitterBounded(base, 0.2, max)) to the interceptor",
+	},
 }
 
 func init() {
