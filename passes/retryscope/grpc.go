@@ -51,6 +51,9 @@ type GRPCConn struct {
 	// PolicyCodes are the retryableStatusCodes of a constant service
 	// config's retry policies, at the config's argument.
 	PolicyCodes []GRPCCode
+	// Timeout is where a constant service config gives methods a timeout
+	// (methodConfig's "timeout", a deadline per call), or token.NoPos.
+	Timeout token.Pos
 	// Unknown is set when an option the model cannot read may install or
 	// configure retries (an option from a variable it cannot follow).
 	Unknown bool
@@ -357,8 +360,11 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 			}
 		}
 	}
+	if config != nil && disabled {
+		_, _, c.Timeout = m.serviceConfig(config, maxCall)
+	}
 	if config != nil && !disabled {
-		c.Policy, c.PolicyCodes = m.serviceConfig(config, maxCall)
+		c.Policy, c.PolicyCodes, c.Timeout = m.serviceConfig(config, maxCall)
 		if maxCallUnknown && c.Policy.Kind == CapKnown && c.Policy.N > 1 {
 			c.Policy = Cap{Kind: CapBounded, Pos: c.Policy.Pos}
 		}
@@ -489,14 +495,15 @@ func (m *model) grpcBackoff(di *defIndex, e ast.Expr, before token.Pos) Wait {
 // methodConfig's valid retryPolicy, clamped to maxCall, and the codes they
 // retry. A config that is not constant makes the cap unknown; one that
 // does not parse, or whose policy is invalid, fails the dial (no retries).
-func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode) {
+func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode, token.Pos) {
 	tv, ok := m.info.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return Cap{Kind: CapUnknown, Pos: e.Pos()}, nil
+		return Cap{Kind: CapUnknown, Pos: e.Pos()}, nil, token.NoPos
 	}
 	var sc struct {
 		MethodConfig *[]struct {
 			Name        *[]json.RawMessage
+			Timeout     *string
 			RetryPolicy *struct {
 				MaxAttempts          int
 				InitialBackoff       string
@@ -508,8 +515,9 @@ func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode) {
 	}
 	none := Cap{Kind: CapKnown, N: 1, Pos: e.Pos()}
 	if err := json.Unmarshal([]byte(constant.StringVal(tv.Value)), &sc); err != nil || sc.MethodConfig == nil {
-		return none, nil
+		return none, nil, token.NoPos
 	}
+	timeout := token.NoPos
 	best := none
 	var codes []GRPCCode
 	seen := make(map[uint32]bool)
@@ -517,13 +525,16 @@ func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode) {
 		if mc.Name == nil {
 			continue // grpc-go skips an entry without a name
 		}
+		if mc.Timeout != nil && protoDuration(*mc.Timeout) {
+			timeout = e.Pos()
+		}
 		rp := mc.RetryPolicy
 		if rp == nil {
 			continue
 		}
 		if rp.MaxAttempts <= 1 || !protoDuration(rp.InitialBackoff) || !protoDuration(rp.MaxBackoff) ||
 			rp.BackoffMultiplier <= 0 || len(rp.RetryableStatusCodes) == 0 {
-			return none, nil // an invalid policy: NewClient fails
+			return none, nil, timeout // an invalid policy: NewClient fails
 		}
 		n := min(rp.MaxAttempts, maxCall)
 		if n > best.N {
@@ -532,7 +543,7 @@ func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode) {
 		for _, raw := range rp.RetryableStatusCodes {
 			c, ok := jsonCode(raw)
 			if !ok {
-				return none, nil
+				return none, nil, timeout
 			}
 			if !seen[c] {
 				seen[c] = true
@@ -543,7 +554,7 @@ func (m *model) serviceConfig(e ast.Expr, maxCall int) (Cap, []GRPCCode) {
 	if best.N <= 1 {
 		codes = nil
 	}
-	return best, codes
+	return best, codes, timeout
 }
 
 // protoDuration reports whether s is a positive proto3 JSON duration ("0.1s").

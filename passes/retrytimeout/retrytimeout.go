@@ -45,10 +45,12 @@ const fixText = "set http.Client.Timeout, or make the request with http.NewReque
 	"or send it through github.com/idemlint/idemlint/runtime/retry.NewTransport with Policy.AttemptTimeout"
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) {
+	grpc := usesGRPC(pass.Pkg)
+	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) && !grpc {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo, flows: make(map[*ast.FuncDecl]*flow)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow)}
+	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
 	if imports(pass.Pkg, retryable) || pass.Pkg.Path() == retryable {
@@ -145,10 +147,13 @@ func (c *checker) checkRetryable(call *ast.CallExpr) string {
 }
 
 type checker struct {
-	pass       *analysis.Pass
-	info       *types.Info
-	flows      map[*ast.FuncDecl]*flow
-	defaultSet bool // the package sets http.DefaultClient, its Timeout or its Transport
+	pass *analysis.Pass
+	info *types.Info
+	res  *retryscope.Result
+	// grpcTimeout: a dial of the package may time its calls out
+	grpcTimeout bool
+	flows       map[*ast.FuncDecl]*flow
+	defaultSet  bool // the package sets http.DefaultClient, its Timeout or its Transport
 }
 
 // check returns the message for call, or "" when call is not an HTTP call
@@ -157,6 +162,9 @@ func (c *checker) check(call *ast.CallExpr) string {
 	fn := callee(c.info, call)
 	if fn == nil {
 		return ""
+	}
+	if ctx, _, ok := retryscope.GRPCCall(c.info, call); ok {
+		return c.checkGRPC(call, ctx)
 	}
 	name := fn.FullName()
 	switch name {

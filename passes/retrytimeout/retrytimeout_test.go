@@ -11,5 +11,5 @@ import (
 
 func TestRetryTimeout(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, retrytimeout.Analyzer, "timeouts", "defaultset", "retryable", "jobs")
+	analysistest.Run(t, dir, retrytimeout.Analyzer, "timeouts", "defaultset", "retryable", "jobs", "grpctimeouts", "grpcpertry")
 }
