@@ -545,9 +545,9 @@ func fix(r *retriesFact) string {
 	case r.Lib == k8sRest:
 		return one + "call (*k8s.io/client-go/rest.Request).MaxRetries(0), or drop the outer retry"
 	case r.Lib == grpcRetry:
-		return one + "drop retry.WithMax from the conn's retry interceptor (or pass retry.Disable() on this call), or drop the outer retry"
+		return one + "pass retry.Disable() on this call, or drop the outer retry"
 	case r.Lib == grpcPath:
-		return one + "drop the retryPolicy from the conn's service config (or dial with grpc.WithDisableRetry()), or drop the outer retry"
+		return one + "dial with grpc.WithDisableRetry(), or drop the outer retry"
 	case r.Lib == gax:
 		return one + "drop gax.WithRetry from the call options, or drop the outer retry"
 	}

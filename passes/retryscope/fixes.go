@@ -42,7 +42,7 @@ var libraryFixes = map[string]libraryFix{
 	},
 	rican7: {jitter: "use strategy.BackoffWithJitter"},
 	grpcRetry: {
-		jitter: "pass retry.WithBackoff(retry.BackoffExponentialWithJitterBounded(base, 0.2, max)) to the interceptor",
+		jitter: "use retry.BackoffExponentialWithJitterBounded",
 	},
 }
 

@@ -23,8 +23,7 @@ const (
 	grpcCodes  = "google.golang.org/grpc/codes"
 	grpcRetry  = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
 
-	grpcReason = "a permanent code that the same request gets again"
-	grpcFix    = "retry only codes.Unavailable and codes.ResourceExhausted (with backoff)"
+	grpcFix = "retry only Unavailable and ResourceExhausted"
 )
 
 // codeSet is a set of gRPC codes: bit i is code i.
@@ -55,9 +54,9 @@ func describeCodes(cs []uint32, all bool) string {
 		return "every gRPC code, permanent ones included (" + strings.Join(names[:min(3, len(names))], ", ") + ", ...)"
 	}
 	if len(names) == 1 {
-		return names[0] + ", " + grpcReason
+		return names[0] + ", a permanent code"
 	}
-	return strings.Join(names, ", ") + ", permanent codes that the same request gets again"
+	return strings.Join(names, ", ") + ", permanent codes"
 }
 
 // grpcSettings reports the permanent codes that the retrying gRPC
@@ -81,7 +80,7 @@ func (c *checker) grpcSettings(res *retryscope.Result) {
 		}
 		if len(listed) > 0 && (conn.Policy.Kind != retryscope.CapKnown || conn.Policy.N > 1) {
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: at.Node.Pos(), End: at.Node.End(),
-				Message: "retryPolicy's retryableStatusCodes retries " + strings.Join(listed, ", ") + ", permanent: " + grpcFix})
+				Message: "retryableStatusCodes lists " + strings.Join(listed, ", ") + ", permanent; " + grpcFix})
 		}
 	}
 }
@@ -90,7 +89,7 @@ func (c *checker) grpcCodeList(codes []retryscope.GRPCCode, what string) {
 	for _, code := range codes {
 		if retryscope.GRPCPermanent(code.Code) {
 			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: code.Pos, End: code.Node.End(),
-				Message: what + describeCodes([]uint32{code.Code}, false) + ": " + grpcFix})
+				Message: what + describeCodes([]uint32{code.Code}, false) + "; " + grpcFix})
 		}
 	}
 }
@@ -118,11 +117,11 @@ func (c *checker) reportCodes(w *codeWalker, s *retryscope.Scope, what string) {
 	if bad := retried.permanent(); len(bad) > 0 {
 		all := retried == allCodes&^1
 		suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: w.tested, End: w.testedEnd,
-			Message: what + describeCodes(bad, all) + ": " + grpcFix})
+			Message: what + describeCodes(bad, all) + "; " + grpcFix})
 	}
 	if s != nil && retried.has(8) && noWait(s) {
 		suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: w.tested, End: w.testedEnd,
-			Message: what + "codes.ResourceExhausted with no wait: a quota needs time to refill; wait with a jittered backoff between attempts"})
+			Message: what + "codes.ResourceExhausted with no wait; wait with a jittered backoff between attempts"})
 	}
 }
 

@@ -60,6 +60,5 @@ func (c *checker) checkGRPC(call *ast.CallExpr, ctx ast.Expr) string {
 	if !ok {
 		return ""
 	}
-	name := callee(c.info, call).FullName()
-	return name + " inside a retry has no deadline (its context is " + desc + "); give each attempt a context.WithTimeout"
+	return types.ExprString(call.Fun) + " inside a retry has no deadline (" + desc + "); give each attempt a context.WithTimeout"
 }

@@ -22,7 +22,7 @@ func stubInLoop(ctx context.Context) error {
 	}
 	client := grpcpb.NewPaymentsClient(conn)
 	for i := 0; i < 3; i++ {
-		_, err = client.CreatePayment(ctx, &grpcpb.CreatePaymentRequest{}) // want `\(grpcpb.PaymentsClient\).CreatePayment retries by itself \(3 attempts\) inside a retry loop \(3 attempts\), up to 3×3 = 9 calls; retry in one layer only: drop retry.WithMax`
+		_, err = client.CreatePayment(ctx, &grpcpb.CreatePaymentRequest{}) // want `\(grpcpb.PaymentsClient\).CreatePayment retries by itself \(3 attempts\) inside a retry loop \(3 attempts\), up to 3×3 = 9 calls; retry in one layer only: pass retry.Disable\(\) on this call`
 		if err == nil {
 			return nil
 		}
@@ -34,7 +34,7 @@ func stubInLoop(ctx context.Context) error {
 func invokeInLibrary(ctx context.Context) error {
 	conn, _ := grpc.NewClient("dns:///payments", grpc.WithDefaultServiceConfig(policy))
 	return avast.Do(func() error {
-		return conn.Invoke(ctx, "/payments.v1.Payments/CreatePayment", nil, nil) // want `\(\*google.golang.org/grpc.ClientConn\).Invoke retries by itself \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls; retry in one layer only: drop the retryPolicy`
+		return conn.Invoke(ctx, "/payments.v1.Payments/CreatePayment", nil, nil) // want `\(\*google.golang.org/grpc.ClientConn\).Invoke retries by itself \(4 attempts\) inside github.com/avast/retry-go/v4.Do \(10 attempts\), up to 10×4 = 40 calls; retry in one layer only: dial with grpc.WithDisableRetry\(\)`
 	})
 }
 

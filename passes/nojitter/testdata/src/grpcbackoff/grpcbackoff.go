@@ -13,7 +13,7 @@ const policy = `{"methodConfig": [{"name": [{}], "retryPolicy": {"maxAttempts": 
 func linear() {
 	grpc.NewClient("dns:///payments", grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(
 		retry.WithMax(3),
-		retry.WithBackoff(retry.BackoffLinear(100*time.Millisecond)), // want `constant wait without jitter \(retry.BackoffLinear\).*retry.BackoffExponentialWithJitterBounded`
+		retry.WithBackoff(retry.BackoffLinear(100*time.Millisecond)), // want `constant wait without jitter \(retry.BackoffLinear\).*use retry.BackoffExponentialWithJitterBounded, or`
 	)))
 }
 

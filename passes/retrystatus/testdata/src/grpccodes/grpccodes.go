@@ -26,7 +26,7 @@ func settings() {
 		retry.WithMax(3),
 		retry.WithCodes(codes.Unavailable, codes.InvalidArgument), // want `retry.WithCodes retries codes.InvalidArgument, a permanent code`
 	)))
-	grpc.NewClient("dns:///payments", grpc.WithDefaultServiceConfig(permanentPolicy)) // want `retryableStatusCodes retries codes.FailedPrecondition, permanent`
+	grpc.NewClient("dns:///payments", grpc.WithDefaultServiceConfig(permanentPolicy)) // want `retryableStatusCodes lists codes.FailedPrecondition, permanent`
 
 	// Look-alikes: transient codes, the defaults, and an interceptor
 	// that does not retry.
