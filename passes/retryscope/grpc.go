@@ -8,6 +8,8 @@ import (
 	"go/types"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // gRPC, as google.golang.org/grpc v1.85.0 and go-grpc-middleware v2.3.4
@@ -190,7 +192,7 @@ func (r *Result) GRPCCallOptions(call *ast.CallExpr) *GRPCOptions { return r.grp
 // ...grpc.CallOption, last result an error). It returns the call's context
 // argument and where its CallOptions start.
 func GRPCCall(info *types.Info, call *ast.CallExpr) (ctx ast.Expr, opts int, ok bool) {
-	fn := calleeFunc(info, call)
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || len(call.Args) == 0 {
 		return nil, 0, false
 	}
@@ -216,18 +218,18 @@ func GRPCCall(info *types.Info, call *ast.CallExpr) (ctx ast.Expr, opts int, ok 
 	return call.Args[0], params.Len() - 1, true
 }
 
-func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return nil
+// callIn returns the call e is (through local variables), and its callee,
+// when the callee is a function of the package at path.
+func (m *model) callIn(di *defIndex, e ast.Expr, before token.Pos, path string) (*ast.CallExpr, *types.Func) {
+	call, ok := m.origin(di, e, before).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
 	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
+	fn := m.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != path {
+		return nil, nil
+	}
+	return call, fn
 }
 
 func isNamed(t types.Type, path, name string) bool {
@@ -319,13 +321,9 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 				}
 			}
 			for _, a := range args {
-				ic, ok := m.origin(di, a, call.Pos()).(*ast.CallExpr)
-				if !ok {
-					continue // an interceptor of the code's own (a func value)
-				}
-				ifn := m.callee(ic)
-				if ifn == nil || ifn.Pkg() == nil || ifn.Pkg().Path() != grpcRetry {
-					continue
+				ic, ifn := m.callIn(di, a, call.Pos(), grpcRetry)
+				if ic == nil {
+					continue // an interceptor of the code's own
 				}
 				switch ifn.Name() {
 				case "UnaryClientInterceptor", "StreamClientInterceptor":
@@ -398,12 +396,8 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 func (m *model) grpcOptions(di *defIndex, opts []ast.Expr, before token.Pos) GRPCOptions {
 	o := GRPCOptions{Max: Cap{Kind: CapUnknown}}
 	for _, e := range opts {
-		oc, ok := m.origin(di, e, before).(*ast.CallExpr)
-		var fn *types.Func
-		if ok {
-			fn = m.callee(oc)
-		}
-		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != grpcRetry {
+		oc, fn := m.callIn(di, e, before, grpcRetry)
+		if oc == nil {
 			o.Unknown = true
 			continue
 		}
@@ -459,12 +453,8 @@ func (m *model) grpcOptions(di *defIndex, opts []ast.Expr, before token.Pos) GRP
 // grpcBackoff classifies a go-grpc-middleware BackoffFunc.
 func (m *model) grpcBackoff(di *defIndex, e ast.Expr, before token.Pos) Wait {
 	w := Wait{Kind: WaitUnknown, Library: true, Setting: "retry.WithBackoff"}
-	bc, ok := m.origin(di, e, before).(*ast.CallExpr)
-	if !ok {
-		return w
-	}
-	fn := m.callee(bc)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != grpcRetry {
+	bc, fn := m.callIn(di, e, before, grpcRetry)
+	if bc == nil {
 		return w
 	}
 	w.Setting = "retry." + fn.Name()

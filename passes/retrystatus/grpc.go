@@ -322,15 +322,12 @@ func (w *codeWalker) cond(e ast.Expr) (codeSet, bool) {
 		case token.EQL, token.NEQ:
 			var s codeSet
 			switch {
-			case w.isCode(e.X):
-				code, ok := w.codeConst(e.Y)
-				if !ok {
-					return 0, false
+			case w.isCode(e.X) || w.isCode(e.Y):
+				other := e.Y
+				if w.isCode(e.Y) {
+					other = e.X
 				}
-				w.test(e)
-				s = 1 << code
-			case w.isCode(e.Y):
-				code, ok := w.codeConst(e.X)
+				code, ok := w.codeConst(other)
 				if !ok {
 					return 0, false
 				}
