@@ -111,6 +111,14 @@ func TestDemoDrivers(t *testing.T) {
 	if !slices.Equal(vet, want) {
 		t.Errorf("go vet -vettool findings differ from the standalone ones\nvet:\n%s\nwant:\n%s", strings.Join(vet, "\n"), strings.Join(want, "\n"))
 	}
+	// payments/ledger.go is the demo's gRPC client (issue 20).
+	for _, check := range []string{"nestedretry", "retrytimeout", "retrystatus", "nojitter"} {
+		if !slices.ContainsFunc(want, func(s string) bool {
+			return strings.HasPrefix(s, "payments/ledger.go:") && strings.HasSuffix(s, "("+check+")")
+		}) {
+			t.Errorf("the demo shows no gRPC %s finding in payments/ledger.go", check)
+		}
+	}
 	for check := range checkMessages {
 		if !slices.ContainsFunc(want, func(s string) bool { return strings.Contains(s, checkMessages[check]) }) {
 			t.Errorf("the demo shows no %s finding", check)

@@ -86,4 +86,21 @@ assigned anywhere else in it, and its name is free above the retry.`,
 		{Flag: "-key-fields", Setting: "key-fields", Default: "none",
 			Text: "comma-separated extra struct fields that carry a key (besides `IdempotencyKey`, `IdempotencyToken`, `ClientToken`, `ClientRequestToken`)"},
 	},
+	More: []checkdoc.Section{
+		{Title: "gRPC", Text: `
+A key sent as gRPC metadata counts like a header: ` + "`metadata.AppendToOutgoingContext(ctx, \"idempotency-key\", k)`" + `,
+` + "`metadata.Pairs`" + `, ` + "`metadata.New`" + `, ` + "`metadata.MD`" + ` literals, ` + "`md.Set`" + `/` + "`Append`" + `, under the
+key headers' names (case-insensitive). So does an AIP-155 ` + "`RequestId`" + ` field of a gRPC request message (a type
+of a package that imports grpc or protobuf, as generated code does): mint it once, before the retry, and reuse it.
+
+` + "```go" + `
+for i := 0; i < 3; i++ {
+	ctx := metadata.AppendToOutgoingContext(ctx, "idempotency-key", uuid.NewString()) // reported
+	if _, err = client.CreatePayment(ctx, req); err == nil {
+		return nil
+	}
+	time.Sleep(backoff(i))
+}
+` + "```" + ``},
+	},
 }

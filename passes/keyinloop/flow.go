@@ -372,7 +372,7 @@ func (f *flow) sinks() []sink {
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, lhs := range n.Lhs {
 					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-					if !ok || !names.Field(sel.Sel.Name) {
+					if !ok || !names.Field(sel.Sel.Name) && !keys.RequestIDField(info.TypeOf(sel.X), sel.Sel.Name) {
 						continue
 					}
 					if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
@@ -398,7 +398,7 @@ func (f *flow) sinks() []sink {
 				if !ok {
 					continue
 				}
-				if key, ok := kv.Key.(*ast.Ident); ok && names.Field(key.Name) {
+				if key, ok := kv.Key.(*ast.Ident); ok && (names.Field(key.Name) || keys.RequestIDField(t, key.Name)) {
 					add(kv, kv.Value, nil, "field "+key.Name)
 				}
 			}

@@ -24,6 +24,8 @@ const (
 	k8sRest   = "k8s.io/client-go/rest"
 	k8sTyped  = "k8s.io/client-go/kubernetes/typed/"
 	gax       = "github.com/googleapis/gax-go/v2"
+	grpcPath  = "google.golang.org/grpc"
+	grpcRetry = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
 	idemRetry = "github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -65,6 +67,9 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 	}
 	fn = fn.Origin()
 	path := fn.Pkg().Path()
+	if _, _, ok := retryscope.GRPCCall(c.pass.TypesInfo, call); ok {
+		return c.grpcLayer(call, fn)
+	}
 	if !clientPath(path) {
 		return nil
 	}
@@ -414,6 +419,57 @@ func (c *checker) httpClient(r *region) (s setting, ok bool) {
 		return c.roundTripper(r), true
 	}
 	return setting{}, false
+}
+
+// ---- gRPC
+
+// grpcLayer returns the layer of a gRPC call (retryscope.GRPCCall) on a
+// connection that retries by itself: the conn, or the generated stub
+// built on it (pb.NewXClient(conn)), traced back to the package's dials;
+// every dial found must retry (see retryscope.GRPCConn), with the call's
+// own retry.CallOptions.
+func (c *checker) grpcLayer(call *ast.CallExpr, fn *types.Func) *layer {
+	var r *region
+	if fn.Signature().Recv() != nil {
+		r = c.x.region(recv(call))
+	} else if len(call.Args) >= 5 { // grpc.Invoke(ctx, method, args, reply, cc, opts...)
+		r = c.x.region(call.Args[4])
+	} else {
+		return nil
+	}
+	opts := c.res.GRPCCallOptions(call)
+	var conns []*retryscope.GRPCConn
+	for _, n := range r.nodes {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if dial, ok := n.(*ast.CallExpr); ok {
+				if conn := c.res.GRPCConn(dial); conn != nil {
+					conns = append(conns, conn)
+				}
+			}
+			return true
+		})
+	}
+	if len(conns) == 0 {
+		return nil // a conn made elsewhere: not known to retry
+	}
+	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: names.Of(fn), lib: grpcPath, client: true}
+	worst := 1
+	for _, conn := range conns {
+		if !conn.Retries(opts) {
+			return nil
+		}
+		a := conn.Attempts(opts)
+		if conn.Interceptor {
+			l.lib = grpcRetry
+		}
+		if a.Kind != retryscope.CapKnown {
+			worst = 0
+		} else if worst > 0 && a.N > worst {
+			worst = a.N
+		}
+	}
+	l.attempts = worst
+	return l
 }
 
 // ---- stripe-go

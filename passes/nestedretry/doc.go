@@ -199,5 +199,27 @@ So the check's own analysis of 185 packages costs about 0.17 s and 52 MB;
 the rest is the retry model running on every dependency, and, outside the
 benchmark, parsing and type-checking every dependency from source (the
 aws-sdk-go-v2 ec2 package alone dominates the third row).`},
+		{Title: "gRPC", Text: `
+A ` + "`grpc.ClientConn`" + ` retries by itself when it is dialled (` + "`grpc.NewClient`" + `, ` + "`Dial`" + `,
+` + "`DialContext`" + `) with go-grpc-middleware's retry interceptor and ` + "`retry.WithMax(n)`" + ` with n > 1
+(` + "`WithMax`" + ` counts every attempt; 0, the default, and ` + "`retry.Disable()`" + ` make one call), or with a service
+config whose ` + "`retryPolicy`" + ` the model can read (a constant ` + "`grpc.WithDefaultServiceConfig`" + ` JSON:
+` + "`maxAttempts`" + ` clamped to 5, or to ` + "`grpc.WithMaxCallAttempts`" + `; an entry without ` + "`name`" + ` is skipped;
+` + "`grpc.WithDisableRetry()`" + ` turns it off). The two multiply. Its calls (` + "`Invoke`" + `, ` + "`NewStream`" + `, and
+the methods of generated stubs built on it with ` + "`pb.NewXClient(conn)`" + `, traced through variables, fields and
+the package's functions back to the dial) are a retry layer; a ` + "`retry.WithMax`" + `/` + "`retry.Disable`" + ` passed
+to the call overrides the interceptor's. grpc-go's transparent retries (an RPC that never reached the server
+application) are no layer, nor is a conn the package does not dial.
+
+` + "```go" + `
+conn, _ := grpc.NewClient(target, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(retry.WithMax(3))))
+client := pb.NewPaymentsClient(conn)
+for i := 0; i < 3; i++ {
+	if _, err = client.CreatePayment(ctx, req); err == nil { // 3×3 = 9 calls
+		return nil
+	}
+	time.Sleep(backoff(i))
+}
+` + "```" + ``},
 	},
 }

@@ -589,6 +589,10 @@ func fix(r *retriesFact) string {
 		return "set RetryMax to 0"
 	case r.Lib == k8sRest:
 		return "call MaxRetries(0) on the request"
+	case r.Lib == grpcRetry:
+		return "pass retry.Disable() on this call"
+	case r.Lib == grpcPath:
+		return "dial with grpc.WithDisableRetry()"
 	case r.Lib == gax:
 		return "drop gax.WithRetry from the call options"
 	}
@@ -625,7 +629,7 @@ func modelled(path string) bool {
 		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest, k8sTyped,
 		"github.com/failsafe-go/failsafe-go", retryable, "github.com/jpillora/backoff", "github.com/Rican7/retry",
 		"github.com/go-resty/resty", "resty.dev/", "github.com/stripe/stripe-go", awsRoot, "github.com/googleapis/gax-go",
-		"google.golang.org/grpc", idemRetry, "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
+		"google.golang.org/grpc", "github.com/grpc-ecosystem/go-grpc-middleware", idemRetry, "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
 	} {
 		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
 			return true

@@ -52,12 +52,12 @@ func TestFactRoundTrip(t *testing.T) {
 
 func TestClients(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets")
+	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase")
 }
 
 func TestAcrossPackages(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer")
+	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse")
 }
 
 // TestJobHandlers: a job handler is the outer layer its framework retries.

@@ -195,6 +195,9 @@ var clientCalls = []struct {
 	{pkg: func(path string) bool { return strings.HasPrefix(path, awsRoot+"/service/") }, call: minArgs(2)},
 	// client-go REST requests
 	{pkg: is(k8sRest), call: named("Do", "DoRaw", "Stream", "Watch")},
+	// gRPC calls (Invoke, NewStream, generated stubs' methods: ctx first) on
+	// a conn dialled in the package, which imports grpc to dial it
+	{pkg: is(grpcPath), call: minArgs(1), funcs: true},
 	// gax.Invoke(ctx, call, opts...)
 	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }, funcs: true},
 }

@@ -74,7 +74,7 @@ func TestClientCallsSound(t *testing.T) {
 		}
 	}
 	t.Logf("client layers checked, by library: %v", kinds)
-	for _, lib := range []string{retryable, "github.com/stripe/stripe-go/v85", awsRoot, k8sRest, gax} {
+	for _, lib := range []string{retryable, "github.com/stripe/stripe-go/v85", awsRoot, k8sRest, gax, grpcRetry, grpcPath} {
 		if kinds[lib] == 0 {
 			t.Errorf("vacuous: no client layer of %s in the test packages", lib)
 		}

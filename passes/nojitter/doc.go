@@ -58,4 +58,18 @@ for attempt := 0; attempt < 5; attempt++ {
 Wait a random duration in ` + "`[0, d)`" + ` (full jitter), or use ` + "`github.com/idemlint/idemlint/runtime/retry.Do`" + `,
 which waits ` + "`rand(0, min(MaxDelay, BaseDelay·2^n))`" + ` on a context-aware timer. For a library, the message
 names the setting that brings jitter back.`,
+	More: []checkdoc.Section{
+		{Title: "gRPC", Text: `
+go-grpc-middleware's retry interceptor waits ` + "`retry.BackoffLinearWithJitter(50ms, 0.10)`" + ` by default;
+` + "`retry.WithBackoff(retry.BackoffLinear(d))`" + ` and ` + "`retry.BackoffExponential(d)`" + ` (or a jitter fraction of 0) have no
+jitter and are reported at the option, when the interceptor retries (` + "`WithMax`" + ` > 1). The ...` + "`WithJitter`" + `
+backoffs are fine, and so are a service config's retries (grpc-go jitters them by ±20 %).
+
+` + "```go" + `
+grpc.NewClient(target, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(
+	retry.WithMax(3),
+	retry.WithBackoff(retry.BackoffLinear(100*time.Millisecond)), // reported
+)))
+` + "```" + ``},
+	},
 }

@@ -37,6 +37,9 @@ var libraryFixes = map[string]libraryFix{
 		jitter: "set Backoff to retryablehttp.LinearJitterBackoff",
 	},
 	rican7: {jitter: "use strategy.BackoffWithJitter"},
+	grpcRetry: {
+		jitter: "use retry.BackoffExponentialWithJitterBounded",
+	},
 }
 
 func init() {

@@ -44,6 +44,7 @@ var entries = map[string][]string{
 	retryable:  {"NewClient", "Get", "Head", "Post", "PostForm"},
 	idemRetry:  {"Do", "DoValue"},
 	rican7:     {"Retry"},
+	grpcPath:   {"NewClient", "Dial", "DialContext"}, // dials: Client scopes when their conns retry (grpc.go)
 }
 
 // methodLibraries are the libraries whose entry points include methods
@@ -355,6 +356,11 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 			s.Deadline = Deadline{Kind: DeadlineLibrary, Pos: call.Args[1].Pos()}
 			s.Waits = []Wait{{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true}}
 		}
+	case grpcPath:
+		if callee.Signature().Recv() == nil {
+			return m.grpcDial(di, s, call)
+		}
+		return nil
 	case rican7:
 		if callee.Name() == "Retry" && len(call.Args) >= 1 {
 			op = 0

@@ -193,6 +193,10 @@ type Scope struct {
 	// Job describes a JobHandler scope; nil for the other kinds.
 	Job *Job
 
+	// GRPC describes the connection of a Client scope made by a gRPC dial
+	// (grpc.NewClient, Dial, DialContext); nil for the other scopes.
+	GRPC *GRPCConn
+
 	// Helper is set on the call of a retry helper of the analysed code (a
 	// function that retries its func argument in a loop, of this package
 	// or, through a fact, of another): the scope's cap, deadline and waits
@@ -232,6 +236,10 @@ type Result struct {
 	scopes []*Scope
 	byNode map[ast.Node]*Scope
 	flows  *flows // see flows.go
+	// the gRPC dials (see GRPCConn) and the retry options of gRPC calls
+	grpcConns map[*ast.CallExpr]*GRPCConn
+	grpcOrder []*GRPCConn
+	grpcCalls map[*ast.CallExpr]*GRPCOptions
 }
 
 // Scopes returns every retry scope of the package in source order.

@@ -94,7 +94,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		info:  pass.TypesInfo,
 		cfg:   cfg,
 		extra: make(map[string]bool),
-		res:   &Result{byNode: make(map[ast.Node]*Scope)},
+		res:   &Result{byNode: make(map[ast.Node]*Scope), grpcConns: make(map[*ast.CallExpr]*GRPCConn), grpcCalls: make(map[*ast.CallExpr]*GRPCOptions)},
 		funcs: make(map[*types.Func]*ast.FuncDecl),
 		defs:  make(map[ast.Node]*defIndex),
 	}
@@ -148,6 +148,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 				m.res.add(s)
 			}
 		case *ast.CallExpr:
+			m.grpcCallOptions(di, n)
 			if s := m.call(di, fn, n); s != nil {
 				m.res.add(s)
 			} else if m.mayHelp(n) {

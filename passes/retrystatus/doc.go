@@ -176,5 +176,23 @@ A loop that waits for a resource to appear (retrying 404 until another
 request has created it) is a poll, not a retry; it is reported, since the
 check cannot tell the two apart: say so with
 ` + "`" + `//idemlint:ignore retrystatus <reason>` + "`" + `.`},
+		{Title: "gRPC", Text: `
+Permanent gRPC codes (` + "`InvalidArgument`" + `, ` + "`NotFound`" + `, ` + "`AlreadyExists`" + `, ` + "`PermissionDenied`" + `,
+` + "`FailedPrecondition`" + `, ` + "`OutOfRange`" + `, ` + "`Unimplemented`" + `, ` + "`Unauthenticated`" + `) come back the same on every
+attempt. The check reports them where they are retried: in the codes given to go-grpc-middleware's retry interceptor
+(` + "`retry.WithCodes`" + `), in a constant service config's ` + "`retryableStatusCodes`" + `, in a hand retry loop whose
+tests of ` + "`status.Code(err)`" + ` (or ` + "`status.Convert(err).Code()`" + `, a ` + "`codes.Code`" + ` variable, a
+` + "`switch`" + ` on one) repeat the attempt on them (` + "`status.Code(err) != codes.OK`" + ` is every code), and in
+` + "`retry.WithRetriable`" + ` and retry-go ` + "`RetryIf`" + ` predicates. A loop that retries every error without testing
+a code is left to the model's "any error". ` + "`codes.ResourceExhausted`" + ` retried by a loop that never waits is
+reported too: a quota needs time.
+
+` + "```go" + `
+if status.Code(err) == codes.Unavailable || status.Code(err) == codes.PermissionDenied { // reported
+	time.Sleep(backoff(i))
+	continue
+}
+return err
+` + "```" + ``},
 	},
 }

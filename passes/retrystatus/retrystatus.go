@@ -71,10 +71,25 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
+	c := &checker{pass: pass, info: pass.TypesInfo}
+	if grpcRelevant(pass.Pkg) {
+		c.grpcSettings(res)
+		c.grpcLoops(res)
+		for _, f := range pass.Files {
+			if ast.IsGenerated(f) {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					c.grpcLibraryCall(call)
+				}
+				return true
+			})
+		}
+	}
 	if !relevant(pass.Pkg) {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo}
 	for _, f := range pass.Files {
 		if ast.IsGenerated(f) {
 			continue

@@ -126,5 +126,21 @@ The message says which client and which context:
   code (the loop body, the operation's function literal or named function)
   is read.
 - Calls outside any retry, and generated files.`},
+		{Title: "gRPC", Text: `
+gRPC sets no deadline by default. A gRPC call (` + "`(*grpc.ClientConn).Invoke`" + `, ` + "`NewStream`" + `, a
+generated stub's method) inside a retry is reported when its context is proven to have no deadline
+(` + "`context.Background()`" + `, ` + "`TODO()`" + `, or derived from them without a timeout). A per-attempt
+` + "`context.WithTimeout`" + `, a deadline made above the retry, a caller's context, ` + "`retry.WithPerRetryTimeout`" + `
+on the call, and a package whose dials may time calls out (a service config's method ` + "`timeout`" + `, the retry
+interceptor's ` + "`WithPerRetryTimeout`" + `, options the model cannot read) are fine.
+
+` + "```go" + `
+for i := 0; i < 3; i++ {
+	if _, err = client.CreatePayment(context.Background(), req); err == nil { // reported
+		return nil
+	}
+	time.Sleep(backoff(i))
+}
+` + "```" + ``},
 	},
 }

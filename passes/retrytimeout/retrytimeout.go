@@ -71,10 +71,12 @@ func clientRelated(pos, end token.Pos, what string) []analysis.RelatedInformatio
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) {
+	grpc := usesGRPC(pass.Pkg)
+	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) && !grpc {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo, flows: make(map[*ast.FuncDecl]*flow)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow)}
+	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
 	if imports(pass.Pkg, retryable) || pass.Pkg.Path() == retryable {
@@ -265,10 +267,13 @@ func (c *checker) isParam(e ast.Expr) bool {
 }
 
 type checker struct {
-	pass       *analysis.Pass
-	info       *types.Info
-	flows      map[*ast.FuncDecl]*flow
-	defaultSet bool // the package sets http.DefaultClient, its Timeout or its Transport
+	pass *analysis.Pass
+	info *types.Info
+	res  *retryscope.Result
+	// grpcTimeout: a dial of the package may time its calls out
+	grpcTimeout bool
+	flows       map[*ast.FuncDecl]*flow
+	defaultSet  bool // the package sets http.DefaultClient, its Timeout or its Transport
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
@@ -276,6 +281,12 @@ type checker struct {
 func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 	fn := callee(c.info, call)
 	if fn == nil {
+		return finding{}, false
+	}
+	if ctx, _, ok := retryscope.GRPCCall(c.info, call); ok {
+		if msg := c.checkGRPC(call, ctx); msg != "" {
+			return finding{msg: msg}, true
+		}
 		return finding{}, false
 	}
 	const what = " in a retry can hang: no client Timeout, no context deadline; " + fixText

@@ -57,4 +57,19 @@ message names its setting: ` + "`retry.Attempts(n)`" + ` and ` + "`retry.Context
 		Flag: "-strict-context", Setting: "strict-context", Default: "false",
 		Text: "also report retries bounded only by a caller's context (no cap, no deadline of their own)",
 	}},
+	More: []checkdoc.Section{
+		{Title: "gRPC", Text: `
+Hand loops around gRPC calls are judged like any other loop. go-grpc-middleware's retry interceptor always
+has a cap (` + "`WithMax(n)`" + ` is n attempts; 0, the default, is one call) and a service config's
+` + "`maxAttempts`" + ` is clamped to 5, so neither is reported.
+
+` + "```go" + `
+for { // reported: no cap, no deadline
+	if _, err := client.CreatePayment(context.Background(), req); err == nil {
+		return
+	}
+	time.Sleep(time.Second)
+}
+` + "```" + ``},
+	},
 }

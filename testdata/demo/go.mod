@@ -1,8 +1,12 @@
 module example.com/demo
 
-go 1.26
+go 1.26.0
 
-require github.com/hibiken/asynq v0.26.0
+require (
+	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4
+	github.com/hibiken/asynq v0.26.0
+	google.golang.org/grpc v1.85.0
+)
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -11,7 +15,10 @@ require (
 	github.com/redis/go-redis/v9 v9.14.1 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	github.com/spf13/cast v1.10.0 // indirect
-	golang.org/x/sys v0.37.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
-	google.golang.org/protobuf v1.36.10 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 )

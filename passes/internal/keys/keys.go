@@ -1,6 +1,6 @@
 // Package keys knows where idemlint's checks find idempotency keys: the
 // request headers, struct fields and parameters that carry one, and how an
-// http.Header is written.
+// http.Header (or gRPC metadata) is written.
 package keys
 
 import (
@@ -74,22 +74,35 @@ type HeaderWrite struct {
 	Node ast.Node
 }
 
-const httpHeader = "net/http.Header"
+const (
+	httpHeader   = "net/http.Header"
+	grpcMetadata = "google.golang.org/grpc/metadata"
+)
 
 // IsHeader reports whether t is net/http.Header.
-func IsHeader(t types.Type) bool {
+func IsHeader(t types.Type) bool { return named(t) == httpHeader }
+
+// isMD reports whether t is gRPC's metadata.MD.
+func isMD(t types.Type) bool { return named(t) == grpcMetadata+".MD" }
+
+func named(t types.Type) string {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path()+"."+n.Obj().Name() == httpHeader
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
 }
 
 // Writes returns the header writes n makes: a call of (net/http.Header).Set
 // or Add, an assignment h[name] = v, or the entries of an http.Header
-// literal.
+// literal; and their gRPC metadata twins: metadata.MD's Set and Append,
+// md[name] = v, MD literals, metadata.New, metadata.Pairs and
+// metadata.AppendToOutgoingContext.
 func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 	switch n := n.(type) {
 	case *ast.CallExpr:
 		sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-		if !ok || len(n.Args) != 2 {
+		if !ok {
 			return nil
 		}
 		fn, ok := info.Uses[sel.Sel].(*types.Func)
@@ -97,12 +110,24 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 			return nil
 		}
 		switch fn.FullName() {
-		case "(net/http.Header).Set", "(net/http.Header).Add":
-		default:
-			return nil
+		case "(net/http.Header).Set", "(net/http.Header).Add", "(" + grpcMetadata + ".MD).Set", "(" + grpcMetadata + ".MD).Append":
+			if len(n.Args) < 2 || n.Ellipsis.IsValid() {
+				return nil
+			}
+			name, ok := stringConst(info, n.Args[0])
+			return []HeaderWrite{{Header: sel.X, Name: name, Const: ok, Value: n.Args[1], Node: n}}
+		case grpcMetadata + ".AppendToOutgoingContext":
+			return pairs(info, n, n.Args[min(1, len(n.Args)):])
+		case grpcMetadata + ".Pairs":
+			return pairs(info, n, n.Args)
+		case grpcMetadata + ".New":
+			if len(n.Args) == 1 {
+				if lit, ok := ast.Unparen(n.Args[0]).(*ast.CompositeLit); ok {
+					return entries(info, lit)
+				}
+			}
 		}
-		name, ok := stringConst(info, n.Args[0])
-		return []HeaderWrite{{Header: sel.X, Name: name, Const: ok, Value: n.Args[1], Node: n}}
+		return nil
 	case *ast.AssignStmt:
 		var out []HeaderWrite
 		for i, lhs := range n.Lhs {
@@ -110,7 +135,7 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 			if !ok || len(n.Lhs) != len(n.Rhs) {
 				continue
 			}
-			if t := info.TypeOf(ix.X); t == nil || !IsHeader(t) {
+			if t := info.TypeOf(ix.X); t == nil || !IsHeader(t) && !isMD(t) {
 				continue
 			}
 			name, ok := stringConst(info, ix.Index)
@@ -118,21 +143,64 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 		}
 		return out
 	case *ast.CompositeLit:
-		if t := info.TypeOf(n); t == nil || !IsHeader(t) {
+		// an http.Header or a gRPC metadata.MD literal
+		if t := info.TypeOf(n); t == nil || !IsHeader(t) && !isMD(t) {
 			return nil
 		}
-		var out []HeaderWrite
-		for _, elt := range n.Elts {
-			kv, ok := elt.(*ast.KeyValueExpr)
-			if !ok {
-				continue
-			}
-			name, ok := stringConst(info, kv.Key)
-			out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv.Value, Node: kv})
-		}
-		return out
+		return entries(info, n)
 	}
 	return nil
+}
+
+// entries returns the writes of a map literal's entries.
+func entries(info *types.Info, lit *ast.CompositeLit) []HeaderWrite {
+	var out []HeaderWrite
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		name, ok := stringConst(info, kv.Key)
+		out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv.Value, Node: kv})
+	}
+	return out
+}
+
+// pairs returns the writes of gRPC metadata key-value pairs
+// (metadata.Pairs, metadata.AppendToOutgoingContext).
+func pairs(info *types.Info, call *ast.CallExpr, kv []ast.Expr) []HeaderWrite {
+	if call.Ellipsis.IsValid() {
+		return nil
+	}
+	var out []HeaderWrite
+	for i := 0; i+1 < len(kv); i += 2 {
+		name, ok := stringConst(info, kv[i])
+		out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv[i+1], Node: call})
+	}
+	return out
+}
+
+// RequestIDField reports whether field of the struct type t is an AIP-155
+// request_id (RequestId in Go) of a gRPC request message: a type declared
+// in a package that imports google.golang.org/grpc or
+// google.golang.org/protobuf (the generated code's).
+func RequestIDField(t types.Type, field string) bool {
+	if field != "RequestId" {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	for _, imp := range n.Obj().Pkg().Imports() {
+		if imp.Path() == "google.golang.org/grpc" || strings.HasPrefix(imp.Path(), "google.golang.org/protobuf/") {
+			return true
+		}
+	}
+	return false
 }
 
 // stringConst returns the value of a constant string expression.

@@ -1,4 +1,4 @@
-// Package codes is a test stub of google.golang.org/grpc@v1.84.0 (codes): signatures only.
+// Package codes is a test stub of google.golang.org/grpc@v1.85.0 (codes): signatures only.
 package codes
 
 // A Code is a status code defined according to the gRPC documentation.

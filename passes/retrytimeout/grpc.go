@@ -1,0 +1,64 @@
+package retrytimeout
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+// gRPC sets no deadline by default: a call's only deadline is its
+// context's, or a service config's method timeout, or the retry
+// interceptor's WithPerRetryTimeout.
+
+const grpcPath = "google.golang.org/grpc"
+
+// usesGRPC reports whether pkg imports grpc, or a package (a generated
+// stub) that does.
+func usesGRPC(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == grpcPath {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if q.Path() == grpcPath {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grpcTimeoutSomewhere reports whether a dial of the package may give its
+// calls a deadline or a per-attempt timeout the check cannot place on a
+// call: a service config's method timeout or one it cannot read, or the
+// retry interceptor's WithPerRetryTimeout, or options it cannot read.
+func grpcTimeoutSomewhere(res *retryscope.Result) bool {
+	for _, conn := range res.GRPCConns() {
+		if conn.Unknown || conn.Timeout.IsValid() || conn.Policy.Kind == retryscope.CapUnknown ||
+			conn.Options.Unknown || conn.PerRetryTimeout(nil).IsValid() {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGRPC returns the message for a gRPC call inside a retry whose
+// context is proven to have no deadline, or "".
+func (c *checker) checkGRPC(call *ast.CallExpr, ctx ast.Expr) string {
+	if c.grpcTimeout {
+		return ""
+	}
+	if o := c.res.GRPCCallOptions(call); o != nil && (o.Unknown || o.PerRetryTimeout.IsValid()) {
+		return "" // retry.WithPerRetryTimeout on the call
+	}
+	f := c.flowAt(call.Pos())
+	if f == nil {
+		return ""
+	}
+	desc, ok := f.contextWithoutDeadline(ctx, 0)
+	if !ok {
+		return ""
+	}
+	return types.ExprString(call.Fun) + " inside a retry has no deadline (" + desc + "); give each attempt a context.WithTimeout"
+}

@@ -1,0 +1,7 @@
+// Package credentials is a test stub of google.golang.org/grpc@v1.85.0 (credentials): signatures only.
+package credentials
+
+// TransportCredentials defines the common interface for all the live gRPC wire protocols.
+type TransportCredentials interface {
+	Clone() TransportCredentials
+}
