@@ -23,6 +23,14 @@ func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
+			if c.inInbox(n) && !h.inbox && len(n.Args) == 3 {
+				if lit, ok := ast.Unparen(n.Args[2]).(*ast.FuncLit); ok {
+					in := *h
+					in.inbox = true
+					c.visit(&in, lit.Body, ids, depth)
+					return false
+				}
+			}
 			c.call(h, body, ids, n, depth)
 		case *ast.CompositeLit:
 			c.keyLiteral(h, body, ids, n)
@@ -287,6 +295,9 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 			return // keyed by the job's id
 		}
 	}
+	if h.inbox {
+		return // commits with the message id, once
+	}
 	table := strings.Trim(m[1], `"`)
 	if c.naturalKey(table) {
 		return
@@ -372,5 +383,8 @@ func (c *checker) report(h *handler, n ast.Node, what string) {
 	c.reported[k] = true
 	msg := fmt.Sprintf("%s in %s %s: %s and each retry repeats it; key it with %s through github.com/idemlint/idemlint/runtime/idempotency.Derive(id, step)",
 		what, h.kind, h.name, retries(h.fw), id(h.fw))
+	if h.fw.Consumer() {
+		msg = consumerMessage(h, what)
+	}
 	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: msg})
 }

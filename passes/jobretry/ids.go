@@ -33,6 +33,10 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 				}
 			}
 		case *ast.SelectorExpr:
+			if stable, perDelivery := c.messageIDField(n); stable || perDelivery {
+				found, attempt = found || stable, attempt || perDelivery
+				return true
+			}
 			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok && v.IsField() && v.Pkg() != nil {
 				switch path := v.Pkg().Path(); {
 				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "ID":

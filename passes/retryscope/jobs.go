@@ -24,6 +24,9 @@ const (
 )
 
 func (f Framework) String() string {
+	if c, ok := consumers[f]; ok {
+		return c.name
+	}
 	switch f {
 	case Asynq:
 		return "asynq"
@@ -45,6 +48,9 @@ const (
 
 // module is the Library a framework's scopes name.
 func (f Framework) module() string {
+	if c, ok := consumers[f]; ok {
+		return c.module
+	}
 	switch f {
 	case Asynq:
 		return pkgAsynq
@@ -57,6 +63,9 @@ func (f Framework) module() string {
 // kind is the Entry of a framework's scopes: what the framework calls the
 // code it retries.
 func (f Framework) kind() string {
+	if c, ok := consumers[f]; ok {
+		return c.kind
+	}
 	switch f {
 	case Asynq:
 		return "asynq handler"

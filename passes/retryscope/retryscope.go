@@ -160,6 +160,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.helpers(cands)
 	m.delays()
 	m.jobs()
+	m.consumers()
 	m.res.sort()
 	return m.res
 }

@@ -1,0 +1,43 @@
+package jobretry
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+const inboxConsume = "(*github.com/idemlint/idemlint/runtime/idempotency.Inbox).Consume"
+
+// consumerMessage is the message of an effect in a message consumer: its
+// broker redelivers the message, so the effect repeats unless the handler
+// dedupes on the message's id with the runtime's inbox (or, inside the
+// inbox, keys the effect with a key derived from that id).
+func consumerMessage(h *handler, what string) string {
+	if h.inbox {
+		return fmt.Sprintf("%s in %s %s, which the inbox cannot roll back; key it with idempotency.Derive of the %s",
+			what, h.kind, h.name, h.fw.MessageID())
+	}
+	return fmt.Sprintf("%s in %s %s, which its broker redelivers; dedupe on the %s with idempotency.Inbox",
+		what, h.kind, h.name, h.fw.MessageID())
+}
+
+// inInbox reports whether call is a (*idempotency.Inbox).Consume call: its
+// handler's database writes commit with the message id, once.
+func (c *checker) inInbox(call *ast.CallExpr) bool {
+	fn := c.callee(call)
+	return fn != nil && fn.FullName() == inboxConsume
+}
+
+// messageIDField reports whether the selector's field or constant carries
+// a consumed message's stable id, or a per-delivery value.
+func (c *checker) messageIDField(sel *ast.SelectorExpr) (stable, perDelivery bool) {
+	o := c.info.Uses[sel.Sel]
+	if _, ok := o.(*types.Var); !ok {
+		if _, ok := o.(*types.Const); !ok {
+			return false, false
+		}
+	}
+	return retryscope.MessageIDField(o)
+}
