@@ -127,6 +127,7 @@ var checkMessages = map[string]string{
 	"keyinloop":      "mints the key",
 	"unkeyedpost":    "carries no idempotency key",
 	"jobretry":       "asynq retries a failed task",
+	"keyprop":        "idempotency.Derive(key",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.

@@ -8,26 +8,33 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-const inboxConsume = "(*github.com/idemlint/idemlint/runtime/idempotency.Inbox).Consume"
-
 // consumerMessage is the message of an effect in a message consumer: its
 // broker redelivers the message, so the effect repeats unless the handler
 // dedupes on the message's id with the runtime's inbox (or, inside the
 // inbox, keys the effect with a key derived from that id).
 func consumerMessage(h *handler, what string) string {
 	if h.inbox {
-		return fmt.Sprintf("%s in %s %s, which the inbox cannot roll back; key it with idempotency.Derive of the %s",
+		return fmt.Sprintf("%s in %s %s, which the inbox cannot roll back; key it with idempotency.Derive of %s",
 			what, h.kind, h.name, h.fw.MessageID())
 	}
-	return fmt.Sprintf("%s in %s %s, which its broker redelivers; dedupe on the %s with idempotency.Inbox",
+	return fmt.Sprintf("%s in %s %s, which its broker redelivers; dedupe on %s with idempotency.Inbox",
 		what, h.kind, h.name, h.fw.MessageID())
 }
 
-// inInbox reports whether call is a (*idempotency.Inbox).Consume call: its
-// handler's database writes commit with the message id, once.
-func (c *checker) inInbox(call *ast.CallExpr) bool {
+// inboxHandler returns the handler literal of call when call runs it once
+// per message id with the runtime's inbox (retryscope.InboxHandler): its
+// database writes commit with the id.
+func (c *checker) inboxHandler(call *ast.CallExpr) *ast.FuncLit {
 	fn := c.callee(call)
-	return fn != nil && fn.FullName() == inboxConsume
+	if fn == nil {
+		return nil
+	}
+	i, ok := retryscope.InboxHandler(fn)
+	if !ok || len(call.Args) <= i {
+		return nil
+	}
+	lit, _ := ast.Unparen(call.Args[i]).(*ast.FuncLit)
+	return lit
 }
 
 // messageIDField reports whether the selector's field or constant carries

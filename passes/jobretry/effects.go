@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
@@ -23,13 +25,11 @@ func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if c.inInbox(n) && !h.inbox && len(n.Args) == 3 {
-				if lit, ok := ast.Unparen(n.Args[2]).(*ast.FuncLit); ok {
-					in := *h
-					in.inbox = true
-					c.visit(&in, lit.Body, ids, depth)
-					return false
-				}
+			if lit := c.inboxHandler(n); lit != nil && !h.inbox {
+				in := *h
+				in.inbox = true
+				c.visit(&in, lit.Body, ids, depth)
+				return false
 			}
 			c.call(h, body, ids, n, depth)
 		case *ast.CompositeLit:
@@ -81,13 +81,11 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 			c.report(h, call, fmt.Sprintf("idempotency key header %s gets a fresh value on every run, so a retry sends a new key", w.Name))
 		}
 	}
-	full := fn.FullName()
-	switch full {
-	case "net/http.Post", "net/http.PostForm", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-		c.report(h, call, fmt.Sprintf("POST through %s sends no idempotency key", full))
-	case "(*net/http.Client).Do":
-		if len(call.Args) == 1 {
-			c.do(h, body, ids, call)
+	if send := retryscope.NonIdempotentSend(c.info, body, call); send != nil {
+		if send.Req == nil {
+			c.report(h, call, fmt.Sprintf("POST through %s sends no idempotency key", send.Entry))
+		} else {
+			c.do(h, body, send)
 		}
 	}
 	if fn.Pkg() != nil {
@@ -105,49 +103,16 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 	}
 }
 
-// do reports client.Do(req) of a POST or PATCH request built in body by
-// http.NewRequest(WithContext) with no idempotency-key header set in body.
-func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr) {
-	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-	if !ok {
-		return
-	}
-	v, ok := c.info.Uses[id].(*types.Var)
-	if !ok {
-		return
-	}
-	method := ""
-	for _, rhs := range astq.Assignments(c.info, body, v) {
-		rc, ok := ast.Unparen(rhs).(*ast.CallExpr)
-		if !ok {
-			return
-		}
-		fn := c.callee(rc)
-		if fn == nil {
-			return
-		}
-		i := -1
-		switch fn.FullName() {
-		case "net/http.NewRequest":
-			i = 0
-		case "net/http.NewRequestWithContext":
-			i = 1
-		}
-		if i < 0 || len(rc.Args) <= i {
-			return
-		}
-		m, ok := astq.StringConst(c.info, rc.Args[i])
-		if !ok {
-			return
-		}
-		method = strings.ToUpper(m)
-	}
-	if method != "POST" && method != "PATCH" {
-		return
-	}
+// do reports client.Do(req) of a POST or PATCH request built in body
+// with no idempotency-key header set in body.
+func (c *checker) do(h *handler, body *ast.BlockStmt, send *retryscope.Send) {
+	call, method := send.Call, send.Method
 	keyed := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		for _, w := range keysWrites(c, n) {
+			if r := keys.RequestOf(c.info, w.Header); r != nil && r != send.Req {
+				continue // another request's header
+			}
 			if !w.Const || c.names.Header(w.Name) {
 				keyed = true // a key header (fresh values are reported where set)
 			}

@@ -72,15 +72,15 @@ type consumer struct {
 }
 
 var consumers = map[Framework]consumer{
-	Sarama:     {"sarama", pkgSarama, "sarama consumer", "topic, partition and offset (msg.Topic, msg.Partition, msg.Offset)"},
-	KafkaGo:    {"kafka-go", pkgKafkaGo, "kafka-go reader loop", "topic, partition and offset (m.Topic, m.Partition, m.Offset)"},
-	Franz:      {"franz-go", pkgFranz, "franz-go poll loop", "topic, partition and offset (r.Topic, r.Partition, r.Offset)"},
-	JetStream:  {"jetstream", pkgJetStream, "JetStream consumer", "stream sequence (Metadata().Sequence.Stream) or the Nats-Msg-Id header"},
-	NATSLegacy: {"nats", pkgNATS, "JetStream subscription", "stream sequence (Metadata().Sequence.Stream) or the Nats-Msg-Id header"},
-	AMQP:       {"amqp091", pkgAMQP, "amqp091 delivery loop", "MessageId (d.MessageId, set by the publisher)"},
-	SQS:        {"sqs", pkgSQS, "SQS receive loop", "MessageId (m.MessageId)"},
-	LambdaSQS:  {"lambda", pkgLambda, "Lambda SQS handler", "MessageId (record.MessageId)"},
-	PubSub:     {"pubsub", pkgPubSub, "Pub/Sub receiver", "ID (m.ID)"},
+	Sarama:     {"sarama", pkgSarama, "sarama consumer", "msg.Topic, msg.Partition and msg.Offset"},
+	KafkaGo:    {"kafka-go", pkgKafkaGo, "kafka-go reader loop", "m.Topic, m.Partition and m.Offset"},
+	Franz:      {"franz-go", pkgFranz, "franz-go poll loop", "r.Topic, r.Partition and r.Offset"},
+	JetStream:  {"jetstream", pkgJetStream, "JetStream consumer", "Metadata().Sequence.Stream or the Nats-Msg-Id header"},
+	NATSLegacy: {"nats", pkgNATS, "JetStream subscription", "Metadata().Sequence.Stream or the Nats-Msg-Id header"},
+	AMQP:       {"amqp091", pkgAMQP, "amqp091 delivery loop", "d.MessageId (set by the publisher)"},
+	SQS:        {"sqs", pkgSQS, "SQS receive loop", "m.MessageId"},
+	LambdaSQS:  {"lambda", pkgLambda, "Lambda SQS handler", "record.MessageId"},
+	PubSub:     {"pubsub", pkgPubSub, "Pub/Sub receiver", "m.ID"},
 }
 
 // Consumer reports whether f is a message consumer's broker client rather
@@ -281,7 +281,7 @@ func (cf *consumerFinder) works(fw Framework, st ast.Stmt) bool {
 		}
 		fn := cf.m.callee(call)
 		if fn == nil {
-			if _, builtin := typesObject(cf.m.info, call.Fun).(*types.Builtin); !builtin {
+			if _, builtin := rootObj(cf.m.info, call.Fun).(*types.Builtin); !builtin {
 				work = true
 			}
 			return true
@@ -297,16 +297,6 @@ func (cf *consumerFinder) works(fw Framework, st ast.Stmt) bool {
 		return true
 	})
 	return work
-}
-
-func typesObject(info *types.Info, e ast.Expr) types.Object {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return info.Uses[e]
-	case *ast.SelectorExpr:
-		return info.Uses[e.Sel]
-	}
-	return nil
 }
 
 // decl finds sarama ConsumeClaim methods.
@@ -387,7 +377,7 @@ func (cf *consumerFinder) callback(fw Framework, e ast.Expr) {
 		}
 		cf.add(fw, "func literal", e, e.Type.Func, e, e.Body, nil)
 	case *ast.Ident, *ast.SelectorExpr:
-		fn, ok := typesObject(cf.m.info, e).(*types.Func)
+		fn, ok := rootObj(cf.m.info, e).(*types.Func)
 		if !ok {
 			return
 		}
@@ -444,7 +434,7 @@ func (cf *consumerFinder) loop(n ast.Stmt, body *ast.BlockStmt) {
 		return
 	}
 	fn, _ := cf.enclosing(n)
-	cf.add(fw, consumers[fw].kind, n, n.Pos(), fn, body, nil)
+	cf.add(fw, loopName(fn), n, n.Pos(), fn, body, nil)
 }
 
 // rangeLoop finds amqp091 delivery loops (with autoAck false) and SQS
@@ -458,14 +448,14 @@ func (cf *consumerFinder) rangeLoop(r *ast.RangeStmt) {
 	case *types.Chan:
 		if astq.IsNamed(u.Elem(), pkgAMQP, "Delivery") && cf.manualAck(r) {
 			fn, _ := cf.enclosing(r)
-			cf.add(AMQP, consumers[AMQP].kind, r, r.Pos(), fn, r.Body, nil)
+			cf.add(AMQP, loopName(fn), r, r.Pos(), fn, r.Body, nil)
 			return
 		}
 	case *types.Slice:
 		if astq.IsNamed(u.Elem(), pkgSQSTypes, "Message") {
 			if sel, ok := ast.Unparen(r.X).(*ast.SelectorExpr); ok && sel.Sel.Name == "Messages" && astq.IsNamed(cf.m.info.TypeOf(sel.X), pkgSQS, "ReceiveMessageOutput") {
 				fn, _ := cf.enclosing(r)
-				cf.add(SQS, consumers[SQS].kind, r, r.Pos(), fn, r.Body, nil)
+				cf.add(SQS, loopName(fn), r, r.Pos(), fn, r.Body, nil)
 			}
 			return
 		}
@@ -508,6 +498,15 @@ func (cf *consumerFinder) manualAck(r *ast.RangeStmt) bool {
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
 
+// loopName is the Job.Name of a receive loop in fn: "in" and the
+// function's name.
+func loopName(fn ast.Node) string {
+	if fd, ok := fn.(*ast.FuncDecl); ok {
+		return "in " + fd.Name.Name
+	}
+	return "in a func literal"
+}
+
 // enclosing returns the function declaration or literal whose body holds n,
 // the innermost, with its body.
 func (cf *consumerFinder) enclosing(n ast.Node) (ast.Node, *ast.BlockStmt) {
@@ -541,4 +540,20 @@ func (m *model) uses(path, name string) bool {
 		}
 	}
 	return false
+}
+
+// InboxHandler returns the index of the handler argument when fn runs it
+// at most once per message id with the runtime's inbox, committing its
+// database writes with the id: (*idempotency.Inbox).Consume and the broker
+// adapters' Handle (runtime/inboxnats, runtime/inboxamqp).
+func InboxHandler(fn *types.Func) (int, bool) {
+	switch fn.FullName() {
+	case "(*github.com/idemlint/idemlint/runtime/idempotency.Inbox).Consume":
+		return 2, true
+	case "github.com/idemlint/idemlint/runtime/inboxnats.Handle", "github.com/idemlint/idemlint/runtime/inboxamqp.Handle":
+		return 4, true
+	case "github.com/idemlint/idemlint/runtime/inboxnats.Handler":
+		return 3, true
+	}
+	return 0, false
 }

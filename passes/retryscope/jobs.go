@@ -79,7 +79,8 @@ func (f Framework) kind() string {
 type Job struct {
 	Framework Framework
 	// Name is the handler's function or method name, or "func literal"
-	// (for "pattern" when it is registered for an asynq task type).
+	// (for "pattern" when it is registered for an asynq task type); for a
+	// consumer's receive loop, "in" and its function's name.
 	Name string
 	// Pattern is the asynq task type the handler is registered for, if
 	// known.

@@ -2,7 +2,10 @@ module example.com/demo
 
 go 1.26
 
-require github.com/hibiken/asynq v0.26.0
+require (
+	github.com/hibiken/asynq v0.26.0
+	github.com/rabbitmq/amqp091-go v1.16.0
+)
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/google/uuid"
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/inboxamqp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	amqp "github.com/rabbitmq/amqp091-go"
@@ -42,7 +43,7 @@ func (handler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
 
 func (handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
 	for msg := range claim.Messages() {
-		if _, err := http.Post("https://hooks.example.com/orders", "application/json", bytes.NewReader(msg.Value)); err != nil { // want `POST through net/http.Post sends no idempotency key in sarama consumer ConsumeClaim, which its broker redelivers; dedupe on the topic, partition and offset`
+		if _, err := http.Post("https://hooks.example.com/orders", "application/json", bytes.NewReader(msg.Value)); err != nil { // want `POST through net/http.Post sends no idempotency key in sarama consumer ConsumeClaim, which its broker redelivers; dedupe on msg.Topic, msg.Partition and msg.Offset with idempotency.Inbox`
 			return err
 		}
 		sess.MarkMessage(msg, "")
@@ -67,7 +68,7 @@ func kafkaGo(ctx context.Context, r *kafka.Reader) {
 		if err != nil {
 			return
 		}
-		db.ExecContext(ctx, `INSERT INTO events (body) VALUES ($1)`, string(m.Value)) // want `INSERT INTO events through \(\*database/sql.DB\).ExecContext has no ON CONFLICT .* in kafka-go reader loop`
+		db.ExecContext(ctx, `INSERT INTO events (body) VALUES ($1)`, string(m.Value)) // want `INSERT INTO events through \(\*database/sql.DB\).ExecContext has no ON CONFLICT .* in kafka-go reader loop in kafkaGo`
 		// Keyed by the message's offset: a redelivery fails on the key.
 		db.ExecContext(ctx, `INSERT INTO events (id, body) VALUES ($1, $2)`, m.Offset, string(m.Value))
 		r.CommitMessages(ctx, m)
@@ -106,7 +107,7 @@ func franz(ctx context.Context, cl *kgo.Client) {
 func jetStream(ctx context.Context, c jetstream.Consumer) {
 	c.Consume(func(msg jetstream.Msg) {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		paymentintent.New(params) // want `paymentintent.New sends no idempotency key.* in JetStream consumer func literal, which its broker redelivers; dedupe on the stream sequence`
+		paymentintent.New(params) // want `paymentintent.New sends no idempotency key.* in JetStream consumer func literal, which its broker redelivers; dedupe on Metadata\(\).Sequence.Stream`
 		msg.Ack()
 	})
 	// Keyed by the stream sequence.
@@ -145,10 +146,18 @@ func rabbit(ctx context.Context, ch *amqp.Channel) {
 				return err
 			}
 			// An HTTP call is outside the inbox's transaction.
-			_, err = http.Post("https://hooks.example.com/orders", "application/json", nil) // want `POST through net/http.Post sends no idempotency key in amqp091 delivery loop .*, which the inbox cannot roll back; key it with idempotency.Derive of the MessageId`
+			_, err = http.Post("https://hooks.example.com/orders", "application/json", nil) // want `POST through net/http.Post sends no idempotency key in amqp091 delivery loop in rabbit, which the inbox cannot roll back; key it with idempotency.Derive of d.MessageId`
 			return err
 		})
 		d.Ack(false)
+	}
+	// Deduped with the runtime's adapter, which acks after the inbox commits.
+	adapted, _ := ch.Consume("orders", "", false, false, false, false, nil)
+	for d := range adapted {
+		inboxamqp.Handle(ctx, inbox, "orders", d, func(ctx context.Context, d amqp.Delivery) error {
+			_, err := idempotency.Tx(ctx).ExecContext(ctx, `INSERT INTO events (body) VALUES ($1)`, string(d.Body))
+			return err
+		})
 	}
 	// autoAck: at most once.
 	auto, _ := ch.Consume("orders", "", true, false, false, false, nil)
@@ -171,7 +180,7 @@ func sqsLoop(ctx context.Context, c *sqs.Client, url *string) {
 		}
 		for _, m := range out.Messages {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/charges", nil)
-			http.DefaultClient.Do(req) // want `POST through \(\*net/http.Client\).Do sends no idempotency key in SQS receive loop`
+			http.DefaultClient.Do(req) // want `POST through \(\*net/http.Client\).Do sends no idempotency key in SQS receive loop in sqsLoop`
 			// Keyed with the message id, in a helper.
 			charge(ctx, aws.ToString(m.MessageId))
 			// Idempotent: an upsert and a table with a natural key.
@@ -203,7 +212,7 @@ func main() { lambda.Start(onSQS) }
 
 func pubSub(ctx context.Context, s *pubsub.Subscriber) {
 	s.Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
-		http.Post("https://hooks.example.com/orders", "application/json", bytes.NewReader(m.Data)) // want `POST through net/http.Post .* in Pub/Sub receiver func literal, which its broker redelivers; dedupe on the ID \(m.ID\)`
+		http.Post("https://hooks.example.com/orders", "application/json", bytes.NewReader(m.Data)) // want `POST through net/http.Post .* in Pub/Sub receiver func literal, which its broker redelivers; dedupe on m.ID with idempotency.Inbox`
 		m.Ack()
 	})
 	// Inbox-deduped on the message id: its insert commits once.
