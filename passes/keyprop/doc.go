@@ -24,7 +24,8 @@ downstream call of a keyed operation needs a key derived from the incoming one, 
 every retry: ` + "`idempotency.Derive(key, \"charge\")`" + `.
 
 A handler, for this check, is a function that reads the incoming key: ` + "`r.Header.Get(\"Idempotency-Key\")`" + ` (or
-` + "`X-Idempotency-Key`" + `, or a header of ` + "`-key-headers`" + `) of an ` + "`*http.Request`" + `, the runtime Middleware's
+` + "`X-Idempotency-Key`" + `, or a header of ` + "`-key-headers`" + `) of an ` + "`*http.Request`" + ` the function receives (not one
+the package builds), the runtime Middleware's
 lease (` + "`idempotency.LeaseOf(ctx)`" + `, whose ` + "`Key`" + ` is the request's key), or ` + "`idempotency.StepKey(ctx)`" + `. The
 variables assigned from the key, directly or through any computation (` + "`ParseKey`" + `, ` + "`Derive`" + `, string
 concatenation), carry it.
@@ -48,7 +49,8 @@ Not reported:
 - calls that carry the key through a helper (` + "`charge(ctx, key)`" + `, the helper sets the header): the check does not
   follow calls, so a helper that drops the key is not seen either;
 - a key the check cannot see into (a parameter, a field);
-- handlers that read no incoming key;
+- handlers that read no incoming key, and calls outside the function (or function literal) that reads it: a test
+  server's handler that reads the header does not key the test's own requests;
 - calls inside a retry loop, a job handler or a message consumer: ` + "`unkeyedpost`" + `, ` + "`keyinloop`" + ` and ` + "`jobretry`" + ` report
   those (` + "`jobretry`" + `'s message names the job's or message's id to derive keys from).`,
 	Rule: `Pass a derived key to every provider that supports one: Idempotency-Key: ${key}:charge to the payment provider.`,

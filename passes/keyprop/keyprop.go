@@ -65,6 +65,11 @@ type handler struct {
 	// name is how the message names the incoming key: the variable it is
 	// read into, or the expression that reads it.
 	name string
+	// funcs are the functions (the declaration, or a function literal in
+	// it) that read the key: only their calls, and those of the literals
+	// in them, are downstream calls of the key (a test server's handler
+	// that reads the header does not key its test's requests).
+	funcs []ast.Node
 }
 
 type checker struct {
@@ -72,10 +77,34 @@ type checker struct {
 	info  *types.Info
 	res   *retryscope.Result
 	names *keys.Names
+	// built are the variables the package assigns a value to: a request
+	// among them is made here, an outgoing one.
+	built map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, names *keys.Names) {
-	c := &checker{pass: pass, info: pass.TypesInfo, res: res, names: names}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, names: names, built: make(map[*types.Var]bool)}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok {
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						if v, ok := c.info.ObjectOf(id).(*types.Var); ok {
+							c.built[v] = true
+						}
+					}
+				}
+			}
+			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Values) > 0 {
+				for _, id := range vs.Names {
+					if v, ok := c.info.Defs[id].(*types.Var); ok {
+						c.built[v] = true
+					}
+				}
+			}
+			return true
+		})
+	}
 	for _, f := range pass.Files {
 		if ast.IsGenerated(f) {
 			continue
@@ -115,9 +144,10 @@ func (c *checker) source(call *ast.CallExpr) bool {
 		if !ok || !c.names.Header(name) {
 			return false
 		}
-		// the incoming request's header, not a response's
+		// the incoming request's header: a request the function receives,
+		// not one it builds (nor a response)
 		r := keys.RequestOf(c.info, sel.X)
-		return r != nil && astq.IsNamed(r.Type(), "net/http", "Request")
+		return r != nil && astq.IsNamed(r.Type(), "net/http", "Request") && !c.built[r]
 	}
 	return false
 }
@@ -125,17 +155,29 @@ func (c *checker) source(call *ast.CallExpr) bool {
 // handler returns the handler of body when body reads an incoming key.
 func (c *checker) handler(body *ast.BlockStmt) *handler {
 	h := &handler{c: c, body: body, keyVars: make(map[*types.Var]bool)}
-	found := false
+	stack := []ast.Node{body}
 	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
 		if call, ok := n.(*ast.CallExpr); ok && c.source(call) {
-			found = true
+			fn := ast.Node(body)
+			for i := len(stack) - 1; i >= 0; i-- {
+				if lit, ok := stack[i].(*ast.FuncLit); ok {
+					fn = lit
+					break
+				}
+			}
+			h.funcs = append(h.funcs, fn)
 			if h.name == "" {
 				h.name = types.ExprString(call)
 			}
 		}
 		return true
 	})
-	if !found {
+	if len(h.funcs) == 0 {
 		return nil
 	}
 	// The variables assigned from the key, to a fixed point.
@@ -243,6 +285,9 @@ func (h *handler) check() {
 		if !ok {
 			return true
 		}
+		if !h.reads(call.Pos()) {
+			return true
+		}
 		if s := h.c.res.Innermost(call.Pos()); s != nil {
 			// Inside a retry, a job handler or a consumer: unkeyedpost,
 			// keyinloop and jobretry report its unkeyed and fresh keys.
@@ -263,6 +308,16 @@ func (h *handler) check() {
 		}
 		return true
 	})
+}
+
+// reads reports whether pos is in a function that reads the key.
+func (h *handler) reads(pos token.Pos) bool {
+	for _, fn := range h.funcs {
+		if fn.Pos() <= pos && pos < fn.End() {
+			return true
+		}
+	}
+	return false
 }
 
 // verdict reports the call what when its key values vals are none or all

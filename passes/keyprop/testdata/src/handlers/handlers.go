@@ -118,3 +118,23 @@ func Retried(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(time.Second)
 	}
 }
+
+// A test server's handler reads the key; the test's own request is not a
+// downstream call of it.
+func serverTest(ctx context.Context) {
+	srv := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_ = r.Header.Get("Idempotency-Key")
+	})
+	_ = srv
+	http.Post("https://ship.example.com/shipments", "application/json", nil)
+}
+
+// A request the function builds is outgoing: its header is not an
+// incoming key.
+func outgoing(ctx context.Context) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://pay.example.com/charges", nil)
+	if req.Header.Get("Idempotency-Key") != "" {
+		return
+	}
+	http.Post("https://ship.example.com/shipments", "application/json", nil)
+}
