@@ -12,6 +12,7 @@ import (
 	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/jobretry"
 	"github.com/idemlint/idemlint/passes/keyinloop"
+	"github.com/idemlint/idemlint/passes/keyprop"
 	"github.com/idemlint/idemlint/passes/nestedretry"
 	"github.com/idemlint/idemlint/passes/nojitter"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -71,6 +72,9 @@ var registry = []check{
 	}},
 	{doc: jobretry.Documentation, new: func(s *suite) *analysis.Analyzer {
 		return jobretry.New(&jobretry.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
+	}},
+	{doc: keyprop.Documentation, new: func(s *suite) *analysis.Analyzer {
+		return keyprop.New(&keyprop.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
 	}},
 	{doc: directiveDoc, new: func(s *suite) *analysis.Analyzer {
 		return newDirectiveChecker(s.enabled, s.names, s.cfg.ReportUnusedIgnores)

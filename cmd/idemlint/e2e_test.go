@@ -135,6 +135,7 @@ var checkMessages = map[string]string{
 	"keyinloop":      "mints a new key",
 	"unkeyedpost":    "has no idempotency key",
 	"jobretry":       "in an asynq handler",
+	"keyprop":        "idempotency.Derive(key",
 }
 
 // TestDisableFlag checks -<check>=false drops that check's findings.

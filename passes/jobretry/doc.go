@@ -12,7 +12,7 @@ import "github.com/idemlint/idemlint/internal/checkdoc"
 // generated from it (go test ./analyzers -update-docs).
 var Documentation = &checkdoc.Doc{
 	Name:  Name,
-	Title: "job handlers whose side effect repeats when the job queue retries them",
+	Title: "job handlers and message consumers whose side effect repeats when the job queue or broker retries them",
 	Since: "v0.1.0",
 	Text: `
 A job queue retries a failed job by itself, with no retry loop in sight: asynq retries a failed task 25 times by
@@ -33,6 +33,27 @@ calls, into the functions of the same package (four calls deep). The handlers ar
   ` + "`river.WorkFunc`" + `;
 - Temporal: functions, method values and the exported methods of struct values registered with
   ` + "`RegisterActivity`" + ` or ` + "`RegisterActivityWithOptions`" + `.
+
+Message consumers are retried the same way: a broker that delivers at least once redelivers a message whose
+handler did not ack it (a crash, a timeout, a rebalance), so the model gives each consumer a "job handler" scope too,
+covering the code that runs before the ack:
+
+- sarama: ` + "`ConsumeClaim(sarama.ConsumerGroupSession, sarama.ConsumerGroupClaim) error`" + ` methods;
+- kafka-go: loops that call ` + "`(*kafka.Reader).FetchMessage`" + ` (` + "`ReadMessage`" + ` commits before it returns: at most once);
+- franz-go: loops that call ` + "`PollFetches`" + ` or ` + "`PollRecords`" + ` (unless the package sets ` + "`kgo.GreedyAutoCommit`" + `);
+- nats.go: callbacks of ` + "`jetstream.Consumer.Consume`" + ` (unless the package uses ` + "`AckNonePolicy`" + `) and of the
+  legacy JetStream ` + "`Subscribe`" + `/` + "`QueueSubscribe`" + ` (core NATS subscriptions are at most once);
+- amqp091-go: ranges over the deliveries of ` + "`Consume`" + `/` + "`ConsumeWithContext`" + ` with ` + "`autoAck`" + ` false;
+- SQS: ranges over the ` + "`Messages`" + ` of ` + "`ReceiveMessage`" + `, and aws-lambda-go handlers of ` + "`events.SQSEvent`" + `
+  passed to ` + "`lambda.Start`" + `;
+- Pub/Sub v2: callbacks of ` + "`(*pubsub.Subscriber).Receive`" + `.
+
+A handler that acks unconditionally before any work (` + "`msg.Ack()`" + ` first) is at most once: the code after the ack is
+not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or
+` + "`Nats-Msg-Id`" + `, amqp ` + "`MessageId`" + `, SQS and Lambda ` + "`MessageId`" + `, Pub/Sub ` + "`ID`" + `) are not reported; keys built
+from a per-delivery value (` + "`ReceiptHandle`" + `, ` + "`DeliveryTag`" + `, ` + "`NumDelivered`" + `) are. Database writes inside an
+` + "`idempotency.Inbox`" + `'s ` + "`Consume`" + ` handler commit with the message id, once, and are not reported; a call to another
+service there is outside the inbox's transaction and still needs a key derived from the message id.
 
 It reports, at the effect:
 
@@ -84,7 +105,12 @@ Key the effect with the job's own stable id, one key per step:
 (` + "`activity.GetInfo(ctx)`" + `). Send it as the ` + "`Idempotency-Key`" + ` header or the provider's key field, or store it in
 a column with a unique constraint and write with ` + "`INSERT … ON CONFLICT DO NOTHING`" + `. When the effect cannot be
 keyed and must not repeat, disable the framework's retries for that job (` + "`asynq.MaxRetry(0)`" + `,
-` + "`MaxAttempts: 1`" + `, ` + "`MaximumAttempts: 1`" + `).`,
+` + "`MaxAttempts: 1`" + `, ` + "`MaximumAttempts: 1`" + `).
+
+In a message consumer, dedupe on the message's stable id with
+` + "`github.com/idemlint/idemlint/runtime/idempotency.Inbox`" + ` (` + "`inbox.Consume(ctx, id, handle)`" + ` runs handle once per id,
+its database writes in the inbox's transaction, and ack after it returns), and send
+` + "`idempotency.Derive(id, step)`" + ` as the key of every call to another service.`,
 	Options: []checkdoc.Option{
 		{Flag: "-key-headers", Setting: "key-headers", Default: "", Text: "comma-separated extra request headers that carry an idempotency key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
 		{Flag: "-key-fields", Setting: "key-fields", Default: "", Text: "comma-separated extra struct fields that carry an idempotency key (besides `IdempotencyKey`, `IdempotencyToken`, `ClientToken`, `ClientRequestToken`)"},

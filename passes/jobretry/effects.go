@@ -13,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/internal/suppress"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -25,6 +26,12 @@ func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
+			if lit := c.inboxHandler(n); lit != nil && !h.inbox {
+				in := *h
+				in.inbox = true
+				c.visit(&in, lit.Body, ids, depth)
+				return false
+			}
 			c.call(h, body, ids, n, depth)
 		case *ast.CompositeLit:
 			c.keyLiteral(h, body, ids, n)
@@ -75,13 +82,11 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 			c.report(h, call, w.Name+" is new on every run", "", "")
 		}
 	}
-	full := fn.FullName()
-	switch full {
-	case "net/http.Post", "net/http.PostForm", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-		c.report(h, call, "POST", names.Of(fn), " sends no idempotency key")
-	case "(*net/http.Client).Do":
-		if len(call.Args) == 1 {
-			c.do(h, body, ids, call)
+	if send := retryscope.NonIdempotentSend(c.info, body, call); send != nil {
+		if send.Req == nil {
+			c.report(h, call, "POST", names.Of(fn), " sends no idempotency key")
+		} else {
+			c.do(h, body, send)
 		}
 	}
 	if fn.Pkg() != nil {
@@ -99,49 +104,16 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 	}
 }
 
-// do reports client.Do(req) of a POST or PATCH request built in body by
-// http.NewRequest(WithContext) with no idempotency-key header set in body.
-func (c *checker) do(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr) {
-	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
-	if !ok {
-		return
-	}
-	v, ok := c.info.Uses[id].(*types.Var)
-	if !ok {
-		return
-	}
-	method := ""
-	for _, rhs := range astq.Assignments(c.info, body, v) {
-		rc, ok := ast.Unparen(rhs).(*ast.CallExpr)
-		if !ok {
-			return
-		}
-		fn := c.callee(rc)
-		if fn == nil {
-			return
-		}
-		i := -1
-		switch fn.FullName() {
-		case "net/http.NewRequest":
-			i = 0
-		case "net/http.NewRequestWithContext":
-			i = 1
-		}
-		if i < 0 || len(rc.Args) <= i {
-			return
-		}
-		m, ok := astq.StringConst(c.info, rc.Args[i])
-		if !ok {
-			return
-		}
-		method = strings.ToUpper(m)
-	}
-	if method != "POST" && method != "PATCH" {
-		return
-	}
+// do reports client.Do(req) of a POST or PATCH request built in body
+// with no idempotency-key header set in body.
+func (c *checker) do(h *handler, body *ast.BlockStmt, send *retryscope.Send) {
+	call, method := send.Call, send.Method
 	keyed := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		for _, w := range keysWrites(c, n) {
+			if r := keys.RequestOf(c.info, w.Header); r != nil && r != send.Req {
+				continue // another request's header
+			}
 			if !w.Const || c.names.Header(w.Name) {
 				keyed = true // a key header (fresh values are reported where set)
 			}
@@ -289,6 +261,9 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 			return // keyed by the job's id
 		}
 	}
+	if h.inbox {
+		return // commits with the message id, once
+	}
 	table := strings.Trim(m[1], `"`)
 	if c.naturalKey(table) {
 		return
@@ -370,8 +345,8 @@ func columns(s string) []string {
 // rest of what it does (" sends no idempotency key"). The message is
 // those, the handler and how often its framework retries it, and the fix;
 // when that is longer than maxMessage it leaves out, in turn, the
-// handler's name (the finding is in it), via, the retry count, and the
-// handler.
+// handler's name (the finding is in it), via, the retry count, the
+// handler, and a consumer's message id (the docs say which).
 func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 	k := reportKey{int(n.Pos()), what + rest}
 	if c.reported[k] {
@@ -382,10 +357,14 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 		via = " through " + via
 	}
 	in, count := " in "+h.kind+" "+h.name, " ("+retries(h.fw)+")"
-	build := func() string {
-		return what + via + rest + in + count + "; key by " + id(h.fw) + " via idempotency.Derive"
+	fix := "; key by " + id(h.fw) + " via idempotency.Derive"
+	if h.fw.Consumer() {
+		count, fix = consumerFix(h)
 	}
-	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 4; step++ {
+	build := func() string {
+		return what + via + rest + in + count + fix
+	}
+	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 5; step++ {
 		switch step {
 		case 0:
 			in = " in a " + h.kind
@@ -398,6 +377,10 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 			count = ""
 		case 3:
 			in = ""
+		case 4:
+			if h.fw.Consumer() {
+				_, fix = consumerFix(nil)
+			}
 		}
 	}
 	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: build()})

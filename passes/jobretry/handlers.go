@@ -49,6 +49,7 @@ type handler struct {
 	name   string              // the handler's name
 	body   *ast.BlockStmt      // the handler's body
 	params map[*types.Var]bool // parameters that carry the job's id (river's job)
+	inbox  bool                // inside an idempotency.Inbox's Consume handler
 }
 
 func handlerOf(s *retryscope.Scope) *handler {

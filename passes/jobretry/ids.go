@@ -3,7 +3,6 @@ package jobretry
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"github.com/idemlint/idemlint/passes/internal/keys"
 
@@ -33,6 +32,10 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 				}
 			}
 		case *ast.SelectorExpr:
+			if stable, perDelivery := c.messageIDField(n); stable || perDelivery {
+				found, attempt = found || stable, attempt || perDelivery
+				return true
+			}
 			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok && v.IsField() && v.Pkg() != nil {
 				switch path := v.Pkg().Path(); {
 				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "ID":
@@ -84,7 +87,7 @@ func (c *checker) fresh(body *ast.BlockStmt, e ast.Expr, depth int) bool {
 		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if fn := c.callee(n); fn != nil && generator(fn) {
+			if fn := c.callee(n); fn != nil && keys.Fresh(fn) {
 				found = true
 			}
 		case *ast.Ident:
@@ -100,34 +103,4 @@ func (c *checker) fresh(body *ast.BlockStmt, e ast.Expr, depth int) bool {
 		return true
 	})
 	return found
-}
-
-// generator reports whether fn returns a fresh value on every call.
-func generator(fn *types.Func) bool {
-	if fn.Pkg() == nil {
-		return false
-	}
-	name := fn.Name()
-	top := fn.Signature().Recv() == nil
-	switch path := fn.Pkg().Path(); path {
-	case "github.com/google/uuid":
-		return top && (strings.HasPrefix(name, "New") && name != "NewHash" && name != "NewMD5" && name != "NewSHA1")
-	case "github.com/gofrs/uuid", "github.com/gofrs/uuid/v5":
-		return name == "NewV1" || name == "NewV4" || name == "NewV6" || name == "NewV7"
-	case "github.com/segmentio/ksuid", "github.com/rs/xid":
-		return top && strings.HasPrefix(name, "New")
-	case "github.com/oklog/ulid/v2", "github.com/oklog/ulid":
-		return top && (name == "Make" || name == "New" || name == "MustNew" || name == "MustNewDefault")
-	case "time":
-		return name == "Now"
-	case "math/rand", "math/rand/v2":
-		return top && (strings.HasPrefix(name, "Int") || strings.HasPrefix(name, "Uint") || name == "N")
-	case "crypto/rand":
-		return name == "Text"
-	case "github.com/idemlint/idemlint/runtime/idempotency":
-		return name == "NewKey"
-	case "github.com/idemlint/idemlint/runtime/retry":
-		return name == "NewIdempotencyKey"
-	}
-	return strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/") && name == "NewIdempotencyKey"
 }

@@ -23,3 +23,8 @@ func TestTemporal(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, jobretry.Analyzer, "temporaljobs", "temporaloff")
 }
+
+func TestConsumers(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, jobretry.Analyzer, "consumerjobs")
+}

@@ -169,8 +169,8 @@ func (c *checker) findLayers() {
 		case *ast.RangeStmt:
 			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
 		case *ast.FuncDecl, *ast.FuncLit:
-			if s.Kind != retryscope.JobHandler {
-				continue
+			if s.Kind != retryscope.JobHandler || s.Job.Framework.Consumer() {
+				continue // a consumer's broker redelivers on a crash, not on each error
 			}
 			// A job handler is the outer layer its framework retries; it
 			// is never an inner one.

@@ -24,6 +24,9 @@ const (
 )
 
 func (f Framework) String() string {
+	if c, ok := consumers[f]; ok {
+		return c.name
+	}
 	switch f {
 	case Asynq:
 		return "asynq"
@@ -45,6 +48,9 @@ const (
 
 // module is the Library a framework's scopes name.
 func (f Framework) module() string {
+	if c, ok := consumers[f]; ok {
+		return c.module
+	}
 	switch f {
 	case Asynq:
 		return pkgAsynq
@@ -57,6 +63,9 @@ func (f Framework) module() string {
 // kind is the Entry of a framework's scopes: what the framework calls the
 // code it retries.
 func (f Framework) kind() string {
+	if c, ok := consumers[f]; ok {
+		return c.kind
+	}
 	switch f {
 	case Asynq:
 		return "asynq handler"
@@ -70,7 +79,8 @@ func (f Framework) kind() string {
 type Job struct {
 	Framework Framework
 	// Name is the handler's function or method name, or "func literal"
-	// (for "pattern" when it is registered for an asynq task type).
+	// (for "pattern" when it is registered for an asynq task type); for a
+	// consumer's receive loop, "in" and its function's name.
 	Name string
 	// Pattern is the asynq task type the handler is registered for, if
 	// known.

@@ -25,7 +25,12 @@ const (
 	// Node and Func are its *ast.FuncDecl or *ast.FuncLit, Body its body,
 	// Job says which framework; retries disabled in the package (asynq
 	// MaxRetry(0), river MaxAttempts: 1, Temporal MaximumAttempts: 1) make
-	// no scope.
+	// no scope. A message consumer that its broker redelivers (a sarama
+	// ConsumeClaim, a kafka-go or franz-go receive loop, a JetStream,
+	// Pub/Sub or Lambda SQS callback, an amqp091 or SQS delivery loop) is
+	// a JobHandler too, whose Job.Framework.Consumer() is true: Node is
+	// then its function, or its loop, and Body the code that runs before
+	// the message is acked (see consumers.go).
 	JobHandler
 )
 
@@ -276,6 +281,20 @@ func (r *Result) add(s *Scope) {
 	}
 	r.byNode[s.Node] = s
 	r.scopes = append(r.scopes, s)
+}
+
+// replace adds s, in place of the scope of the same Node if there is one.
+func (r *Result) replace(s *Scope) {
+	if old := r.byNode[s.Node]; old != nil {
+		for i, o := range r.scopes {
+			if o == old {
+				r.scopes[i] = s
+			}
+		}
+		r.byNode[s.Node] = s
+		return
+	}
+	r.add(s)
 }
 
 func (r *Result) sort() {

@@ -53,6 +53,11 @@ func TestPrefilterSound(t *testing.T) {
 						for _, w := range s.Waits {
 							waits = waits || w.Kind != retryscope.WaitNone
 						}
+						if s.Kind == retryscope.JobHandler {
+							// a consumer's receive loop: its broker redelivers,
+							// and nestedretry takes it for no layer
+							continue
+						}
 						if !waits || s.NotFor {
 							// a goto or recursion retry: nestedretry takes it for
 							// an outer layer only and exports no fact for it, nor

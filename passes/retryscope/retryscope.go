@@ -165,6 +165,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.helpers(cands)
 	m.delays()
 	m.jobs()
+	m.consumers()
 	m.res.sort()
 	m.indexFlows()
 	return m.res

@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4
 	github.com/hibiken/asynq v0.26.0
+	github.com/rabbitmq/amqp091-go v1.16.0
 	google.golang.org/grpc v1.85.0
 )
 

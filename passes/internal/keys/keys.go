@@ -234,3 +234,19 @@ func (l List) Set(s string) error {
 	*l.P = out
 	return nil
 }
+
+// RequestOf returns the request variable whose headers a write's Header
+// expression is (req.Header, req.Header of a request that is a variable),
+// or nil when it is another http.Header value.
+func RequestOf(info *types.Info, header ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(header).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Header" {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}

@@ -1,8 +1,11 @@
-// Package jobs holds the demo's background jobs: asynq retries a failed
-// task 25 times by default, so every side effect here must be keyed.
+// Package jobs holds the demo's background jobs and message consumer:
+// asynq retries a failed task 25 times by default, and RabbitMQ redelivers
+// a delivery that was not acked (a crash, a closed channel), so every side
+// effect here must be keyed or deduplicated on the message id.
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"math/rand/v2"
@@ -11,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	amqp "github.com/rabbitmq/amqp091-go"
 )
 
 // Register routes the demo's tasks.
@@ -56,4 +60,23 @@ func sendReceipt(ctx context.Context, db *sql.DB, c *http.Client, t *asynq.Task)
 	resp.Body.Close()
 	_, err = db.ExecContext(ctx, "INSERT INTO receipts_sent (body) VALUES ($1)", t.Payload())
 	return err
+}
+
+// Notify posts each order event to a webhook and acks it after the work:
+// at least once, so a redelivered event posts twice.
+func Notify(ctx context.Context, ch *amqp.Channel, c *http.Client) error {
+	deliveries, err := ch.Consume("orders", "notify", false, false, false, false, nil)
+	if err != nil {
+		return err
+	}
+	for d := range deliveries {
+		resp, err := c.Post("https://hooks.example.com/orders", "application/json", bytes.NewReader(d.Body))
+		if err != nil {
+			_ = d.Nack(false, true)
+			continue
+		}
+		resp.Body.Close()
+		_ = d.Ack(false)
+	}
+	return nil
 }

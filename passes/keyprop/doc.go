@@ -1,0 +1,80 @@
+// Package keyprop defines an Analyzer that reports handlers with an
+// incoming idempotency key whose downstream non-idempotent calls carry no
+// key, or a fresh one, instead of one derived from the incoming key.
+//
+// Its documentation is Documentation, below: the analyzer's Doc and
+// docs/keyprop.md are both made from it.
+package keyprop
+
+import "github.com/idemlint/idemlint/internal/checkdoc"
+
+// Documentation is the check's structured documentation, its one source:
+// the analyzer's Doc is Documentation.AnalyzerDoc(), and docs/keyprop.md is
+// generated from it (go test ./analyzers -update-docs).
+var Documentation = &checkdoc.Doc{
+	Name:  Name,
+	Title: "handlers whose idempotency key stops at the first hop",
+	Since: "v0.1.0",
+	Text: `
+A server that applies a keyed request once (the runtime's ` + "`idempotency.Middleware`" + `, or a handler that reads the
+` + "`Idempotency-Key`" + ` header itself) still repeats its downstream side effects when a retried request runs the
+handler again after a crash or a timeout: if the handler calls its payment provider or another service with no key,
+or with a key it mints on each run, the provider cannot tell the retry from a new request and charges twice. Every
+downstream call of a keyed operation needs a key derived from the incoming one, distinct per step and the same on
+every retry: ` + "`idempotency.Derive(key, \"charge\")`" + `.
+
+A handler, for this check, is a function that reads the incoming key: ` + "`r.Header.Get(\"Idempotency-Key\")`" + ` (or
+` + "`X-Idempotency-Key`" + `, or a header of ` + "`-key-headers`" + `) of an ` + "`*http.Request`" + ` the function receives (not one
+the package builds), the runtime Middleware's
+lease (` + "`idempotency.LeaseOf(ctx)`" + `, whose ` + "`Key`" + ` is the request's key), or ` + "`idempotency.StepKey(ctx)`" + `. The
+variables assigned from the key, directly or through any computation (` + "`ParseKey`" + `, ` + "`Derive`" + `, string
+concatenation), carry it.
+
+It reports, in such a handler:
+
+- a POST or PATCH through net/http (` + "`http.Post`" + `, ` + "`http.PostForm`" + `, ` + "`(*http.Client).Post`" + `/` + "`PostForm`" + `,
+  and ` + "`(*http.Client).Do`" + ` of a request built in the handler by ` + "`http.NewRequest(WithContext)`" + ` or an
+  ` + "`&http.Request{}`" + ` literal with a constant method, the model's ` + "`retryscope.NonIdempotentSend`" + `) whose request
+  sets no key header, or sets one only to fresh values;
+- a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, a literal built in the handler, carry no
+  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call) or a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `).
+
+Fresh values are those of the key generators ` + "`keyinloop`" + ` knows (uuid, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `,
+` + "`stripe.NewIdempotencyKey`" + `, the clock, math/rand).
+
+Not reported:
+
+- keys derived from the incoming key, and the incoming key itself;
+- GET, PUT and DELETE, which are idempotent;
+- calls that carry the key through a helper (` + "`charge(ctx, key)`" + `, the helper sets the header): the check does not
+  follow calls, so a helper that drops the key is not seen either;
+- a key the check cannot see into (a parameter, a field);
+- handlers that read no incoming key, and calls outside the function (or function literal) that reads it: a test
+  server's handler that reads the header does not key the test's own requests;
+- calls inside a retry loop, a job handler or a message consumer: ` + "`unkeyedpost`" + `, ` + "`keyinloop`" + ` and ` + "`jobretry`" + ` report
+  those (` + "`jobretry`" + `'s message names the job's or message's id to derive keys from).`,
+	Rule: `Pass a derived key to every provider that supports one: Idempotency-Key: ${key}:charge to the payment provider.`,
+	Before: `
+func charge(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("Idempotency-Key")
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(uuid.NewString()) // a new key on every retry of the request
+	paymentintent.New(params)
+}`,
+	After: `
+func charge(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("Idempotency-Key")
+	params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount)}
+	params.SetIdempotencyKey(idempotency.Derive(key, "charge")) // the same key on every retry
+	paymentintent.New(params)
+}`,
+	Fix: `
+Send ` + "`github.com/idemlint/idemlint/runtime/idempotency.Derive(key, step)`" + ` as the downstream key, with the incoming key
+and a step name distinct per downstream call: as the ` + "`Idempotency-Key`" + ` header of the request, or the provider's key
+field (` + "`params.SetIdempotencyKey`" + `). Under the runtime Middleware, ` + "`idempotency.Step(ctx, name, fn)`" + ` with
+` + "`idempotency.StepKey(ctx)`" + ` inside fn also records the step, so a retry resumes after it.`,
+	Options: []checkdoc.Option{
+		{Flag: "-key-headers", Setting: "key-headers", Default: "", Text: "comma-separated extra request headers that carry an idempotency key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},
+		{Flag: "-key-fields", Setting: "key-fields", Default: "", Text: "comma-separated extra struct fields that carry an idempotency key (besides `IdempotencyKey`, `IdempotencyToken`, `ClientToken`, `ClientRequestToken`)"},
+	},
+}

@@ -1,0 +1,199 @@
+// Package brokertest holds what the inbox adapters' tests against real
+// brokers share: the broker requirement (fail under the CI variable, skip
+// otherwise), a PostgreSQL schema of their own, and child processes to kill
+// mid-message.
+package brokertest
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+)
+
+// Require fails t (under env=1, as CI sets it) or skips it when nothing
+// listens on addr.
+func Require(t testing.TB, env, addr string) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err == nil {
+		c.Close()
+		return
+	}
+	if os.Getenv(env) == "1" {
+		t.Fatalf("%s=1 and no broker on %s: %v", env, addr, err)
+	}
+	t.Skipf("no broker on %s (%v); set %s=1 to fail instead", addr, err, env)
+}
+
+// Name returns prefix and a random suffix, for queues, streams and schemas
+// no other test run uses.
+func Name(prefix string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func dsn() string {
+	if d := os.Getenv("DATABASE_URL"); d != "" {
+		return d
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// Postgres returns a database handle whose tables live in a fresh schema,
+// dropped when t ends, and the DSN of that schema for a child process. A
+// missing database fails t.
+func Postgres(t testing.TB) (*sql.DB, string) {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := sql.Open("pgx", dsn())
+	if err == nil {
+		err = admin.PingContext(ctx)
+	}
+	if err != nil {
+		t.Fatalf("PostgreSQL is required (set DATABASE_URL or start 127.0.0.1:5432): %v", err)
+	}
+	schema := Name("brokertest_")
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	u, err := url.Parse(dsn())
+	if err != nil {
+		t.Fatalf("parse DATABASE_URL: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	db, err := sql.Open("pgx", u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.Close()
+		admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	})
+	return db, u.String()
+}
+
+// Open opens the database of a DSN Postgres returned, in a child process.
+func Open(dsn string) (*sql.DB, error) { return sql.Open("pgx", dsn) }
+
+// Child is the test binary re-run as a consumer process.
+type Child struct {
+	t     testing.TB
+	cmd   *exec.Cmd
+	lines chan string
+}
+
+// Start runs the test named test of the binary in a child process with env
+// added to its environment.
+func Start(t testing.TB, test string, env ...string) *Child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &Child{t: t, cmd: cmd, lines: make(chan string)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return c
+}
+
+// Await waits for a line of the child's output that starts with prefix.
+func (c *Child) Await(prefix string, timeout time.Duration) {
+	c.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				c.cmd.Wait()
+				c.t.Fatalf("the child ended before printing %q", prefix)
+			}
+			if strings.HasPrefix(l, prefix) {
+				return
+			}
+		case <-deadline:
+			c.t.Fatalf("the child printed no %q within %s", prefix, timeout)
+		}
+	}
+}
+
+// Kill kills the child with SIGKILL and waits for it.
+func (c *Child) Kill() {
+	c.t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		c.t.Fatal(err)
+	}
+	if err := c.cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
+		c.t.Fatalf("child exit: %v, want killed", err)
+	}
+	go func() {
+		for range c.lines {
+		}
+	}()
+}
+
+// Effects creates the effects table of the consumers under test (an insert
+// with no natural key: only the inbox keeps it from repeating) and returns
+// its row count.
+func Effects(t testing.TB, db *sql.DB) func() int {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE effects (id bigserial PRIMARY KEY, body text NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	return func() int {
+		t.Helper()
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM effects`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+}
+
+// KillTwice runs the consumer child test twice with childEnv set to its
+// mode: "work", killed in the handler before the inbox commits (no effect
+// may remain), then "commit", killed after the commit and before the ack
+// (one effect). The message is then still unacked, for a third delivery.
+func KillTwice(t testing.TB, test, childEnv string, env []string, effects func() int) {
+	t.Helper()
+	c := Start(t, test, append(env, childEnv+"=work")...)
+	c.Await("WORKING", 30*time.Second)
+	c.Kill()
+	if n := effects(); n != 0 {
+		t.Fatalf("%d effects after a kill before the commit, want 0", n)
+	}
+	c = Start(t, test, append(env, childEnv+"=commit")...)
+	c.Await("COMMITTED", 30*time.Second)
+	c.Kill()
+	if n := effects(); n != 1 {
+		t.Fatalf("%d effects after the commit, want 1", n)
+	}
+}

@@ -1,0 +1,102 @@
+// Package nats is a stub of github.com/nats-io/nats.go (v1.55.0): the core
+// and legacy JetStream subscription API, with the real signatures.
+package nats
+
+import "time"
+
+type Option func(*Options) error
+
+type Options struct{ Url string }
+
+type Conn struct{}
+
+func Connect(url string, options ...Option) (*Conn, error) { return &Conn{}, nil }
+
+func (nc *Conn) Close() {}
+
+type Header map[string][]string
+
+func (h Header) Get(key string) string { return "" }
+
+type Msg struct {
+	Subject string
+	Reply   string
+	Header  Header
+	Data    []byte
+}
+
+type AckOpt interface{ configureAck(*ackOpts) error }
+
+type ackOpts struct{}
+
+func (m *Msg) Ack(opts ...AckOpt) error        { return nil }
+func (m *Msg) Nak(opts ...AckOpt) error        { return nil }
+func (m *Msg) Term(opts ...AckOpt) error       { return nil }
+func (m *Msg) InProgress(opts ...AckOpt) error { return nil }
+
+type SequencePair struct {
+	Consumer uint64 `json:"consumer_seq"`
+	Stream   uint64 `json:"stream_seq"`
+}
+
+type MsgMetadata struct {
+	Sequence     SequencePair
+	NumDelivered uint64
+	NumPending   uint64
+	Timestamp    time.Time
+	Stream       string
+	Consumer     string
+	Domain       string
+}
+
+func (m *Msg) Metadata() (*MsgMetadata, error) { return &MsgMetadata{}, nil }
+
+type MsgHandler func(msg *Msg)
+
+type Subscription struct{}
+
+func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) {
+	return &Subscription{}, nil
+}
+
+func (nc *Conn) QueueSubscribe(subj, queue string, cb MsgHandler) (*Subscription, error) {
+	return &Subscription{}, nil
+}
+
+type SubOpt interface{ configureSubscribe(*subOpts) error }
+
+type subOpts struct{}
+
+type subOptFn func(*subOpts) error
+
+func (f subOptFn) configureSubscribe(o *subOpts) error { return f(o) }
+
+func ManualAck() SubOpt { return subOptFn(func(*subOpts) error { return nil }) }
+
+type PubOpt interface{ configurePublish(*pubOpts) error }
+
+type pubOpts struct{}
+
+type PubAck struct {
+	Stream   string
+	Sequence uint64
+}
+
+type JSOpt interface{ configureJSContext(*jsOpts) error }
+
+type jsOpts struct{}
+
+type JetStream interface {
+	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
+	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+}
+
+type JetStreamManager interface{}
+
+type JetStreamContext interface {
+	JetStream
+	JetStreamManager
+}
+
+func (nc *Conn) JetStream(opts ...JSOpt) (JetStreamContext, error) { return nil, nil }
