@@ -110,6 +110,9 @@ type checker struct {
 	factorMemo map[*layer][]int
 	fallback   map[string]setting
 	reported   map[token.Pos]bool
+	// impls caches soleImpl's implementing type per interface (nil: none,
+	// or more than one).
+	impls map[*types.Named]types.Type
 }
 
 func (c *checker) run() {
@@ -368,6 +371,15 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 		}
 		return h, h.reach != nil
 	}
+	// a method of an interface of this package that one type of it
+	// implements (sarama's Client, implemented by *client)
+	if fn := c.soleImpl(call); fn != nil {
+		if d := c.x.funcs[fn]; d != nil {
+			h.callee = fn.FullName()
+			h.reach = c.summary(d)
+			return h, h.reach != nil
+		}
+	}
 	// a closure held in a local variable
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if lit := c.x.litOf[c.pass.TypesInfo.Uses[id]]; lit != nil {
@@ -377,6 +389,66 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 		}
 	}
 	return h, false
+}
+
+// soleImpl returns the method that a call through an interface declared
+// in this package runs when exactly one type of the package implements the
+// interface, or nil. Other packages may implement it too (a test double);
+// the package's own type is what its code is built to call.
+func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s, ok := c.pass.TypesInfo.Selections[sel]
+	if !ok || s.Kind() != types.MethodVal {
+		return nil
+	}
+	named, ok := types.Unalias(s.Recv()).(*types.Named)
+	if !ok || named.Obj().Pkg() != c.pass.Pkg {
+		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if c.impls == nil {
+		c.impls = make(map[*types.Named]types.Type)
+	}
+	impl, ok := c.impls[named]
+	if !ok {
+		scope := c.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				continue
+			}
+			var t types.Type
+			switch {
+			case types.Implements(tn.Type(), iface):
+				t = tn.Type()
+			case types.Implements(types.NewPointer(tn.Type()), iface):
+				t = types.NewPointer(tn.Type())
+			default:
+				continue
+			}
+			if impl != nil {
+				impl = nil // two implementations: the call may run either
+				break
+			}
+			impl = t
+		}
+		c.impls[named] = impl
+	}
+	if impl == nil {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(impl, true, c.pass.Pkg, sel.Sel.Name)
+	fn, _ := obj.(*types.Func)
+	return fn
 }
 
 func (c *checker) importFact(fn *types.Func) *retriesFact {

@@ -13,7 +13,7 @@ import (
 
 func TestSamePackage(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "samepkg")
+	analysistest.Run(t, dir, Analyzer, "samepkg", "ifacecase")
 }
 
 // TestFactRoundTrip checks that the fact survives the gob encoding drivers

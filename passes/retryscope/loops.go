@@ -1057,12 +1057,20 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 	}
 	for _, x := range w.exits {
-		for _, g := range x.guards {
+		for i, g := range x.guards {
 			if g.comm != nil {
 				if d, ok := w.commDeadline(g.comm); ok {
 					better(d)
 				}
 				continue
+			}
+			if !w.othersOnResults(x.guards, i) {
+				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
+				// more than the count; the count alone leaves nothing.
+				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
+					other = true
+					continue
+				}
 			}
 			// each way out counts: a disjunct of the guard (or, for an
 			// else branch, a conjunct of its condition) leaves by itself
@@ -1096,6 +1104,43 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
 	s.Deadline = dl
+}
+
+// othersOnResults reports whether every guard of an exit but the i-th
+// tests the attempt's results (err != nil, a status, a result variable):
+// then the i-th, when it counts attempts, caps them.
+func (w *loopWalk) othersOnResults(guards []guard, i int) bool {
+	for j, g := range guards {
+		if j == i {
+			continue
+		}
+		if g.cond == nil {
+			return false
+		}
+		ok := false
+		for e := range w.errs {
+			if impliesNonNil(w.m.info, g, e) {
+				ok = true
+			}
+		}
+		if !ok && !w.onResults(g.cond) {
+			return false
+		}
+	}
+	return true
+}
+
+// onResults reports whether cond mentions a result of an attempt and
+// calls nothing but predicates on it.
+func (w *loopWalk) onResults(cond ast.Expr) bool {
+	mentions := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && w.results[w.m.info.Uses[id]] {
+			mentions = true
+		}
+		return true
+	})
+	return mentions
 }
 
 func disjuncts(e ast.Expr) []ast.Expr {
