@@ -1,78 +1,25 @@
 package idempotency
 
 import (
-	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
-	"strings"
 	"testing"
-	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
-// testDSN is the PostgreSQL the tests use: $DATABASE_URL or the local test
-// database. A missing database fails the tests; they never skip.
-func testDSN() string {
-	if d := os.Getenv("DATABASE_URL"); d != "" {
-		return d
-	}
-	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-}
+// The package's tests use runtime/internal/pgtest's PostgreSQL (a missing
+// database fails them, never skips) under these short names.
 
-// withSearchPath returns dsn with its search_path set to schema.
+func testDSN() string { return pgtest.DSN() }
+
 func withSearchPath(t testing.TB, dsn, schema string) string {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		u, err := url.Parse(dsn)
-		if err != nil {
-			t.Fatalf("parse DATABASE_URL: %v", err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		return u.String()
-	}
-	return dsn + " search_path=" + schema
+	return pgtest.WithSearchPath(t, dsn, schema)
 }
 
-// schemaDB returns a database handle whose tables live in a fresh schema,
-// dropped when the test ends, so tests in parallel packages never meet.
+// schemaDB returns a handle on a fresh schema, dropped when the test ends.
 func schemaDB(t testing.TB) *sql.DB {
 	t.Helper()
-	admin, err := sql.Open("pgx", testDSN())
-	if err != nil {
-		t.Fatalf("open PostgreSQL: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := admin.PingContext(ctx); err != nil {
-		admin.Close()
-		t.Fatalf("PostgreSQL is required for these tests (set DATABASE_URL or start 127.0.0.1:5432): %v", err)
-	}
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "idemtest_" + hex.EncodeToString(b[:])
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	db, err := sql.Open("pgx", withSearchPath(t, testDSN(), schema))
-	if err != nil {
-		t.Fatalf("open PostgreSQL: %v", err)
-	}
-	db.SetMaxOpenConns(16)
+	db, _ := pgtest.SchemaDB(t)
 	db.SetMaxIdleConns(16)
-	t.Cleanup(func() {
-		db.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		admin.Close()
-	})
 	return db
 }
