@@ -375,7 +375,7 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 	// implements (sarama's Client, implemented by *client)
 	if fn := c.soleImpl(call); fn != nil {
 		if d := c.x.funcs[fn]; d != nil {
-			h.callee = fn.FullName()
+			h.callee = names.Of(fn)
 			h.reach = c.summary(d)
 			return h, h.reach != nil
 		}
@@ -393,8 +393,9 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 
 // soleImpl returns the method that a call through an interface declared
 // in this package runs when exactly one type of the package implements the
-// interface, or nil. Other packages may implement it too (a test double);
-// the package's own type is what its code is built to call.
+// interface and no type of the packages it imports does, or nil. Packages
+// that import it may implement it too (a test double); the package's own
+// type is what its code is built to call.
 func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -441,6 +442,9 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 			}
 			impl = t
 		}
+		if impl != nil && implementedOutside(c.pass.Pkg, iface) {
+			impl = nil // *http.Client implements a Do interface too
+		}
 		c.impls[named] = impl
 	}
 	if impl == nil {
@@ -449,6 +453,29 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 	obj, _, _ := types.LookupFieldOrMethod(impl, true, c.pass.Pkg, sel.Sel.Name)
 	fn, _ := obj.(*types.Func)
 	return fn
+}
+
+// implementedOutside reports whether a type of a package that pkg imports
+// implements iface: then a value of iface may be that type (slack's
+// retryClient wraps an httpClient that is an *http.Client), and the
+// package's own implementation is not the only one its code calls.
+func implementedOutside(pkg *types.Package, iface *types.Interface) bool {
+	for _, imp := range pkg.Imports() {
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+				continue
+			}
+			if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *checker) importFact(fn *types.Func) *retriesFact {

@@ -328,3 +328,31 @@ func (p *watcher) pages(fn func(int) error) {
 		_ = fn(v)
 	}
 }
+
+// sleepOrStop waits d unless done closes first.
+func sleepOrStop(done <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-done:
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// kafka-go's and sarama's retry waits: the count guard only chooses
+// whether to wait; the exit under it is the stop signal (through a helper
+// the model does not read), not a cap: the cap is unknown, not one attempt
+// as it used to read.
+func waitAfterFirst(done <-chan struct{}) error {
+	for n := 0; ; n++ { // want "loop cap=unknown deadline=unknown waits=constant body"
+		if n > 0 {
+			if !sleepOrStop(done, time.Second) {
+				return errBusy
+			}
+		}
+		if err := send(); err == nil {
+			return nil
+		}
+	}
+}
+
