@@ -367,10 +367,7 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 5; step++ {
 		switch step {
 		case 0:
-			in = " in a " + h.kind
-			if h.fw == retryscope.Asynq {
-				in = " in an " + h.kind
-			}
+			in = " in " + article(h.kind) + " " + h.kind
 		case 1:
 			via = ""
 		case 2:
@@ -384,6 +381,15 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 		}
 	}
 	suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: n.Pos(), End: n.End(), Message: build()})
+}
+
+// article is the indefinite article of kind as it is said: an asynq
+// handler, an amqp091 delivery loop, an SQS receive loop.
+func article(kind string) string {
+	if strings.HasPrefix(kind, "SQS") || strings.ContainsAny(kind[:1], "aeiou") {
+		return "an"
+	}
+	return "a"
 }
 
 // maxMessage is the length a message is kept to (see report).

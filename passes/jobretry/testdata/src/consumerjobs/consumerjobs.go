@@ -180,7 +180,7 @@ func sqsLoop(ctx context.Context, c *sqs.Client, url *string) {
 		}
 		for _, m := range out.Messages {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/charges", nil)
-			http.DefaultClient.Do(req) // want `POST sends no idempotency key in a SQS receive loop \(redelivered\); dedupe on m\.MessageId with idempotency\.Inbox`
+			http.DefaultClient.Do(req) // want `POST sends no idempotency key in an SQS receive loop \(redelivered\); dedupe on m\.MessageId with idempotency\.Inbox`
 			// Keyed with the message id, in a helper.
 			charge(ctx, aws.ToString(m.MessageId))
 			// Idempotent: an upsert and a table with a natural key.
