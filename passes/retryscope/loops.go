@@ -1041,9 +1041,13 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	if rangeCap != nil {
 		caps = append(caps, *rangeCap)
 	}
+	lateExit := false // the exit being classified comes after the pass's attempt
 	classify := func(e ast.Expr, inCond bool) {
 		switch k, c, d := w.condKind(e, inCond); k {
 		case condCounter:
+			if lateExit && c.Kind == CapKnown && w.postCounted(e) {
+				c.N++ // for n := 0; ; n++ { op(); if n >= 2 { return } }: 3 attempts
+			}
 			caps = append(caps, c)
 		case condTime:
 			better(d)
@@ -1057,6 +1061,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 	}
 	for _, x := range w.exits {
+		lateExit = w.afterAttempt(x.node)
 		for i, g := range x.guards {
 			if g.comm != nil {
 				if d, ok := w.commDeadline(g.comm); ok {
@@ -1104,6 +1109,53 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
 	s.Deadline = dl
+}
+
+// afterAttempt reports whether an attempt of the pass (a call assigning an
+// error variable of the body) comes before n in the body.
+func (w *loopWalk) afterAttempt(n ast.Node) bool {
+	for o := range w.errs {
+		for _, d := range w.di.defs[o] {
+			if in(w.body, d.pos) && d.pos < n.Pos() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// postCounted reports whether the counter of cond starts at 0 in the for
+// statement's init and is counted up only by its post statement (n++), so
+// that an exit in the body sees the pass's number before the increment.
+func (w *loopWalk) postCounted(cond ast.Expr) bool {
+	f, ok := w.loop.(*ast.ForStmt)
+	if !ok || f.Post == nil {
+		return false
+	}
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	o := w.obj(b.X)
+	if o == nil || w.down[o] {
+		return false
+	}
+	inc, ok := f.Post.(*ast.IncDecStmt)
+	if !ok || inc.Tok != token.INC || w.obj(inc.X) != o {
+		return false
+	}
+	for _, d := range w.di.defs[o] {
+		if in(w.body, d.pos) {
+			return false // also counted in the body
+		}
+	}
+	// from 0, set by the for statement itself
+	init, ok := f.Init.(*ast.AssignStmt)
+	if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || w.obj(init.Lhs[0]) != o {
+		return false
+	}
+	tv, ok := w.m.info.Types[init.Rhs[0]]
+	return ok && tv.Value != nil && constant.Sign(tv.Value) == 0
 }
 
 // othersOnResults reports whether every guard of an exit but the i-th

@@ -356,3 +356,46 @@ func waitAfterFirst(done <-chan struct{}) error {
 	}
 }
 
+
+// A count guard after the attempt, the counter counted by the post
+// statement from 0: n is 0, 1, 2 at the three attempts.
+func capped() error {
+	var err error
+	for n := 0; ; n++ { // want "loop cap=3 deadline=none waits=constant body"
+		if err = send(); err == nil {
+			return nil
+		}
+		if n >= 2 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// The same guard before the attempt leaves at n == 2, after two attempts.
+func cappedFirst() error {
+	var err error
+	for n := 0; ; n++ { // want "loop cap=2 deadline=none waits=constant body"
+		if n >= 2 {
+			return err
+		}
+		if err = send(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Counted from 1: n is 1, 2, 3 at the three attempts.
+func cappedFromOne() error {
+	var err error
+	for n := 1; ; n++ { // want "loop cap=3 deadline=none waits=constant body"
+		if err = send(); err == nil {
+			return nil
+		}
+		if n >= 3 {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
