@@ -95,8 +95,12 @@ across packages through a fact that the check exports on every exported
 function or method that retries (directly or through its callees), with the
 attempt cap when known. Because a Google Cloud client's methods call
 ` + "`gax.Invoke`" + `, they carry the fact too when the driver analyses them as
-dependencies. Calls through interfaces are not followed (only the typed
-clientsets' interfaces are known, by package).
+dependencies. A call through an interface declared in the package is
+followed when exactly one type of the package implements the interface and
+no type of the packages it imports does (sarama's ` + "`Client`" + `, implemented by
+` + "`*client`" + `; a wrapper of an ` + "`http.Client`" + `-like interface is not, since
+` + "`*http.Client`" + ` implements it too). Other interface calls are not followed
+(the typed clientsets' interfaces are known, by package).
 
 The message names the inner layer and its cap and, when both caps are known,
 the worst case:
@@ -158,8 +162,9 @@ layers too). The check has no flags of its own.`},
   which knows their configuration, decides).
 - Generated files.`},
 		{Title: "Limits", Text: `
-- Interface method calls and function values (other than closures held in
-  local variables) are not followed.
+- Interface method calls (but the package's own sole implementation, above)
+  and function values (other than closures held in local variables) are not
+  followed.
 - The retry model takes a function of the same package that waits anywhere
   in its body for a wait helper (like ` + "`sleepCtx(ctx, d)`" + `), so a hand-written
   loop whose attempt is such a function (` + "`for { err = c.Refund(); ...;\n  time.Sleep(d) }`" + ` with ` + "`Refund`" + ` retrying with sleeps) is not seen as a
