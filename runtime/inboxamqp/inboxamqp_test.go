@@ -13,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/inboxamqp"
 	"github.com/idemlint/idemlint/runtime/internal/brokertest"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
 const (
@@ -137,7 +138,7 @@ func declare(t testing.TB) (*amqp.Channel, string) {
 func TestRedeliveredAfterKill(t *testing.T) {
 	brokertest.Require(t, "IDEMLINT_REQUIRE_RABBITMQ", addr)
 	ctx := context.Background()
-	db, dsn := brokertest.Postgres(t)
+	db, dsn := pgtest.SchemaDB(t)
 	effects := brokertest.Effects(t, db)
 	in, err := idempotency.NewPostgresInbox(ctx, db)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/inboxnats"
 	"github.com/idemlint/idemlint/runtime/internal/brokertest"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
 const addr = "127.0.0.1:4222"
@@ -133,7 +134,7 @@ func newStream(t testing.TB) (jetstream.JetStream, string) {
 func TestRedeliveredAfterKill(t *testing.T) {
 	brokertest.Require(t, "IDEMLINT_REQUIRE_NATS", addr)
 	ctx := context.Background()
-	db, dsn := brokertest.Postgres(t)
+	db, dsn := pgtest.SchemaDB(t)
 	effects := brokertest.Effects(t, db)
 	in, err := idempotency.NewPostgresInbox(ctx, db)
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package brokertest holds what the inbox adapters' tests against real
 // brokers share: the broker requirement (fail under the CI variable, skip
-// otherwise), a PostgreSQL schema of their own, and child processes to kill
-// mid-message.
+// otherwise) and child processes to kill mid-message; their PostgreSQL
+// schema is runtime/internal/pgtest's.
 package brokertest
 
 import (
@@ -11,7 +11,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -45,50 +44,8 @@ func Name(prefix string) string {
 	return prefix + hex.EncodeToString(b[:])
 }
 
-func dsn() string {
-	if d := os.Getenv("DATABASE_URL"); d != "" {
-		return d
-	}
-	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-}
-
-// Postgres returns a database handle whose tables live in a fresh schema,
-// dropped when t ends, and the DSN of that schema for a child process. A
-// missing database fails t.
-func Postgres(t testing.TB) (*sql.DB, string) {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", dsn())
-	if err == nil {
-		err = admin.PingContext(ctx)
-	}
-	if err != nil {
-		t.Fatalf("PostgreSQL is required (set DATABASE_URL or start 127.0.0.1:5432): %v", err)
-	}
-	schema := Name("brokertest_")
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	u, err := url.Parse(dsn())
-	if err != nil {
-		t.Fatalf("parse DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	db, err := sql.Open("pgx", u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		db.Close()
-		admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close()
-	})
-	return db, u.String()
-}
-
-// Open opens the database of a DSN Postgres returned, in a child process.
+// Open opens the database of a DSN pgtest.SchemaDB returned, in a child
+// process.
 func Open(dsn string) (*sql.DB, error) { return sql.Open("pgx", dsn) }
 
 // Child is the test binary re-run as a consumer process.
