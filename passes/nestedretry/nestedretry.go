@@ -418,32 +418,9 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 	}
 	impl, ok := c.impls[named]
 	if !ok {
-		scope := c.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-				continue
-			}
-			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
-				continue
-			}
-			var t types.Type
-			switch {
-			case types.Implements(tn.Type(), iface):
-				t = tn.Type()
-			case types.Implements(types.NewPointer(tn.Type()), iface):
-				t = types.NewPointer(tn.Type())
-			default:
-				continue
-			}
-			if impl != nil {
-				impl = nil // two implementations: the call may run either
-				break
-			}
-			impl = t
-		}
-		if impl != nil && implementedOutside(c.pass.Pkg, iface) {
-			impl = nil // *http.Client implements a Do interface too
+		own := implementers(c.pass.Pkg.Scope(), iface, false, 2)
+		if len(own) == 1 && !implementedOutside(c.pass.Pkg, iface) {
+			impl = own[0] // not two (the call may run either), nor *http.Client's Do
 		}
 		c.impls[named] = impl
 	}
@@ -461,21 +438,40 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 // package's own implementation is not the only one its code calls.
 func implementedOutside(pkg *types.Package, iface *types.Interface) bool {
 	for _, imp := range pkg.Imports() {
-		scope := imp.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || !tn.Exported() || types.IsInterface(tn.Type()) {
-				continue
-			}
-			if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
-				continue
-			}
-			if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
-				return true
-			}
+		if len(implementers(imp.Scope(), iface, true, 1)) > 0 {
+			return true
 		}
 	}
 	return false
+}
+
+// implementers returns up to limit types of scope that implement iface,
+// T or *T, skipping interfaces and generic types: of another package
+// (outside) its exported types, aliases included; of the package itself
+// every type but aliases.
+func implementers(scope *types.Scope, iface *types.Interface, outside bool, limit int) []types.Type {
+	var out []types.Type
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || types.IsInterface(tn.Type()) || (outside && !tn.Exported()) || (!outside && tn.IsAlias()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 {
+			continue
+		}
+		switch {
+		case types.Implements(tn.Type(), iface):
+			out = append(out, tn.Type())
+		case types.Implements(types.NewPointer(tn.Type()), iface):
+			out = append(out, types.NewPointer(tn.Type()))
+		default:
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
 }
 
 func (c *checker) importFact(fn *types.Func) *retriesFact {
