@@ -7,15 +7,15 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
+// shortConsumerFix is a consumer's fix naming no field, for a message that
+// is too long with the message id's fields.
+const shortConsumerFix = "; dedupe on the message id with idempotency.Inbox"
+
 // consumerFix returns what a consumer's message says in place of a job's
 // retry count, and its fix: dedupe on the message id with the inbox, or,
 // inside the inbox's handler (whose database writes commit with the id), a
 // key derived from the id for what the inbox cannot roll back.
-// With h nil, the fix names no field, for a message that must be short.
 func consumerFix(h *handler) (count, fix string) {
-	if h == nil {
-		return "", "; dedupe on the message id with idempotency.Inbox"
-	}
 	if h.inbox {
 		return ", which the inbox cannot roll back", "; key by idempotency.Derive of " + h.fw.MessageID()
 	}

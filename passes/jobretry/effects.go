@@ -376,7 +376,7 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 			in = ""
 		case 4:
 			if h.fw.Consumer() {
-				_, fix = consumerFix(nil)
+				fix = shortConsumerFix
 			}
 		}
 	}
