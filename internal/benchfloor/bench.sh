@@ -217,6 +217,9 @@ run_vet_set() {
 	local runs=${BENCH_RUNS:-3} i ft fm fu fs it im iu is
 	echo
 	echo "== $name, go vet -vettool ($# patterns; load at start $(cut -d' ' -f1-3 /proc/loadavg))"
+	# Download the modules the packages' tests import first: on a fresh
+	# machine go vet prints "go: downloading" lines, which are no findings.
+	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off go list -test -deps "$@" >/dev/null)
 	# Warm what the go command builds whatever the tool (BENCH_VET_WARM=0
 	# skips it, for a cache known warm).
 	[ "${BENCH_VET_WARM:-1}" = 0 ] || vet_measure "$(vettool "$floor")" "$@" >/dev/null
