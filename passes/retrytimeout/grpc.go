@@ -43,22 +43,22 @@ func grpcTimeoutSomewhere(res *retryscope.Result) bool {
 	return false
 }
 
-// checkGRPC returns the message for a gRPC call inside a retry whose
-// context is proven to have no deadline, or "".
-func (c *checker) checkGRPC(call *ast.CallExpr, ctx ast.Expr) string {
+// checkGRPC returns the finding for a gRPC call inside a retry whose
+// context is proven to have no deadline.
+func (c *checker) checkGRPC(call *ast.CallExpr, ctx ast.Expr) (finding, bool) {
 	if c.grpcTimeout {
-		return ""
+		return finding{}, false
 	}
 	if o := c.res.GRPCCallOptions(call); o != nil && (o.Unknown || o.PerRetryTimeout.IsValid()) {
-		return "" // retry.WithPerRetryTimeout on the call
+		return finding{}, false // retry.WithPerRetryTimeout on the call
 	}
 	f := c.flowAt(call.Pos())
 	if f == nil {
-		return ""
+		return finding{}, false
 	}
 	desc, ok := f.contextWithoutDeadline(ctx, 0)
 	if !ok {
-		return ""
+		return finding{}, false
 	}
-	return types.ExprString(call.Fun) + " inside a retry has no deadline (" + desc + "); give each attempt a context.WithTimeout"
+	return finding{msg: types.ExprString(call.Fun) + " inside a retry has no deadline (" + desc + "); give each attempt a context.WithTimeout"}, true
 }

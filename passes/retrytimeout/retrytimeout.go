@@ -284,10 +284,7 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 		return finding{}, false
 	}
 	if ctx, _, ok := retryscope.GRPCCall(c.info, call); ok {
-		if msg := c.checkGRPC(call, ctx); msg != "" {
-			return finding{msg: msg}, true
-		}
-		return finding{}, false
+		return c.checkGRPC(call, ctx)
 	}
 	const what = " in a retry can hang: no client Timeout, no context deadline; " + fixText
 	switch fn.FullName() {
