@@ -121,6 +121,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		success := make(map[token.Pos]bool)
 		predicate := make(map[token.Pos]bool)
 		failAlways := make(map[token.Pos]bool)
+		// onResponse: a predicate exit tests the response (the status) of
+		// an attempt that leaves on every error: it retries by status
+		// alone (if err != nil { return }; if !shouldRetry(res) { return }).
+		onResponse := make(map[token.Pos]bool)
 		for _, x := range w.exits {
 			at := reaching(attempts, x.node.Pos())
 			if w.failExit(x, e, at) {
@@ -134,15 +138,22 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			if !success[at.pos] && w.takenOnNil(x, e, at) {
 				success[at.pos] = true // return err after if err != nil && n > 0 { continue }
 			}
-			if !success[at.pos] && w.predicateExit(x, e, at) {
+			if !success[at.pos] && w.predicateExit(x, e, at, false) {
 				predicate[at.pos] = true
+			}
+			if w.predicateExit(x, e, at, true) {
+				for o := range w.attemptResults(at, e) {
+					if isResponse(o.Type()) {
+						onResponse[at.pos] = true
+					}
+				}
 			}
 		}
 		if cond != nil && impliesNonNil(m.info, guard{cond: cond}, e) && len(attempts) > 0 {
 			success[attempts[len(attempts)-1].pos] = true
 		}
 		for _, a := range attempts {
-			if (success[a.pos] || predicate[a.pos]) && !failAlways[a.pos] && !w.iterates(a.call, 0) {
+			if (success[a.pos] || predicate[a.pos]) && (!failAlways[a.pos] || onResponse[a.pos]) && !w.iterates(a.call, 0) {
 				if !success[a.pos] && !retries {
 					byPredicate = true
 				}
@@ -428,6 +439,10 @@ func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
 	nonNil := 0
 	for _, g := range x.guards[d:] {
 		switch {
+		case impliesNonNil(w.m.info, g, e) && testsErrorKind(w.m.info, g.cond, e):
+			// if errors.As(err, &permanent) { return }: taken on some
+			// failures, not on every one
+			return false
 		case impliesNonNil(w.m.info, g, e):
 			nonNil++
 		case g.cond == nil:
@@ -442,6 +457,24 @@ func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
 		}
 	}
 	return nonNil == 1
+}
+
+// testsErrorKind reports whether cond tests what kind of error e is
+// (errors.Is(e, target), errors.As(e, &t)) rather than only whether it is
+// nil.
+func testsErrorKind(info *types.Info, cond ast.Expr, e types.Object) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if fn, _ := typeutil.Callee(info, c).(*types.Func); fn != nil && len(c.Args) == 2 && isVar(info, e)(c.Args[0]) {
+			found = fn.FullName() == "errors.Is" || fn.FullName() == "errors.As"
+		}
+		return !found
+	})
+	return found
 }
 
 // attemptDef is one assignment of an error variable from a call in the
@@ -585,6 +618,12 @@ func (w *loopWalk) mentionsCounter(e ast.Expr) bool {
 // carried reports whether o is assigned in the loop from its own previous
 // value, directly or through other variables assigned in the loop.
 func (w *loopWalk) carried(o types.Object) bool {
+	// A variable declared in the body is new on every pass: what it is
+	// assigned from its own value (ctx, cancel = context.WithTimeout(ctx,
+	// d)) does not reach the next pass.
+	if in(w.body, o.Pos()) {
+		return false
+	}
 	var depends func(e ast.Expr, depth int) bool
 	depends = func(e ast.Expr, depth int) bool {
 		if e == nil || depth > 3 {
@@ -1482,16 +1521,22 @@ func isContext(t types.Type) bool {
 // "!retryable(err)" or a test of the response's status code, that does not
 // hold only for a failed attempt (e != nil). The loop generated API SDKs
 // emit: res, err = do(req); if !shouldRetry(res) || n >= max { break }.
-func (w *loopWalk) predicateExit(x exit, e types.Object, at attemptDef) bool {
+//
+// With calls set, only a predicate call counts (shouldRetry(res), a bool
+// it returned), not a test of the status code in place: a loop that
+// leaves on every error and repeats until the status is 200 is more often
+// a poll for a result than a retry.
+func (w *loopWalk) predicateExit(x exit, e types.Object, at attemptDef, calls bool) bool {
 	if at.call == nil {
 		return false
 	}
 	results := w.attemptResults(at, e)
+	w.verdicts(results)
 	for _, g := range x.guards[min(at.depth, len(x.guards)):] {
 		if g.cond == nil || impliesNonNil(w.m.info, g, e) {
 			continue
 		}
-		if w.m.predicateCond(g.cond, !g.neg, results) {
+		if w.m.predicateCond(g.cond, !g.neg, results, calls) {
 			return true
 		}
 	}
@@ -1517,22 +1562,63 @@ func (w *loopWalk) attemptResults(at attemptDef, e types.Object) map[types.Objec
 	return out
 }
 
+// verdicts adds to results the bool variables that the loop assigns from
+// a predicate on them (retry := shouldRetry(req, res); d, ok :=
+// c.shouldRetryRequest(res, n)): a test of one is a test of the attempt's
+// results.
+func (w *loopWalk) verdicts(results map[types.Object]bool) {
+	isBool := func(t types.Type) bool { return t != nil && types.Identical(t.Underlying(), types.Typ[types.Bool]) }
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !w.m.onResult(call, results) {
+			return true
+		}
+		for _, l := range as.Lhs {
+			if o := w.obj(l); o != nil && isBool(o.Type()) && !results[o] {
+				results[o] = true
+			}
+		}
+		return true
+	})
+}
+
+// onResult reports whether call passes an error or response among results.
+func (m *model) onResult(call *ast.CallExpr, results map[types.Object]bool) bool {
+	for _, a := range call.Args {
+		id, ok := ast.Unparen(a).(*ast.Ident)
+		if !ok || !results[m.info.Uses[id]] {
+			continue
+		}
+		if t := m.info.TypeOf(a); t != nil && (isError(t) || isResponse(t)) {
+			return true
+		}
+	}
+	return false
+}
+
 // predicateCond reports whether cond, holding with truth value want, says
 // that the attempt whose results are results needs no retry: a predicate
 // call on an error or response result that is false (!shouldRetry(res)),
 // or a comparison of a response result's status code.
-func (m *model) predicateCond(cond ast.Expr, want bool, results map[types.Object]bool) bool {
+func (m *model) predicateCond(cond ast.Expr, want bool, results map[types.Object]bool, calls bool) bool {
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		if c.Op == token.NOT {
-			return m.predicateCond(c.X, !want, results)
+			return m.predicateCond(c.X, !want, results, calls)
 		}
 	case *ast.BinaryExpr:
 		switch c.Op {
 		case token.LOR, token.LAND:
-			return m.predicateCond(c.X, want, results) || m.predicateCond(c.Y, want, results)
+			return m.predicateCond(c.X, want, results, calls) || m.predicateCond(c.Y, want, results, calls)
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-			return m.isStatusOf(c.X, results) || m.isStatusOf(c.Y, results)
+			return !calls && (m.isStatusOf(c.X, results) || m.isStatusOf(c.Y, results))
 		}
 	case *ast.Ident:
 		// retry, err = run(); if !retry { return err }: the attempt says
@@ -1553,15 +1639,7 @@ func (m *model) predicateCond(cond ast.Expr, want bool, results map[types.Object
 		if t := m.info.TypeOf(c); t == nil || !types.Identical(t.Underlying(), types.Typ[types.Bool]) {
 			return false
 		}
-		for _, a := range c.Args {
-			id, ok := ast.Unparen(a).(*ast.Ident)
-			if !ok || !results[m.info.Uses[id]] {
-				continue
-			}
-			if t := m.info.TypeOf(a); t != nil && (isError(t) || isResponse(t)) {
-				return true
-			}
-		}
+		return m.onResult(c, results)
 	}
 	return false
 }

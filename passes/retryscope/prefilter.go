@@ -305,12 +305,9 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 			if predicate(n.Cond) {
 				found = true
 			}
-			// if !retry { return err }: a bool result of the attempt
-			c := ast.Unparen(n.Cond)
-			if u, ok := c.(*ast.UnaryExpr); ok && u.Op == token.NOT {
-				c = ast.Unparen(u.X)
-			}
-			if id, ok := c.(*ast.Ident); ok && live[id.Name] {
+			// if !retry { return err }, if last || !again { break }: a
+			// bool result of the attempt, or of a predicate on it
+			if boolOperand(n.Cond, live) {
 				found = true
 			}
 		case *ast.ForStmt:
@@ -411,4 +408,18 @@ func (lf *LoopFilter) mayAttempt(e ast.Expr) bool {
 func isNilIdent(e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	return ok && id.Name == "nil"
+}
+
+// boolOperand reports whether cond is, or has as an operand of !, && or
+// ||, a variable of live.
+func boolOperand(cond ast.Expr, live map[string]bool) bool {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.Ident:
+		return live[c.Name]
+	case *ast.UnaryExpr:
+		return c.Op == token.NOT && boolOperand(c.X, live)
+	case *ast.BinaryExpr:
+		return (c.Op == token.LOR || c.Op == token.LAND) && (boolOperand(c.X, live) || boolOperand(c.Y, live))
+	}
+	return false
 }

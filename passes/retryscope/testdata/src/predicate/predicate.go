@@ -99,7 +99,99 @@ func statusOnly(c *http.Client, req *http.Request) (*http.Response, error) {
 	return nil, errors.New("unavailable")
 }
 
+// perPassContext derives each pass's context from itself (ctx, cancel =
+// context.WithTimeout(ctx, d)): a variable declared in the body is new on
+// every pass, so the attempt still sends the same request.
+func (cfg *config) perPassContext() (*http.Response, error) {
+	handler := cfg.HTTPClient.Do
+	var res *http.Response
+	var err error
+	for n := 0; n <= cfg.MaxRetries; n++ { // want `loop cap=bounded deadline=none waits=jittered body`
+		ctx := cfg.Request.Context()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		res, err = handler(cfg.Request.Clone(ctx))
+		cancel()
+		if !shouldRetry(cfg.Request, res) || n >= cfg.MaxRetries {
+			break
+		}
+		time.Sleep(retryDelay(res, n))
+	}
+	return res, err
+}
+
+// verdictLocal keeps the predicate's answer in a local before the exit.
+func (cfg *config) verdictLocal() (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for n := 0; ; n++ { // want `loop cap=unknown deadline=unknown waits=jittered body`
+		last := n >= cfg.MaxRetries
+		res, err = cfg.HTTPClient.Do(cfg.Request)
+		again := shouldRetry(cfg.Request, res)
+		if last || !again {
+			break
+		}
+		time.Sleep(retryDelay(res, n))
+	}
+	return res, err
+}
+
+func backoffFor(res *http.Response, n int) (time.Duration, bool) {
+	return time.Second << n, res.StatusCode >= 500
+}
+
+// statusRetry leaves on every transport error and retries by status
+// alone, through a predicate that also computes the wait.
+func statusRetry(c *http.Client, req *http.Request) (*http.Response, error) {
+	for n := 0; n < 4; n++ { // want `loop cap=4 deadline=unknown waits=deterministic-growth body`
+		res, err := c.Do(req)
+		if err != nil {
+			return res, err
+		}
+		d, again := backoffFor(res, n)
+		if !again {
+			return res, nil
+		}
+		time.Sleep(d)
+	}
+	return nil, errors.New("unavailable")
+}
+
+type permanent struct{ error }
+
+// asPermanent leaves on one kind of error (errors.As) before it tests for
+// success: that exit is not taken on every failure, the rest are retried.
+func asPermanent() error {
+	for i := 0; i < 5; i++ { // want `loop cap=5 deadline=none waits=constant body`
+		err := op()
+		var p *permanent
+		if errors.As(err, &p) {
+			return err
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
 // ---- look-alikes
+
+// pollReady leaves on every error and repeats until the status is 200,
+// tested in place: a poll for a result, not a retry.
+func pollReady(c *http.Client, req *http.Request) (*http.Response, error) {
+	for {
+		res, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if res.StatusCode == http.StatusOK {
+			return res, nil
+		}
+		time.Sleep(5 * time.Second)
+	}
+}
 
 type job struct{ Done bool }
 
