@@ -40,7 +40,17 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   or PATCH found makes the send one: its message says where it comes from (` + "`(a POST from issues.go:118)`" + `), and there is
   no fix (the key belongs to the caller). A builder that sets a key header keys every request it builds; code it
   hands the request to (the caller's request options) does not count, and copying the entries of a local header map
-  whose names are all constant and none a key sets none. Call sites in other packages are not seen.
+  whose names are all constant and none a key sets none. Call sites in other packages are not seen;
+- the caller's requests, of any method: a retry that re-sends a request its callers give (a parameter of an
+  exported function or of an exported method of an exported type that no call site of the package settles as a
+  POST, or an exported ` + "`*http.Request`" + ` field of the receiver of a method of an exported type, as in the
+  ` + "`RequestConfig`" + ` of a generated SDK) re-sends their POSTs too. Sends through values count here: an
+  ` + "`http.RoundTripper`" + `'s ` + "`RoundTrip`" + ` and a func value of the shape of ` + "`(*http.Client).Do`" + ` (` + "`handler := c.HTTPClient.Do`" + `,
+  wrapped in middleware). A function that compares the request's method (itself, or in a helper of the package it
+  hands the request to) decides by method and is not reported. The message says to key POSTs or to retry only
+  idempotent methods; there is no fix. Headers copied from a header map a client holds for every request
+  (` + "`for k, v := range c.header`" + `), predicate hooks (` + "`c.retryOnError(req, err)`" + `), calls handed the response beside the
+  request (a logger's ` + "`LogRoundTrip(req, res, ...)`" + `), and parts of the request (` + "`req.Body`" + `) set no key.
 
 It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
 request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH

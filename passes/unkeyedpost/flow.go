@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -246,7 +247,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
-			if w.Const && c.names.Header(w.Name) || !w.Const && !(strict && c.copiedUnkeyed(fd, w)) {
+			if w.Const && c.names.Header(w.Name) || !w.Const && !c.clientWide(fd, w) && !(strict && c.copiedUnkeyed(fd, w)) {
 				return true
 			}
 		}
@@ -271,10 +272,16 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 					keyed = true
 				}
 			}
+			if c.observesResponse(n) {
+				break
+			}
 			for i, a := range n.Args {
 				if t := c.info.TypeOf(a); t != nil {
 					if _, basic := t.Underlying().(*types.Basic); basic {
 						continue // req.Method, req.URL.Path: a copy, which cannot key the request
+					}
+					if _, part := ast.Unparen(a).(*ast.SelectorExpr); part && !isRequestish(t) {
+						continue // req.Body, req.URL: a part of the request that holds no header
 					}
 				}
 				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i, strict) {
@@ -320,6 +327,41 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	return false
 }
 
+// observesResponse reports whether call is handed a response beside the
+// request (a logger's LogRoundTrip(req, res, err, ...)): it runs after the
+// send, so whatever it sets on the request is not on the attempt that was
+// sent.
+func (c *checker) observesResponse(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if p, ok := types.Unalias(c.info.TypeOf(a)).(*types.Pointer); ok && astq.IsNamed(p.Elem(), "net/http", "Response") {
+			return true
+		}
+	}
+	return false
+}
+
+// clientWide reports whether the header write w, with a name that is not
+// constant, copies the headers a client holds for every request it sends
+// (for k, v := range c.header { req.Header.Add(k, ...) }, a field): a key
+// there would be one key for every request, no idempotency key.
+func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
+	p := c.parentsOf(fd)
+	for n := p[w.Node]; n != nil; n = p[n] {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok {
+			continue
+		}
+		sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
+		if !ok || !keys.IsHeader(c.info.TypeOf(sel)) {
+			continue
+		}
+		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+			return true
+		}
+	}
+	return false
+}
+
 // optionalHook reports whether call calls a func-typed field that the
 // code calls only when set (if c.Hook != nil { c.Hook(req) }): a hook a
 // user may install, which the request does not rely on for its key.
@@ -350,6 +392,9 @@ func (c *checker) optionalHook(call *ast.CallExpr) bool {
 // mayKey reports whether the call may set a key header on its i-th
 // argument.
 func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
+	if _, _, ok := c.transportSend(call); ok {
+		return false // sending the request does not key it
+	}
 	fn := typeutil.StaticCallee(c.info, call)
 	if strict {
 		return fn != nil && c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
@@ -357,6 +402,9 @@ func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
 	if fn == nil {
 		if tv, ok := c.info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 			return false // a conversion, append, len
+		}
+		if t := c.info.TypeOf(call); t != nil && types.Identical(t, types.Typ[types.Bool]) {
+			return false // a predicate hook (retryOnError(req, err)) decides; it does not key
 		}
 		return !c.optionalHook(call) // a function value: unknown
 	}

@@ -166,7 +166,10 @@ func (c *checker) summarise() {
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
-				if ok && len(call.Args) == 1 && c.calleeName(call) == "(*net/http.Client).Do" && c.aliasRoot(call.Args[0]) == o {
+				if !ok || len(call.Args) != 1 || c.aliasRoot(call.Args[0]) != o {
+					return true
+				}
+				if _, _, through := c.transportSend(call); through || c.calleeName(call) == "(*net/http.Client).Do" {
 					set(c.sendsParams, fn, i)
 				}
 				return true
@@ -259,6 +262,13 @@ type sendInfo struct {
 	// indirect is set when the request is built in another function (a
 	// caller, or a request builder of the package): no fix.
 	indirect bool
+	// anyMethod is set when the request is the caller's (a parameter of
+	// an exported function, an exported field of the receiver of an
+	// exported method) and nothing in the package fixes or tests its
+	// method: the retry re-sends POSTs as well as GETs. origin is that
+	// parameter or field.
+	anyMethod bool
+	origin    ast.Expr
 	// fd is the function declaration the request expressions belong to;
 	// at, when valid, is where req is read (else at call).
 	fd *ast.FuncDecl
@@ -267,6 +277,13 @@ type sendInfo struct {
 
 // send classifies call as a send of a POST or PATCH request, or returns nil.
 func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
+	if req, name, ok := c.transportSend(call); ok {
+		s := &sendInfo{call: call, entry: name, name: name, req: req}
+		if !c.resolve(fd, s) {
+			return nil
+		}
+		return s
+	}
 	fn := typeutil.StaticCallee(c.info, call)
 	if fn == nil {
 		return nil
@@ -415,12 +432,24 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 				e, before = v.X, v.Pos()
 				continue
 			}
-			return false
+			return c.callersRequest(fd, s, v)
 		case *ast.Ident:
-			return c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
+			if c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
 				return c.resolve(sub.fd, sub) && !c.keyedSend(sub.fd, sub)
-			})
+			}) {
+				return true
+			}
+			return c.callersRequest(fd, s, v)
+		case *ast.StarExpr:
+			// copy := *req; return &copy: a copy of the request, its method
+			// included
+			e, before = v.X, v.Pos()
+			continue
 		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(v.X).(*ast.Ident); ok && v.Op == token.AND && isRequest(c.info.TypeOf(v), "net/http") {
+				e, before = id, v.Pos()
+				continue
+			}
 			if lit, ok := ast.Unparen(v.X).(*ast.CompositeLit); ok && v.Op == token.AND && isRequest(c.info.TypeOf(lit), "net/http") {
 				for _, elt := range lit.Elts {
 					if kv, ok := elt.(*ast.KeyValueExpr); ok {
@@ -460,6 +489,7 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judg
 			continue
 		}
 		s.method, s.from, s.indirect, s.built = sub.method, a.Call, true, nil
+		s.anyMethod, s.origin = sub.anyMethod, sub.origin
 		if sub.from != nil {
 			s.from = sub.from
 		}
@@ -494,6 +524,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
 		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
+			s.anyMethod, s.origin = sub.anyMethod, sub.origin
 			found = true
 		}
 		return !found
@@ -542,6 +573,7 @@ func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
 		}
 		if sub := c.send(hd, inner); sub != nil && sub.client == nil && sub.from != nil && !c.keyedSend(hd, sub) {
 			s.method, s.from, s.indirect, s.helper = sub.method, sub.from, true, true
+			s.anyMethod, s.origin = sub.anyMethod, sub.origin
 			if sub.from == s.call {
 				s.from = nil // the method is this call's own argument
 			}
@@ -625,6 +657,17 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	}
 	pos, end := s.call.Pos(), s.call.End()
 	what := s.method + " " + s.name
+	if s.anyMethod {
+		d := analysis.Diagnostic{
+			Pos: pos, End: end, Message: anyMethodMessage(s.name),
+			Related: []analysis.RelatedInformation{
+				{Pos: scope.Pos, Message: "the retry that sends it again"},
+				{Pos: s.origin.Pos(), Message: "the request its callers give, of any method"},
+			},
+		}
+		suppress.Report(c.pass, Name, d)
+		return
+	}
 	if s.helper && s.built != nil && scope.Contains(s.built.Pos()) {
 		pos, end = s.built.Pos(), s.built.End()
 		what = s.method + " built here, sent by " + s.name
