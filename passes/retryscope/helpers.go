@@ -52,11 +52,21 @@ func (*helperFact) AFact() {}
 type delayFact struct {
 	Kind   WaitKind
 	Params []bool
+	// Fields, on a method whose randomness is added only when its
+	// receiver sets one of these fields (if b.Jitter > 0 {...}), and Zero,
+	// what it returns when none is set.
+	Fields []string
+	Zero   WaitKind
 }
 
 func (*delayFact) AFact() {}
 
-func (f *delayFact) String() string { return fmt.Sprintf("delay %s, params %v", f.Kind, f.Params) }
+func (f *delayFact) String() string {
+	if len(f.Fields) > 0 {
+		return fmt.Sprintf("delay %s, params %v, %s unless %v is set", f.Kind, f.Params, f.Zero, f.Fields)
+	}
+	return fmt.Sprintf("delay %s, params %v", f.Kind, f.Params)
+}
 
 func (f *helperFact) String() string {
 	var waits []string
@@ -163,7 +173,16 @@ func (m *model) delays() {
 					return !deps[i]
 				})
 			}
-			m.pass.ExportObjectFact(fn, &delayFact{Kind: k, Params: deps})
+			f := &delayFact{Kind: k, Params: deps}
+			if k == WaitJittered {
+				if ifs, fields := m.fieldGuards(fd); len(ifs) > 0 {
+					c0 := &classifier{m: m, di: m.defIndex(fd), seen: map[types.Object]bool{}, untaken: ifs}
+					if k0 := c0.returns(fd.Body, 0); k0 != WaitJittered && k0 != WaitUnknown {
+						f.Fields, f.Zero = fields, k0
+					}
+				}
+			}
+			m.pass.ExportObjectFact(fn, f)
 		}
 	}
 }

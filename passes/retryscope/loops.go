@@ -34,6 +34,7 @@ type exit struct {
 type loopWalk struct {
 	m       *model
 	di      *defIndex
+	fn      ast.Node // the function declaring the loop
 	loop    ast.Stmt
 	label   string
 	body    *ast.BlockStmt
@@ -63,7 +64,7 @@ type loopWalk struct {
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
 func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
-	w := &loopWalk{m: m, di: di, loop: loop,
+	w := &loopWalk{m: m, di: di, loop: loop, fn: fn,
 		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
 		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, depth: map[token.Pos]int{}}
 	var cond ast.Expr
@@ -1087,6 +1088,12 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			if lateExit && c.Kind == CapKnown && w.postCounted(e) {
 				c.N++ // for n := 0; ; n++ { op(); if n >= 2 { return } }: 3 attempts
 			}
+			if inCond && c.Kind == CapKnown {
+				// for i := 1; i <= 5; i++: 5 attempts, not 6
+				if k, ok := w.counterStart(e); ok {
+					c.N = max(c.N-int(k), 1)
+				}
+			}
 			caps = append(caps, c)
 		case condTime:
 			better(d)
@@ -1380,6 +1387,30 @@ func (w *loopWalk) counterCap(e ast.Expr) Cap {
 	return c
 }
 
+// counterStart returns the constant the for statement's init gives the
+// counter that the loop condition e compares (for i := 1; i <= n; i++),
+// when it counts up.
+func (w *loopWalk) counterStart(e ast.Expr) (int64, bool) {
+	fs, ok := w.loop.(*ast.ForStmt)
+	if !ok || fs.Init == nil {
+		return 0, false
+	}
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || (b.Op != token.LSS && b.Op != token.LEQ) {
+		return 0, false
+	}
+	o := w.obj(b.X)
+	if o == nil || w.down[o] {
+		return 0, false
+	}
+	as, ok := fs.Init.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || w.obj(as.Lhs[0]) != o {
+		return 0, false
+	}
+	k, ok := w.m.intConst(as.Rhs[0])
+	return k, ok && k > 0
+}
+
 // assignedInLoop reports whether o is assigned anywhere in the loop.
 func (w *loopWalk) assignedInLoop(o types.Object) bool {
 	for _, d := range w.di.defs[o] {
@@ -1438,10 +1469,74 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 			o = w.obj(sel.X)
 		}
 		if o != nil && !in(w.loop, o.Pos()) {
+			if ctx := w.doneOf(o); ctx != nil {
+				// stopCh := ctx.Done(): the context's deadline
+				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos()}, true
+			}
+			if stopSignal(w.m.info.TypeOf(ch)) {
+				// <-s.done, <-stopCh: a signal closed on shutdown ends the
+				// loop, at no time of its own; the caller's own, when it
+				// comes with the call
+				if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
+					return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
+				}
+				return Deadline{Kind: DeadlineNone, Pos: u.Pos()}, true
+			}
 			return Deadline{Kind: DeadlineInScope, Pos: u.Pos()}, true
 		}
 	}
 	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
+}
+
+// doneOf returns the context whose Done channel the local o holds
+// (stopCh := ctx.Done()), or nil.
+func (w *loopWalk) doneOf(o types.Object) types.Object {
+	if !local(o) {
+		return nil
+	}
+	var ctx types.Object
+	for _, d := range w.di.defs[o] {
+		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		fn := w.m.callee(call)
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if fn == nil || !ok || fn.FullName() != "(context.Context).Done" {
+			return nil
+		}
+		if ctx = w.obj(sel.X); ctx == nil {
+			return nil
+		}
+	}
+	return ctx
+}
+
+// stopSignal reports whether t is a channel of struct{}: a signal that is
+// closed (on shutdown, on Close) rather than a timer's channel of
+// time.Time.
+func stopSignal(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
+}
+
+// isParamOf reports whether v is a parameter of fn.
+func isParamOf(fn ast.Node, v *types.Var) bool {
+	var ft *ast.FuncType
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	return ft != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End()
 }
 
 // ctxKind tells whether the context o was given a deadline in this

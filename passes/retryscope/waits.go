@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -308,6 +309,10 @@ type classifier struct {
 	// argsDI is the caller's def index, to read args in.
 	argsDI *defIndex
 	seen   map[types.Object]bool
+	// untaken are branches of the body being classified that the call
+	// does not take: tests of receiver fields its receiver leaves unset
+	// (fieldjitter.go).
+	untaken []*ast.IfStmt
 }
 
 // combine merges the kinds of the parts of one expression: randomness
@@ -443,6 +448,9 @@ func (c *classifier) variable(o types.Object, depth int) WaitKind {
 	}
 	k := WaitConstant
 	for _, d := range defs {
+		if c.untakenAt(d.pos) {
+			continue
+		}
 		switch d.op {
 		case token.MUL_ASSIGN, token.SHL_ASSIGN, token.QUO_ASSIGN:
 			k = combine(k, combine(WaitGrowth, c.kind(d.rhs, depth+1)))
@@ -580,6 +588,14 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 		var f delayFact
 		if m.pass.ImportObjectFact(fn, &f) {
 			k := f.Kind
+			if len(f.Fields) > 0 {
+				// jittered only when the receiver sets one of f.Fields
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					if lit, sets := m.literalOf(c.di, sel.X, call.Pos()); lit != nil && !setsAny(lit, sets, f.Fields) {
+						k = f.Zero
+					}
+				}
+			}
 			for i, dep := range f.Params {
 				if !dep || i >= len(call.Args) {
 					continue
@@ -601,7 +617,7 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 // standing for the caller's arguments.
 func (c *classifier) helper(decl *ast.FuncDecl, call *ast.CallExpr, depth int) WaitKind {
 	fn := c.m.info.Defs[decl.Name].(*types.Func)
-	return c.body(decl.Body, fn.Signature(), c.m.defIndex(decl), call, depth)
+	return c.body(decl.Body, fn.Signature(), c.m.defIndex(decl), call, depth, c.unsetGuards(decl, call))
 }
 
 // closure returns the function literal that call calls through a local
@@ -630,17 +646,17 @@ func (c *classifier) literal(lit *ast.FuncLit, call *ast.CallExpr, depth int) Wa
 	if !ok {
 		return WaitUnknown
 	}
-	return c.body(lit.Body, sig, c.di, call, depth)
+	return c.body(lit.Body, sig, c.di, call, depth, nil)
 }
 
 // body classifies what a function body returns, its parameters (sig's)
 // standing for call's arguments, read in di.
-func (c *classifier) body(body *ast.BlockStmt, sig *types.Signature, di *defIndex, call *ast.CallExpr, depth int) WaitKind {
+func (c *classifier) body(body *ast.BlockStmt, sig *types.Signature, di *defIndex, call *ast.CallExpr, depth int, untaken []*ast.IfStmt) WaitKind {
 	args := make(map[types.Object]ast.Expr)
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
 		args[sig.Params().At(i)] = call.Args[i]
 	}
-	inner := &classifier{m: c.m, di: di, args: args, argsDI: c.di, seen: c.seen}
+	inner := &classifier{m: c.m, di: di, args: args, argsDI: c.di, seen: c.seen, untaken: untaken}
 	return inner.returns(body, depth)
 }
 
@@ -656,7 +672,7 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if c.m.unsetHook(n.Cond) {
+			if c.m.unsetHook(n.Cond) || slices.Contains(c.untaken, n) {
 				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
 				// the package never sets; the default is what follows.
 				if n.Init != nil {

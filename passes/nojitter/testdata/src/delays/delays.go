@@ -38,3 +38,29 @@ func jittered() error {
 func helper() error {
 	return retrykit.Forever(nil, op)
 }
+
+// A backoff type of another package whose jitter is a field left unset.
+func doublingNoJitter() error {
+	b := &retrykit.Doubling{Max: time.Minute}
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(b.Duration()) // want `deterministic backoff between retry attempts has no jitter`
+	}
+	return err
+}
+
+// The same type with Jitter set: jittered, no finding.
+func doublingJitter() error {
+	b := &retrykit.Doubling{Max: time.Minute, Jitter: 500 * time.Millisecond}
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = op(); err == nil {
+			return nil
+		}
+		time.Sleep(b.Duration())
+	}
+	return err
+}

@@ -16,7 +16,7 @@ func send() error    { return nil }
 // asynq's subscriber: the failure branch ends in a select whose every case
 // leaves the pass (continue after the wait, return when stopped).
 func reconnect(done <-chan struct{}, d time.Duration) {
-	for { // want "loop cap=none deadline=in-scope waits=constant body"
+	for { // want "loop cap=none deadline=caller.s-context waits=constant body"
 		err := connect()
 		if err != nil {
 			select {
@@ -236,7 +236,7 @@ func (p *watcher) stopped() bool       { return false }
 func (p *watcher) run(handle func(int)) {
 	failures := 0
 OUTER:
-	for !p.stopped() { // want "loop cap=unknown deadline=in-scope waits=deterministic-growth body"
+	for !p.stopped() { // want "loop cap=unknown deadline=unknown waits=deterministic-growth body"
 		v, err := p.watch()
 		if err != nil {
 			failures++
