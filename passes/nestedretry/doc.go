@@ -99,8 +99,12 @@ dependencies. A call through an interface declared in the package is
 followed when exactly one type of the package implements the interface and
 no type of the packages it imports does (sarama's ` + "`Client`" + `, implemented by
 ` + "`*client`" + `; a wrapper of an ` + "`http.Client`" + `-like interface is not, since
-` + "`*http.Client`" + ` implements it too). Other interface calls are not followed
-(the typed clientsets' interfaces are known, by package).
+` + "`*http.Client`" + ` implements it too); a wrapper that embeds the interface
+(sarama's ` + "`nopCloserClient{Client}`" + `) hands the call to the value it wraps
+and is not counted as an implementation. Other interface calls are not followed
+(the typed clientsets' interfaces are known, by package). A retry by recursion
+(a function that calls itself again after a failure) is one layer: its call to
+itself is its next attempt, not a layer inside it.
 
 The message names the inner layer and its cap and, when both caps are known,
 the worst case:

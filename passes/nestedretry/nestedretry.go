@@ -62,6 +62,7 @@ type layer struct {
 	body      *ast.BlockStmt       // the repeated code, when it is in this package
 	op        *types.Func          // the repeated operation, when it is a named function
 	opExpr    ast.Expr             // the expression naming op
+	self      *types.Func          // for a retry by recursion, the function that calls itself
 	desc      string               // "retry loop", the library entry point, or the client method
 	lib       string               // the library's import path; "" for a loop
 	entry     string               // the library entry point's full name
@@ -80,6 +81,7 @@ type hit struct {
 	pos, end token.Pos
 	direct   *layer
 	callee   string       // the called function, for calls
+	fn       *types.Func  // the called function, when known
 	reach    *retriesFact // the layer reached
 }
 
@@ -112,7 +114,7 @@ type checker struct {
 	reported   map[token.Pos]bool
 	// impls caches soleImpl's implementing type per interface (nil: none,
 	// or more than one).
-	impls map[*types.Named]types.Type
+	impls map[implKey]types.Type
 }
 
 func (c *checker) run() {
@@ -143,7 +145,13 @@ func (c *checker) run() {
 			continue
 		}
 		if outer.body != nil {
-			c.walk(outer.body, func(h hit) { c.report(outer, h) })
+			c.walk(outer.body, func(h hit) {
+				// a retry by recursion calls itself again: that call is
+				// its own next attempt, not an inner layer
+				if outer.self == nil || h.fn != outer.self {
+					c.report(outer, h)
+				}
+			})
 		} else if outer.op != nil {
 			if r := c.importFact(outer.op); r != nil {
 				c.report(outer, hit{pos: outer.opExpr.Pos(), end: outer.opExpr.End(), callee: names.Of(outer.op), reach: r})
@@ -165,6 +173,9 @@ func (c *checker) findLayers() {
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
 		if s.Library == idemRetry {
 			l.allowNested = c.allowNested(s.Node.(*ast.CallExpr))
+		}
+		if fd, ok := s.Func.(*ast.FuncDecl); ok && s.NotFor {
+			l.self, _ = c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		}
 		switch n := s.Node.(type) {
 		case *ast.ForStmt:
@@ -361,7 +372,7 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 	h := hit{pos: callPos(call), end: call.Fun.End()}
 	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
 		fn = fn.Origin()
-		h.callee = names.Of(fn)
+		h.callee, h.fn = names.Of(fn), fn
 		if fn.Pkg() == c.pass.Pkg {
 			if d := c.x.funcs[fn]; d != nil {
 				h.reach = c.summary(d)
@@ -375,7 +386,7 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 	// implements (sarama's Client, implemented by *client)
 	if fn := c.soleImpl(call); fn != nil {
 		if d := c.x.funcs[fn]; d != nil {
-			h.callee = names.Of(fn)
+			h.callee, h.fn = names.Of(fn), fn
 			h.reach = c.summary(d)
 			return h, h.reach != nil
 		}
@@ -414,15 +425,24 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 		return nil
 	}
 	if c.impls == nil {
-		c.impls = make(map[*types.Named]types.Type)
+		c.impls = make(map[implKey]types.Type)
 	}
-	impl, ok := c.impls[named]
+	key := implKey{named, sel.Sel.Name}
+	impl, ok := c.impls[key]
 	if !ok {
-		own := implementers(c.pass.Pkg.Scope(), iface, false, 2)
+		var own []types.Type
+		for _, t := range implementers(c.pass.Pkg.Scope(), iface, false, 4) {
+			// a wrapper that embeds the interface (sarama's
+			// nopCloserClient{Client}) hands the call to the value it
+			// wraps: no implementation of its own
+			if !delegates(t, c.pass.Pkg, sel.Sel.Name) {
+				own = append(own, t)
+			}
+		}
 		if len(own) == 1 && !implementedOutside(c.pass.Pkg, iface) {
 			impl = own[0] // not two (the call may run either), nor *http.Client's Do
 		}
-		c.impls[named] = impl
+		c.impls[key] = impl
 	}
 	if impl == nil {
 		return nil
@@ -430,6 +450,24 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 	obj, _, _ := types.LookupFieldOrMethod(impl, true, c.pass.Pkg, sel.Sel.Name)
 	fn, _ := obj.(*types.Func)
 	return fn
+}
+
+// implKey is an interface of the package and a method called through it.
+type implKey struct {
+	iface  *types.Named
+	method string
+}
+
+// delegates reports whether t's method name is promoted from an embedded
+// interface field: calling it calls the wrapped value's.
+func delegates(t types.Type, pkg *types.Package, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	recv := fn.Signature().Recv()
+	return recv != nil && types.IsInterface(recv.Type())
 }
 
 // implementedOutside reports whether a type of a package that pkg imports

@@ -102,3 +102,23 @@ func (c *retryClient) Do(req *http.Request) (*http.Response, error) { // want Do
 	}
 	return resp, err
 }
+
+// nopCloser wraps a Client and embeds the interface: its
+// RefreshCoordinator is the wrapped value's, so *client stays the one
+// implementation (sarama's nopCloserClient).
+type nopCloser struct{ Client }
+
+func (nopCloser) Close() error { return nil }
+
+// fetchOffset retries by recursion: its call to itself is its next
+// attempt, not an inner layer; the coordinator refresh inside is one.
+func (om *offsetManager) fetchOffset(retries int) error {
+	if err := om.client.RefreshCoordinator("g"); err != nil { // want `\(\*ifacecase.client\).RefreshCoordinator reaches retry loop \(4 attempts\) inside a retry loop; retry in one layer only`
+		if retries <= 0 {
+			return err
+		}
+		time.Sleep(time.Second)
+		return om.fetchOffset(retries - 1)
+	}
+	return om.fetch()
+}
