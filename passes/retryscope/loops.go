@@ -194,6 +194,12 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	for _, x := range w.exits {
 		if len(x.guards) == 0 {
+			if failBranch != nil && x.node.Pos() >= failBranch.End() {
+				// if err != nil && temporary(err) { sleep; continue }; return
+				// resp, err: the pass leaves here unless its failure branch
+				// started the next one
+				continue
+			}
 			return nil // the body always leaves on its first pass
 		}
 		for _, g := range x.guards {
@@ -1115,7 +1121,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				}
 				continue
 			}
-			if !w.othersOnResults(x.guards, i) {
+			if !w.othersOnResults(x.guards, i) || w.gatesStep(x, i) {
 				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
 				// more than the count; the count alone leaves nothing.
 				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
@@ -1202,6 +1208,30 @@ func (w *loopWalk) postCounted(cond ast.Expr) bool {
 	}
 	tv, ok := w.m.info.Types[init.Rhs[0]]
 	return ok && tv.Value != nil && constant.Sign(tv.Value) == 0
+}
+
+// gatesStep reports whether the counter guard i of exit x gates a step
+// whose own failure the exit leaves on: if n > 0 { err = rewind(); if err
+// != nil { return } }, the error assigned after the count is tested. The
+// count then bounds nothing.
+func (w *loopWalk) gatesStep(x exit, i int) bool {
+	from := x.guards[i].cond
+	if from == nil {
+		return false
+	}
+	for _, g := range x.guards[i+1:] {
+		for e := range w.errs {
+			if !impliesNonNil(w.m.info, g, e) {
+				continue
+			}
+			for _, d := range w.di.defs[e] {
+				if d.pos > from.End() && d.pos < x.node.Pos() && in(w.body, d.pos) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // othersOnResults reports whether every guard of an exit but the i-th

@@ -240,6 +240,14 @@ func (m *model) testsErrno(body *ast.BlockStmt) bool {
 					found = true
 				}
 			}
+		case *ast.CallExpr:
+			// errors.Is(err, syscall.EADDRINUSE): the same test through a
+			// wrapped error
+			if fn := m.callee(n); fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 {
+				if t := m.info.TypeOf(n.Args[1]); t != nil && isErrno(t) {
+					found = true
+				}
+			}
 		}
 		return !found
 	})

@@ -29,8 +29,8 @@ retry library call at the call, when the model finds:
 - **and no deadline**: no context with a deadline made in the function (` + "`context.WithTimeout`" + `,
   ` + "`WithDeadline`" + `), no clock test (` + "`time.Since(start) > d`" + `), no timer made before the loop, no
   library max-elapsed time. A stop channel (a ` + "`chan struct{}`" + ` field or local closed on shutdown, as in
-  ` + "`case <-s.done: return`" + `) is no deadline: it ends the loop at no time of its own; one that comes as a parameter
-  counts as the caller's, like a context, and so does a local holding ` + "`ctx.Done()`" + `. cenkalti/backoff's ` + "`ExponentialBackOff{}`" + ` literal and ` + "`WithMaxElapsedTime(0)`" + `
+  ` + "`case <-s.done: return`" + `) is no deadline: it ends the loop at no time of its own; one that comes as a
+  parameter counts as the caller's, like a context, and so does a local holding ` + "`ctx.Done()`" + `. cenkalti/backoff's ` + "`ExponentialBackOff{}`" + ` literal and ` + "`WithMaxElapsedTime(0)`" + `
   mean never stop; ` + "`NewExponentialBackOff()`" + ` stops after 15 minutes.
 
 A retry bounded only by a context that comes from the caller is not reported by default, since the caller may have

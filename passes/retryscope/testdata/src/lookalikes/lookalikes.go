@@ -4,6 +4,7 @@ package lookalikes
 
 import (
 	"context"
+	"errors"
 	"log"
 	"net"
 	"syscall"
@@ -454,4 +455,25 @@ func performRequest(ctx context.Context, retrier Retrier) error {
 		}
 		time.Sleep(wait)
 	}
+}
+
+func listen(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
+
+// A local bind retried while the address is still in use, tested through
+// errors.Is on the errno: not a retry of a remote operation.
+func listenRetry(addr string) (net.Listener, error) {
+	var l net.Listener
+	var err error
+	for range 20 {
+		l, err = listen(addr)
+		if err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			return nil, err
+		}
+		break
+	}
+	return l, err
 }

@@ -399,3 +399,48 @@ func cappedFromOne() error {
 		time.Sleep(time.Second)
 	}
 }
+
+type tempErr interface{ Temporary() bool }
+
+func sendReq() (int, error) { return 0, nil }
+func rewind() error         { return nil }
+
+// Tencent Cloud's network-failure retry: a temporary failure sleeps and
+// continues; every other outcome reaches the return at the end of the
+// body. A count-gated rewind whose own failure leaves is no cap.
+func temporaryOnly(maxRetries int) (int, error) {
+	var v int
+	var err error
+	for idx := 0; idx <= maxRetries; idx++ { // want "loop cap=bounded deadline=unknown waits=constant body"
+		if idx > 0 {
+			err = rewind()
+			if err != nil {
+				return 0, err
+			}
+		}
+		v, err = sendReq()
+		if err != nil && idx < maxRetries {
+			if t, ok := err.(tempErr); ok && t.Temporary() {
+				time.Sleep(time.Second)
+				continue
+			}
+		}
+		return v, err
+	}
+	return v, err
+}
+
+// Look-alike: the same body without the failure branch's continue leaves
+// on its first pass.
+func noContinue(maxRetries int) (int, error) {
+	var v int
+	var err error
+	for idx := 0; idx <= maxRetries; idx++ {
+		v, err = sendReq()
+		if err != nil {
+			time.Sleep(time.Second)
+		}
+		return v, err
+	}
+	return v, err
+}
