@@ -659,9 +659,28 @@ func (w *loopWalk) carried(o types.Object) bool {
 		return hit
 	}
 	for _, d := range w.di.defs[o] {
-		if in(w.loop, d.pos) && depends(d.rhs, 0) {
+		if in(w.loop, d.pos) && !w.copyOf(d.rhs) && depends(d.rhs, 0) {
 			return true
 		}
+	}
+	return false
+}
+
+// copyOf reports whether e copies a request for the next attempt
+// (req = req.Clone(ctx), req.WithContext(ctx)): the same request again, not
+// the next item.
+func (w *loopWalk) copyOf(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := w.m.callee(call)
+	if fn == nil {
+		return false
+	}
+	switch fn.FullName() {
+	case "(*net/http.Request).Clone", "(*net/http.Request).WithContext":
+		return true
 	}
 	return false
 }

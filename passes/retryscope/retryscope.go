@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/types"
 	"reflect"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -84,6 +85,8 @@ type model struct {
 	jumpOf map[ast.Stmt]*jump
 	// written is fieldWrites' answer, once computed.
 	written map[*types.Var]bool
+	// pkgDefs is packageDefs' empty def index.
+	pkgDefs *defIndex
 	// ifaces caches stdInterface.
 	ifaces map[string]*types.Interface
 }
@@ -137,7 +140,18 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 			}
 			return true
 		}
-		if !push || len(funcs) == 0 {
+		if push && len(funcs) == 0 {
+			// a package-level client: var defaultClient = NewClient()
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := m.callee(call); fn != nil && fn.Pkg() != nil && slices.Contains(entries[fn.Pkg().Path()], fn.Name()) {
+					if s := m.call(m.packageDefs(), nil, call); s != nil && s.Kind == Client {
+						m.res.add(s)
+					}
+				}
+			}
+			return true
+		}
+		if !push {
 			return true
 		}
 		fn := funcs[len(funcs)-1]
@@ -169,6 +183,29 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.res.sort()
 	m.indexFlows()
 	return m.res
+}
+
+// packageDefs is the def index that package-level clients are read in:
+// every assignment of the package's files, so that a field a function
+// sets on a package variable (func init() { client.Backoff = ... }) counts.
+func (m *model) packageDefs() *defIndex {
+	if m.pkgDefs == nil {
+		m.pkgDefs = &defIndex{defs: make(map[types.Object][]def), fields: make(map[types.Object][]fieldSet)}
+		for _, f := range m.pass.Files {
+			di := buildDefIndex(m.info, f)
+			for o, ds := range di.defs {
+				if !local(o) {
+					m.pkgDefs.defs[o] = append(m.pkgDefs.defs[o], ds...)
+				}
+			}
+			for o, fs := range di.fields {
+				if !local(o) {
+					m.pkgDefs.fields[o] = append(m.pkgDefs.fields[o], fs...)
+				}
+			}
+		}
+	}
+	return m.pkgDefs
 }
 
 func (m *model) defIndex(outer ast.Node) *defIndex {

@@ -43,3 +43,11 @@ func good(ctx context.Context) {
 	failsafe.With[any](p).Run(op)
 	wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(context.Context) (bool, error) { return true, nil })
 }
+
+// A client of the package, made at package level, keeps the default backoff.
+var pkgClient = retryablehttp.NewClient() // want `deterministic backoff without jitter \(retryablehttp.DefaultBackoff\)`
+
+// One whose backoff init sets is fine.
+var tunedClient = retryablehttp.NewClient()
+
+func init() { tunedClient.Backoff = retryablehttp.LinearJitterBackoff }

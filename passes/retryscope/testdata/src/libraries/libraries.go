@@ -147,3 +147,6 @@ func idemlintRetry(ctx context.Context, n int) {
 	idem.Do(ctx, idem.Policy{MaxAttempts: 6}, func(context.Context) error { return nil })                // want `library-call cap=6 deadline=library-max-elapsed-time waits=jittered body`
 	idem.DoValue(ctx, idem.Policy{MaxAttempts: n}, func(context.Context) (int, error) { return 0, nil }) // want `library-call cap=bounded deadline=library-max-elapsed-time waits=jittered body`
 }
+
+// A client made at package level is a scope too.
+var pkgClient = retryablehttp.NewClient() // want `retrying-client cap=5 deadline=none waits=deterministic-growth nobody`
