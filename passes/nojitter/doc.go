@@ -34,7 +34,10 @@ The check reads idemlint's retry model and reports, at the wait:
   sethvargo/go-retry backoffs not wrapped in ` + "`WithJitter`" + `/` + "`WithJitterPercent`" + `; a k8s
   ` + "`wait.Backoff`" + ` without ` + "`Jitter`" + ` in ` + "`ExponentialBackoff`" + `, ` + "`RetryOnConflict`" + ` or
   ` + "`OnError`" + `; failsafe-go ` + "`WithDelay`" + `/` + "`WithBackoff`" + ` without ` + "`WithJitter*`" + `; and
-  go-retryablehttp's default backoff (reported at ` + "`retryablehttp.NewClient()`" + `);
+  go-retryablehttp's default backoff (reported at ` + "`retryablehttp.NewClient()`" + `, in a function or at package level);
+  the interval of a k8s ` + "`wait.PollUntilContextCancel`" + ` whose condition returns ` + "`false, nil`" + ` when a call it
+  makes with the poll's context fails, which makes the poll a retry of that call (` + "`PollUntilContextTimeout`" + `, a
+  short wait for something to be ready, is not);
 - retries with no wait at all, in their own message: failsafe-go's default policy (3 attempts, no delay), Rican7/retry
   without a wait strategy, and hand loops with more than three counted attempts and no wait (a loop that neither waits nor counts
   attempts is not taken for a retry: it is far more often a read or scan loop).

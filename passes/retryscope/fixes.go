@@ -29,6 +29,11 @@ var libraryFixes = map[string]libraryFix{
 		jitter: "wrap it in retry.WithJitterPercent or retry.WithFullJitter",
 	},
 	k8sWait: {jitter: "set wait.Backoff.Jitter (0.1 or more)"},
+	// a poll whose condition swallows failures (polls.go)
+	k8sWait + ".PollUntilContextCancel": {
+		bound:  "use wait.PollUntilContextTimeout",
+		jitter: "retry with wait.ExponentialBackoffWithContext and a jittered Backoff",
+	},
 	failsafe: {
 		bound:  "set WithMaxRetries(n) with n >= 0 and WithMaxDuration",
 		jitter: "add WithJitterFactor or WithRandomDelay to the policy",
@@ -47,11 +52,19 @@ func init() {
 	libraryFixes[clientGo] = libraryFixes[k8sWait]
 }
 
+// fixOf returns the fixes of the scope's entry point, or of its library.
+func (s *Scope) fixOf() libraryFix {
+	if f, ok := libraryFixes[s.Entry]; ok {
+		return f
+	}
+	return libraryFixes[s.Library]
+}
+
 // BoundFix returns how to cap the attempts and set a deadline of the
 // library the scope calls, as a message's fix says it; "" for a loop or a
 // library without a setting of its own.
-func (s *Scope) BoundFix() string { return libraryFixes[s.Library].bound }
+func (s *Scope) BoundFix() string { return s.fixOf().bound }
 
 // JitterFix returns how to jitter the waits of the library the scope
 // calls; "" for a loop or a library without a setting of its own.
-func (s *Scope) JitterFix() string { return libraryFixes[s.Library].jitter }
+func (s *Scope) JitterFix() string { return s.fixOf().jitter }

@@ -38,7 +38,7 @@ var entries = map[string][]string{
 	cenkaltiV4: {"Retry", "RetryNotify", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimer", "RetryNotifyWithTimerAndData"},
 	cenkaltiV5: {"Retry"},
 	sethvargo:  {"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
-	k8sWait:    {"ExponentialBackoff", "ExponentialBackoffWithContext"},
+	k8sWait:    {"ExponentialBackoff", "ExponentialBackoffWithContext", "PollUntilContextCancel"},
 	clientGo:   {"RetryOnConflict", "OnError"},
 	failsafe:   {"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunWithExecutionAsync", "GetWithExecutionAsync"},
 	retryable:  {"NewClient", "Get", "Head", "Post", "PostForm"},
@@ -275,6 +275,11 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	case k8sWait, clientGo:
 		var b, ctx ast.Expr
 		switch callee.Name() {
+		case "PollUntilContextCancel":
+			if path == k8sWait && m.pollRetry(di, s, call) {
+				return s
+			}
+			return nil
 		case "ExponentialBackoff":
 			if path == k8sWait && len(call.Args) == 2 {
 				b, op = call.Args[0], 1

@@ -25,7 +25,7 @@ retry library call at the call, when the model finds:
   a number, no library maximum. Library settings that mean "forever": retry-go's ` + "`Attempts(0)`" + ` and
   ` + "`UntilSucceeded()`" + `, cenkalti/backoff v5's ` + "`WithMaxTries(0)`" + ` (and no ` + "`WithMaxTries`" + ` at all),
   backoff v4 without ` + "`WithMaxRetries`" + `, failsafe-go's ` + "`WithMaxRetries(-1)`" + `, sethvargo/go-retry without
-  ` + "`WithMaxRetries`" + `;
+  ` + "`WithMaxRetries`" + `, a k8s ` + "`wait.PollUntilContextCancel`" + ` whose condition returns ` + "`false, nil`" + ` when a call with its context fails;
 - **and no deadline**: no context with a deadline made in the function (` + "`context.WithTimeout`" + `,
   ` + "`WithDeadline`" + `), no clock test (` + "`time.Since(start) > d`" + `), no timer made before the loop, no
   library max-elapsed time. A stop channel (a ` + "`chan struct{}`" + ` field or local closed on shutdown, as in

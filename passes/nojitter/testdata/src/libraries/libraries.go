@@ -51,3 +51,15 @@ var pkgClient = retryablehttp.NewClient() // want `deterministic backoff without
 var tunedClient = retryablehttp.NewClient()
 
 func init() { tunedClient.Backoff = retryablehttp.LinearJitterBackoff }
+
+func listAll(ctx context.Context) error { return nil }
+
+// A poll that retries a failed LIST every second, in lockstep.
+func pollList(ctx context.Context) {
+	_ = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `constant wait without jitter \(the poll interval\); retry with wait.ExponentialBackoffWithContext and a jittered Backoff`
+		if err := listAll(ctx); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}

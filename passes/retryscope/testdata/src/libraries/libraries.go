@@ -150,3 +150,53 @@ func idemlintRetry(ctx context.Context, n int) {
 
 // A client made at package level is a scope too.
 var pkgClient = retryablehttp.NewClient() // want `retrying-client cap=5 deadline=none waits=deterministic-growth nobody`
+
+func listItems(ctx context.Context) ([]string, error) { return nil, nil }
+
+// A poll whose condition swallows a failed call retries it at the
+// interval, with no cap; the caller's context bounds it.
+func pollRetry(ctx context.Context) {
+	var items []string
+	_ = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) { // want `library-call cap=none deadline=caller.s-context waits=constant body`
+		var err error
+		items, err = listItems(ctx)
+		if err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+	_ = items
+}
+
+// Look-alike: a short wait with a timeout, for something to be ready.
+func pollRetryTimeout(ctx context.Context) {
+	_ = wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, false, func(ctx context.Context) (bool, error) {
+		if _, err := listItems(ctx); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
+
+// Look-alikes: a poll for a state, and one whose failures end the poll.
+func pollState(ctx context.Context) {
+	_ = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		items, err := listItems(ctx)
+		if err != nil {
+			return false, err
+		}
+		return len(items) > 0, nil
+	})
+}
+
+func addWatch(path string) error { return nil }
+
+// Look-alike: the swallowed failure is a local call that takes no context.
+func pollLocal(ctx context.Context) {
+	_ = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		if err := addWatch("/etc/certs"); err != nil {
+			return false, nil
+		}
+		return true, nil
+	})
+}
