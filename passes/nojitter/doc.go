@@ -27,7 +27,9 @@ The check reads idemlint's retry model and reports, at the wait:
   local variables and small helper functions of the same package, including helpers that do the sleeping, and
   exported delay functions of other packages through facts); a backoff method that adds randomness only when its
   receiver sets a field (` + "`if b.Jitter > 0 { d += rand.N(b.Jitter) }`" + `) has none when the receiver is built in the
-  function from a literal that leaves the field unset (` + "`&backoff.Backoff{Max: 5 * time.Minute}`" + `);
+  function from a literal that leaves the field unset (` + "`&backoff.Backoff{Max: 5 * time.Minute}`" + `); and a wait
+  variable is judged by what the failure branch sets it to before it continues
+  (` + "`if err != nil { wait = time.Second; continue }`" + `), whatever it holds on success;
 - library settings that remove jitter, at the setting: retry-go's ` + "`DelayType(FixedDelay)`" + ` or
   ` + "`DelayType(BackOffDelay)`" + ` alone; cenkalti/backoff's ` + "`RandomizationFactor = 0`" + `,
   ` + "`WithRandomizationFactor(0)`" + `, an ` + "`ExponentialBackOff{}`" + ` literal and ` + "`ConstantBackOff`" + `;

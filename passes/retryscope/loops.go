@@ -218,6 +218,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	w.failureWaits(s.Waits)
 	if failBranch != nil {
 		// A loop that repeats on success too (a watch, a renewal): its
 		// retries are the failure branch's, and so are their waits.
@@ -243,6 +244,74 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	return s
+}
+
+// failureWaits judges a wait whose duration is a variable of the
+// function that the loop's failure branch sets before it starts the next
+// pass (if err != nil { wait = time.Second; continue }, wait read at the
+// top of the pass): after a failure the loop waits that value, whatever
+// the variable holds on success (a renewal's ttl/2).
+func (w *loopWalk) failureWaits(waits []Wait) {
+	for i, wt := range waits {
+		if wt.Kind != WaitUnknown || wt.Library {
+			continue
+		}
+		call, ok := wt.Node.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			continue
+		}
+		id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		v := w.m.info.Uses[id]
+		if v == nil || !local(v) {
+			continue
+		}
+		if rhs := w.setOnFailure(v); rhs != nil {
+			c := &classifier{m: w.m, di: w.di, seen: map[types.Object]bool{}}
+			if k := c.kind(rhs, 0); k != WaitUnknown {
+				waits[i].Kind = k
+			}
+		}
+	}
+}
+
+// setOnFailure returns what the failure branch assigns to v: the last
+// assignment of v in an if on a non-nil error of the loop that ends in a
+// continue of the loop; nil when there is none.
+func (w *loopWalk) setOnFailure(v types.Object) ast.Expr {
+	var rhs ast.Expr
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.IfStmt:
+			if len(n.Body.List) == 0 {
+				return true
+			}
+			br, ok := n.Body.List[len(n.Body.List)-1].(*ast.BranchStmt)
+			if !ok || !slices.Contains(w.contNodes, br) {
+				return true
+			}
+			failing := false
+			for e := range w.errs {
+				if impliesNonNil(w.m.info, guard{cond: n.Cond}, e) {
+					failing = true
+				}
+			}
+			if !failing {
+				return true
+			}
+			for _, st := range n.Body.List {
+				if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 && w.obj(as.Lhs[0]) == v {
+					rhs = as.Rhs[0]
+				}
+			}
+		}
+		return true
+	})
+	return rhs
 }
 
 // failureRetry returns the body of the branch by which a loop that has no

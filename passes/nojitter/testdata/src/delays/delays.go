@@ -64,3 +64,26 @@ func doublingJitter() error {
 	}
 	return err
 }
+
+func renewOnce() error { return nil }
+
+// The failure branch sets the next wait to a constant before it continues.
+func renewal(ttl time.Duration, done <-chan struct{}) error {
+	wait := ttl / 2
+	start := time.Now()
+	for {
+		if time.Since(start) > 10*ttl {
+			return nil
+		}
+		select {
+		case <-time.After(wait): // want `constant wait between retry attempts has no jitter`
+			if err := renewOnce(); err != nil {
+				wait = time.Second
+				continue
+			}
+			return nil
+		case <-done:
+			return nil
+		}
+	}
+}

@@ -444,3 +444,35 @@ func noContinue(maxRetries int) (int, error) {
 	}
 	return v, err
 }
+
+func renew() (int, error) { return 0, nil }
+func ttlOf(v int) time.Duration { return time.Duration(v) * time.Second }
+
+var errExpired = errors.New("session expired")
+
+// Consul's session renewal: the wait is ttl/2 on success, and the failure
+// branch sets it to a constant second before the next pass.
+func renewPeriodic(ttl time.Duration, done <-chan struct{}) error {
+	wait := ttl / 2
+	last := time.Now()
+	for { // want "loop cap=none deadline=in-scope waits=constant body"
+		if time.Since(last) > ttl {
+			return errExpired
+		}
+		select {
+		case <-time.After(wait):
+			v, err := renew()
+			if err != nil {
+				wait = time.Second
+				continue
+			}
+			if v == 0 {
+				return errExpired
+			}
+			wait = ttlOf(v) / 2
+			last = time.Now()
+		case <-done:
+			return nil
+		}
+	}
+}
