@@ -60,6 +60,8 @@ type loopWalk struct {
 	// contNodes are the continue statements that start the loop's next
 	// pass from its own body (not from a nested loop).
 	contNodes []*ast.BranchStmt
+	// predMemo caches predicateResults.
+	predMemo map[predKey]map[types.Object]bool
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -143,7 +145,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 				predicate[at.pos] = true
 			}
 			if w.predicateExit(x, e, at, true) {
-				for o := range w.attemptResults(at, e) {
+				for o := range w.predicateResults(at, e) {
 					if isResponse(o.Type()) {
 						onResponse[at.pos] = true
 					}
@@ -1647,13 +1649,7 @@ func stopSignal(t types.Type) bool {
 
 // isParamOf reports whether v is a parameter of fn.
 func isParamOf(fn ast.Node, v *types.Var) bool {
-	var ft *ast.FuncType
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		ft = f.Type
-	case *ast.FuncLit:
-		ft = f.Type
-	}
+	ft, _ := astq.Func(fn)
 	return ft != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End()
 }
 
@@ -1743,8 +1739,7 @@ func (w *loopWalk) predicateExit(x exit, e types.Object, at attemptDef, calls bo
 	if at.call == nil {
 		return false
 	}
-	results := w.attemptResults(at, e)
-	w.verdicts(results)
+	results := w.predicateResults(at, e)
 	for _, g := range x.guards[min(at.depth, len(x.guards)):] {
 		if g.cond == nil || impliesNonNil(w.m.info, g, e) {
 			continue
@@ -1773,6 +1768,27 @@ func (w *loopWalk) attemptResults(at attemptDef, e types.Object) map[types.Objec
 		return false
 	})
 	return out
+}
+
+// predicateResults is attemptResults with verdicts, computed once per
+// attempt and error variable.
+func (w *loopWalk) predicateResults(at attemptDef, e types.Object) map[types.Object]bool {
+	key := predKey{at.call, e}
+	if r, ok := w.predMemo[key]; ok {
+		return r
+	}
+	r := w.attemptResults(at, e)
+	w.verdicts(r)
+	if w.predMemo == nil {
+		w.predMemo = make(map[predKey]map[types.Object]bool)
+	}
+	w.predMemo[key] = r
+	return r
+}
+
+type predKey struct {
+	call *ast.CallExpr
+	e    types.Object
 }
 
 // verdicts adds to results the bool variables that the loop assigns from

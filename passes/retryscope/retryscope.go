@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 //go:embed doc.go
@@ -127,13 +128,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 					outer = n
 				}
 				funcs = append(funcs, n)
-				var body *ast.BlockStmt
-				switch f := n.(type) {
-				case *ast.FuncDecl:
-					body = f.Body
-				case *ast.FuncLit:
-					body = f.Body
-				}
+				_, body := astq.Func(n)
 				m.jumps(m.defIndex(outer), n, body)
 			} else {
 				funcs = funcs[:len(funcs)-1]

@@ -305,12 +305,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 // key: for k, v := range h { req.Header[k] = v }, with h's own names
 // constant.
 func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	p := c.parentsOf(fd)
-	for n := p[w.Node]; n != nil; n = p[n] {
-		rs, ok := n.(*ast.RangeStmt)
-		if !ok {
-			continue
-		}
+	for _, rs := range c.rangesAround(fd, w.Node) {
 		v, ok := ast.Unparen(w.Value).(*ast.Ident)
 		val, _ := rs.Value.(*ast.Ident)
 		if !ok || val == nil || c.obj(v) != c.obj(val) {
@@ -345,12 +340,7 @@ func (c *checker) observesResponse(call *ast.CallExpr) bool {
 // (for k, v := range c.header { req.Header.Add(k, ...) }, a field): a key
 // there would be one key for every request, no idempotency key.
 func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	p := c.parentsOf(fd)
-	for n := p[w.Node]; n != nil; n = p[n] {
-		rs, ok := n.(*ast.RangeStmt)
-		if !ok {
-			continue
-		}
+	for _, rs := range c.rangesAround(fd, w.Node) {
 		sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
 		if !ok || !keys.IsHeader(c.info.TypeOf(sel)) {
 			continue
@@ -360,6 +350,19 @@ func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 		}
 	}
 	return false
+}
+
+// rangesAround returns the range statements of fd around n, innermost
+// first.
+func (c *checker) rangesAround(fd *ast.FuncDecl, n ast.Node) []*ast.RangeStmt {
+	var out []*ast.RangeStmt
+	p := c.parentsOf(fd)
+	for a := p[n]; a != nil; a = p[a] {
+		if rs, ok := a.(*ast.RangeStmt); ok {
+			out = append(out, rs)
+		}
+	}
+	return out
 }
 
 // optionalHook reports whether call calls a func-typed field that the

@@ -79,3 +79,15 @@ func IsNamed(t types.Type, path, name string) bool {
 	n, ok := types.Unalias(t).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
+
+// Func returns the type and body of a *ast.FuncDecl or *ast.FuncLit; nil,
+// nil for any other node.
+func Func(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	switch f := n.(type) {
+	case *ast.FuncDecl:
+		return f.Type, f.Body
+	case *ast.FuncLit:
+		return f.Type, f.Body
+	}
+	return nil, nil
+}
