@@ -101,7 +101,8 @@ no type of the packages it imports does (sarama's ` + "`Client`" + `, implemente
 ` + "`*client`" + `; a wrapper of an ` + "`http.Client`" + `-like interface is not, since
 ` + "`*http.Client`" + ` implements it too); a wrapper that embeds the interface
 (sarama's ` + "`nopCloserClient{Client}`" + `) hands the call to the value it wraps
-and is not counted as an implementation. Other interface calls are not followed
+and is not counted as an implementation, nor is a test double declared in a
+` + "`_test.go`" + ` file. Other interface calls are not followed
 (the typed clientsets' interfaces are known, by package). A retry by recursion
 (a function that calls itself again after a failure) is one layer: its call to
 itself is its next attempt, not a layer inside it.
