@@ -684,9 +684,6 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	if s.from != nil {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.from.Pos(), Message: "where the method " + s.method + " comes from"})
 	}
-	if s.from != nil {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: s.from.Pos(), Message: "the call that passes the " + s.method})
-	}
 	if fix, ok := c.fix(fd, scope, s); ok && !s.indirect {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
