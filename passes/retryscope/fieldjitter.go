@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // Jitter that depends on a field (issue 19, shape 6): a backoff type's
@@ -63,12 +65,7 @@ func (m *model) setTest(cond ast.Expr, recv types.Object) string {
 		}
 		return ""
 	}
-	zeroOrNil := func(e ast.Expr) bool {
-		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
-			return true
-		}
-		return m.isZero(e)
-	}
+	zeroOrNil := func(e ast.Expr) bool { return astq.IsNil(m.info, e) || m.isZero(e) }
 	switch c := ast.Unparen(cond).(type) {
 	case *ast.SelectorExpr:
 		if t := m.info.TypeOf(c); t != nil && types.Identical(t.Underlying(), types.Typ[types.Bool]) {

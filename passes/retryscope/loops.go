@@ -868,7 +868,7 @@ func returnsError(info *types.Info, call *ast.CallExpr) bool {
 	return false
 }
 
-func isError(t types.Type) bool { return types.Identical(t, errorType) }
+func isError(t types.Type) bool { return astq.IsError(t) }
 
 // attemptCall reports whether call can be an attempt: it can fail (it has
 // an error result) and it is not a query of a context's cancellation
@@ -1889,10 +1889,7 @@ func (m *model) isStatusOf(e ast.Expr, results map[types.Object]bool) bool {
 }
 
 // isResponse reports whether t is *net/http.Response.
-func isResponse(t types.Type) bool {
-	p, ok := types.Unalias(t).(*types.Pointer)
-	return ok && astq.IsNamed(p.Elem(), "net/http", "Response")
-}
+func isResponse(t types.Type) bool { return astq.IsPointerTo(t, "net/http", "Response") }
 
 // isFuncValue reports whether call calls a func value (a variable, a
 // field, a parameter), not a declared function.

@@ -2,7 +2,11 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // A poll that retries (issue 19, shape 16 of testdata/recall/README.md):
@@ -61,7 +65,7 @@ func (m *model) swallowsFailure(body *ast.BlockStmt) bool {
 		if !ok || len(ret.Results) != 2 {
 			return true
 		}
-		if isFalse(m.info, ret.Results[0]) && isNilExpr(m.info, ret.Results[1]) && m.fromContextCall(di, ifs, e) {
+		if isFalse(m.info, ret.Results[0]) && astq.IsNil(m.info, ret.Results[1]) && m.fromContextCall(di, ifs, e) {
 			found = true
 		}
 		return !found
@@ -90,26 +94,26 @@ func (m *model) fromContextCall(di *defIndex, ifs *ast.IfStmt, e types.Object) b
 // nonNilTest returns the error variable cond tests for err != nil, or nil.
 func (m *model) nonNilTest(cond ast.Expr) types.Object {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op.String() != "!=" || !isNilExpr(m.info, b.Y) {
+	if !ok || b.Op != token.NEQ {
 		return nil
 	}
-	id, ok := ast.Unparen(b.X).(*ast.Ident)
-	if !ok {
+	var e types.Object
+	isErrVar := func(x ast.Expr) bool {
+		if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+			if o := m.info.Uses[id]; o != nil && isError(o.Type()) {
+				e = o
+				return true
+			}
+		}
+		return false
+	}
+	if !isNilCompare(m.info, b, isErrVar) {
 		return nil
 	}
-	o := m.info.Uses[id]
-	if o == nil || !isError(o.Type()) {
-		return nil
-	}
-	return o
+	return e
 }
 
 func isFalse(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
-	return ok && tv.Value != nil && tv.Value.String() == "false"
-}
-
-func isNilExpr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }

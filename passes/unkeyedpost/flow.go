@@ -328,7 +328,7 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 // sent.
 func (c *checker) observesResponse(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
-		if p, ok := types.Unalias(c.info.TypeOf(a)).(*types.Pointer); ok && astq.IsNamed(p.Elem(), "net/http", "Response") {
+		if astq.IsPointerTo(c.info.TypeOf(a), "net/http", "Response") {
 			return true
 		}
 	}

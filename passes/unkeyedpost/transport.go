@@ -54,16 +54,8 @@ func sendShape(sig *types.Signature) bool {
 	if sig.Params().Len() != 1 || sig.Results().Len() != 2 {
 		return false
 	}
-	p, ok := types.Unalias(sig.Params().At(0).Type()).(*types.Pointer)
-	if !ok || !astq.IsNamed(p.Elem(), "net/http", "Request") {
-		return false
-	}
-	r, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Pointer)
-	return ok && astq.IsNamed(r.Elem(), "net/http", "Response") && isErrorType(sig.Results().At(1).Type())
-}
-
-func isErrorType(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
+	return astq.IsPointerTo(sig.Params().At(0).Type(), "net/http", "Request") &&
+		astq.IsPointerTo(sig.Results().At(0).Type(), "net/http", "Response") && astq.IsError(sig.Results().At(1).Type())
 }
 
 // callersRequest reports whether e, the request s sends, is its callers'

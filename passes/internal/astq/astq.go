@@ -91,3 +91,21 @@ func Func(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
 	}
 	return nil, nil
 }
+
+// IsPointerTo reports whether t is a pointer to the named type path.name
+// (*net/http.Response), not the type itself.
+func IsPointerTo(t types.Type, path, name string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	return ok && IsNamed(p.Elem(), path, name)
+}
+
+// IsError reports whether t is the predeclared error type.
+func IsError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// IsNil reports whether e is the nil value.
+func IsNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
