@@ -8,6 +8,7 @@ package checkdoc
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Doc is one check's documentation.
@@ -27,6 +28,11 @@ type Doc struct {
 	// Source is the file that holds this Doc, from the module root;
 	// empty means passes/<Name>/doc.go.
 	Source string
+
+	analyzerDoc struct {
+		once sync.Once
+		text string
+	}
 }
 
 // Section is a titled part of a page, Markdown.
@@ -91,7 +97,16 @@ func (d *Doc) Markdown() string {
 // AnalyzerDoc returns the analyzer's Doc: the first line "<name>: report
 // <title>", then the text, the rule and the fix, as plain text (without
 // Markdown's code marks, emphasis and code fences).
+//
+// It is made once for each Doc: every check's constructor asks for it, at
+// the start of each run of the tool (go vet runs the tool once for each
+// package).
 func (d *Doc) AnalyzerDoc() string {
+	d.analyzerDoc.once.Do(func() { d.analyzerDoc.text = d.analyzerDocText() })
+	return d.analyzerDoc.text
+}
+
+func (d *Doc) analyzerDocText() string {
 	parts := []string{d.Name + ": report " + d.Title, d.Text}
 	if d.Rule != "" {
 		parts = append(parts, "The rule:\n"+strings.TrimSpace(d.Rule))
@@ -112,20 +127,38 @@ func (d *Doc) AnalyzerDoc() string {
 // plain removes Markdown's code fences (indenting the code by a tab
 // instead), code marks and strong emphasis from s.
 func plain(s string) string {
-	lines := strings.Split(s, "\n")
-	var out []string
-	code := false
-	for _, line := range lines {
+	var b strings.Builder
+	b.Grow(len(s) + 64)
+	code, first := false, true
+	for rest := s; ; {
+		line, more, found := strings.Cut(rest, "\n")
 		switch {
 		case strings.HasPrefix(line, "```"):
 			code = !code
-			continue
-		case code:
-			line = "\t" + line
 		default:
-			line = strings.NewReplacer("`", "", "**", "").Replace(line)
+			if !first {
+				b.WriteByte('\n')
+			}
+			first = false
+			if code {
+				b.WriteByte('\t')
+				b.WriteString(line)
+				break
+			}
+			for i := 0; i < len(line); i++ {
+				switch {
+				case line[i] == '`':
+				case line[i] == '*' && i+1 < len(line) && line[i+1] == '*':
+					i++
+				default:
+					b.WriteByte(line[i])
+				}
+			}
 		}
-		out = append(out, line)
+		if !found {
+			break
+		}
+		rest = more
 	}
-	return strings.Join(out, "\n")
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
@@ -218,10 +219,14 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 	}
 }
 
+// The SQL patterns, compiled on first use: most runs of the tool (go vet
+// runs it once for each package) never read a query.
 var (
-	sqlComment = regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`)
-	insertInto = regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`)
-	createRe   = regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
+	sqlComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`) })
+	insertInto = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`) })
+	createRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
+	})
 )
 
 // sql reports an INSERT with no ON CONFLICT, through database/sql or pgx,
@@ -246,8 +251,8 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if !ok {
 		return
 	}
-	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment.ReplaceAllString(q, " "))), " ")
-	m := insertInto.FindStringSubmatch(norm)
+	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment().ReplaceAllString(q, " "))), " ")
+	m := insertInto().FindStringSubmatch(norm)
 	if m == nil {
 		return
 	}
@@ -286,7 +291,7 @@ func (c *checker) naturalKey(table string) bool {
 			if !ok {
 				return true
 			}
-			for _, m := range createRe.FindAllStringSubmatchIndex(s, -1) {
+			for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 				if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 					continue
 				}
