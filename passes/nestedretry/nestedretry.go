@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
@@ -114,7 +115,8 @@ type checker struct {
 	reported   map[token.Pos]bool
 	// impls caches soleImpl's implementing type per interface (nil: none,
 	// or more than one).
-	impls map[implKey]types.Type
+	impls  map[implKey]types.Type
+	ifaces map[*types.Named]*implCandidates
 }
 
 func (c *checker) run() {
@@ -430,8 +432,9 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 	key := implKey{named, sel.Sel.Name}
 	impl, ok := c.impls[key]
 	if !ok {
+		cands := c.candidates(named, iface)
 		var own []types.Type
-		for _, t := range implementers(c.pass.Pkg.Scope(), iface, false, 8) {
+		for _, t := range cands.own {
 			// a wrapper that embeds the interface (sarama's
 			// nopCloserClient{Client}) hands the call to the value it
 			// wraps: no implementation of its own; and a test double of a
@@ -442,7 +445,7 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 				own = append(own, t)
 			}
 		}
-		if len(own) == 1 && !implementedOutside(c.pass.Pkg, iface) {
+		if len(own) == 1 && !cands.outside() {
 			impl = own[0] // not two (the call may run either), nor *http.Client's Do
 		}
 		c.impls[key] = impl
@@ -467,6 +470,30 @@ func (c *checker) inTestFile(t types.Type) bool {
 	}
 	f := c.pass.Fset.File(n.Obj().Pos())
 	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+}
+
+// implCandidates are the types that may implement an interface of the
+// package: up to 8 of its own, and whether a type of an import does. They
+// do not depend on the method called, so they are found once for each
+// interface (a generated gRPC client interface has a hundred methods, and
+// the package's scope a thousand types to test against each).
+type implCandidates struct {
+	own     []types.Type
+	outside func() bool
+}
+
+func (c *checker) candidates(named *types.Named, iface *types.Interface) *implCandidates {
+	if r, ok := c.ifaces[named]; ok {
+		return r
+	}
+	if c.ifaces == nil {
+		c.ifaces = make(map[*types.Named]*implCandidates)
+	}
+	pkg := c.pass.Pkg
+	r := &implCandidates{own: implementers(pkg.Scope(), iface, false, 8),
+		outside: sync.OnceValue(func() bool { return implementedOutside(pkg, iface) })}
+	c.ifaces[named] = r
+	return r
 }
 
 // implKey is an interface of the package and a method called through it.
