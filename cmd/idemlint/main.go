@@ -112,6 +112,13 @@ func main() {
 		if code, ok := driver.VetFactsOnly(args[len(args)-1], suite); ok {
 			os.Exit(code)
 		}
+		// Analysed for its facts only: the checks that export none report
+		// nothing that go vet would print, so they do not run (unitchecker
+		// would run every check, since each requires the model, which has
+		// facts). They stay in the suite, so that their flags still parse.
+		if driver.IsVetxOnly(args[len(args)-1]) {
+			driver.FactsOnly(suite)
+		}
 	}
 	wrap(suite, !asJSON || vetTool, keep)
 	os.Args = append(os.Args[:1], args...)

@@ -83,6 +83,41 @@ func VetFactsOnly(cfgFile string, suite []*analysis.Analyzer) (code int, handled
 	return 0, true
 }
 
+// IsVetxOnly reports whether the vet tool's .cfg file cfgFile asks for a
+// package's facts only (go vet reports nothing of it).
+func IsVetxOnly(cfgFile string) bool {
+	data, err := os.ReadFile(cfgFile)
+	if err != nil {
+		return false
+	}
+	cfg := new(vetConfig)
+	return json.Unmarshal(data, cfg) == nil && cfg.VetxOnly
+}
+
+// FactsOnly makes every analyzer of suite that neither has facts nor is
+// required by one that has (a check that only reports) do nothing, for a
+// run that is only for the facts: its findings would be dropped anyway.
+func FactsOnly(suite []*analysis.Analyzer) {
+	needed := make(map[*analysis.Analyzer]bool)
+	var require func(a *analysis.Analyzer)
+	require = func(a *analysis.Analyzer) {
+		if !needed[a] {
+			needed[a] = true
+			for _, req := range a.Requires {
+				require(req)
+			}
+		}
+	}
+	for _, a := range factAnalyzers(suite) {
+		require(a)
+	}
+	for _, a := range suite {
+		if !needed[a] {
+			a.Run = func(*analysis.Pass) (any, error) { return nil, nil }
+		}
+	}
+}
+
 // factAnalyzers returns the analyzers with facts among suite and what
 // they require, with their fact types registered with gob (as unitchecker
 // registers them) to read the facts of the imports.
