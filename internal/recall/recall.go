@@ -22,7 +22,7 @@ import (
 )
 
 // Checks are the checks a bug can be labelled with, in table order.
-var Checks = []string{"unboundedretry", "nojitter", "keyinloop", "unkeyedpost", "nestedretry", "retrytimeout", "retrystatus", "jobretry"}
+var Checks = []string{"unboundedretry", "nojitter", "keyinloop", "unkeyedpost", "nestedretry", "retrytimeout", "retrystatus", "jobretry", "keyprop"}
 
 // Entry is one line of bugs.txt.
 type Entry struct {

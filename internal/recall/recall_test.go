@@ -209,6 +209,13 @@ func TestParse(t *testing.T) {
 	if got, err := ParseBaseline(FormatBaseline(es, r)); err != nil || !slices.Equal(got.Found, []string{"b1"}) || !slices.Equal(got.False, []string{"l1"}) {
 		t.Errorf("baseline round trip = %+v, %v", got, err)
 	}
+	// keyprop (second hops) is a check of the corpus like the others.
+	if kp, err := Parse([]byte("k1\tbug\tm@v1\tm\tf.go\t1-2\tkeyprop\tno key downstream\n")); err != nil || len(kp) != 1 || kp[0].Checks[0] != "keyprop" {
+		t.Errorf("Parse of a keyprop bug = %+v, %v", kp, err)
+	}
+	if !strings.Contains(Table(es, r), "keyprop") {
+		t.Errorf("Table has no keyprop row:\n%s", Table(es, r))
+	}
 	if _, err := ParseBaseline([]byte("b1\n")); err == nil {
 		t.Error("ParseBaseline of a bare id: nil error")
 	}
