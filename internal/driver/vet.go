@@ -119,7 +119,8 @@ func FactsOnly(suite []*analysis.Analyzer) {
 }
 
 // factAnalyzers returns the analyzers with facts among suite and what
-// they require, with their fact types registered with gob (as unitchecker
+// they require, each after those it requires (the model's prefilter, which
+// reads syntax only, before nestedretry's, which may read types), with their fact types registered with gob (as unitchecker
 // registers them) to read the facts of the imports.
 func factAnalyzers(suite []*analysis.Analyzer) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
@@ -130,14 +131,14 @@ func factAnalyzers(suite []*analysis.Analyzer) []*analysis.Analyzer {
 			return
 		}
 		seen[a] = true
+		for _, req := range a.Requires {
+			visit(req)
+		}
 		if len(a.FactTypes) > 0 {
 			out = append(out, a)
 			for _, f := range a.FactTypes {
 				registerFact(f)
 			}
-		}
-		for _, req := range a.Requires {
-			visit(req)
 		}
 	}
 	for _, a := range suite {

@@ -35,6 +35,38 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	if modelled(p.Path) || skipStd && len(p.Files) > 0 && retryscope.IsStd(p.Path, p.Files[0]) {
 		return false
 	}
+	lex, err := p.Lexicon()
+	if err != nil {
+		return true
+	}
+	// First what the syntax and the import list tell: a loop that may
+	// wait, a goto or recursion retry, a call of a client of a package p
+	// imports. Most packages kept are kept here, before the types of p's
+	// imports are read (what the rest needs, and what unitchecker reads
+	// again when p is analysed).
+	var cheap []func(string, int) bool
+	for _, cl := range clientCalls {
+		if cl.funcs && slices.ContainsFunc(p.Imports, cl.pkg) {
+			cheap = append(cheap, cl.call)
+		}
+	}
+	mayWait := retryscope.LexiconMayWait(lex)
+	if mayWait || lexiconCalls(lex, cheap) {
+		files, err := p.Syntax()
+		if err != nil {
+			return true
+		}
+		var lf *retryscope.LoopFilter
+		if mayWait {
+			lf = retryscope.NewLoopFilter(files)
+		}
+		if walkFinds(files, lf, cheap) {
+			return true
+		}
+	}
+	// Then what needs the imports' types and facts: calls by the name of
+	// a function with a fact, of a retry library, of a client of a package
+	// p depends on.
 	names, packageFacts := p.FactNames()
 	if packageFacts {
 		return true
@@ -44,7 +76,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 		calls = append(calls, func(name string, _ int) bool { return lib(name) })
 	}
 	for _, cl := range clientCalls {
-		if cl.funcs && slices.ContainsFunc(p.Imports, cl.pkg) || !cl.funcs && p.DependsOn(cl.pkg) {
+		if !cl.funcs && p.DependsOn(cl.pkg) {
 			calls = append(calls, cl.call)
 		}
 	}
@@ -54,27 +86,25 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	if len(names) > 0 {
 		calls = append(calls, func(name string, _ int) bool { return names[name] })
 	}
-	// First from the tokens: a loop that may wait, or a call by a name
-	// that may matter (with any number of arguments).
-	lex, err := p.Lexicon()
-	if err != nil {
-		return true
-	}
-	if !retryscope.LexiconMayWait(lex) && !lexiconCalls(lex, calls) {
+	if !lexiconCalls(lex, calls) {
 		return false
 	}
 	files, err := p.Syntax()
-	if err != nil {
-		return true
-	}
-	lf := retryscope.NewLoopFilter(files)
+	return err != nil || walkFinds(files, nil, calls)
+}
+
+// walkFinds reports whether the code that summary can walk from the
+// package's exported functions (see reachable) holds a goto or recursion
+// retry, a loop that lf says may wait (lf nil: none is looked for), or a
+// call by a name and number of arguments that one of calls accepts.
+func walkFinds(files []*ast.File, lf *retryscope.LoopFilter, calls []func(string, int) bool) bool {
 	found := false
 	reachable(files, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
 			found = retryscope.MayJumpBack(n) // a goto or a recursion retry
 		case *ast.ForStmt, *ast.RangeStmt:
-			found = lf.MayWait(n.(ast.Stmt))
+			found = lf != nil && lf.MayWait(n.(ast.Stmt))
 		case *ast.CallExpr:
 			name := prefilter.CallName(n)
 			for _, call := range calls {
