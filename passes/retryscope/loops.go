@@ -186,9 +186,21 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 		retries = success && !failAlways
 	}
-	var failBranch *ast.BlockStmt
+	var failBranch, failWaits *ast.BlockStmt
 	if !retries {
 		failBranch = w.failureRetry()
+		if failBranch == nil {
+			failBranch = w.failureTail()
+		}
+		failWaits = failBranch
+		if failBranch == nil {
+			if failWaits = w.failureNext(); failWaits == nil {
+				failWaits = w.failureSignal()
+			}
+			if failWaits != nil {
+				failBranch = w.body // every pass leaves only as the body does
+			}
+		}
 		retries = failBranch != nil
 	}
 	if !retries {
@@ -220,11 +232,24 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	if w.jump != nil && len(w.jump.steps) > 0 {
+		// a recursion through closures (jumps.go): they wait, and the
+		// guard of their recursive call bounds it
+		if !ownWait(s.Waits) {
+			s.Waits = nil
+		}
+		for _, lit := range w.jump.steps {
+			s.Waits = append(s.Waits, m.loopWaits(di, lit.Body)...)
+		}
+		if s.Cap.Kind == CapNone || s.Cap.Kind == CapUnknown {
+			s.Cap = m.stepCap(w.jump)
+		}
+	}
 	w.failureWaits(s.Waits)
-	if failBranch != nil {
+	if failWaits != nil {
 		// A loop that repeats on success too (a watch, a renewal): its
 		// retries are the failure branch's, and so are their waits.
-		s.Waits = m.loopWaits(di, failBranch)
+		s.Waits = m.loopWaits(di, failWaits)
 	}
 	// A loop paced by a ticker, with no wait of its own, polls: the ticker
 	// fires on schedule whether the last pass failed or not, so it is a
@@ -466,7 +491,7 @@ func (m *model) stdInterface(path, name string) *types.Interface {
 // next item, the next message), so that a failure moves on rather than
 // retries. Assignments after the branch are skipped by a failure (the
 // etag of a watch, updated on success).
-func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch *ast.IfStmt) bool {
+func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
 	found := false
 	ast.Inspect(call, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -486,6 +511,9 @@ func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch *ast.IfStmt) bool
 			}
 			if r, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok && r == call {
 				continue
+			}
+			if tv, ok := w.m.info.Types[d.rhs]; ok && d.tuple < 0 && tv.Value != nil {
+				continue // reset to a constant (memberID = ""): the same attempt from the start, not the next item
 			}
 			found = true
 		}
@@ -1203,6 +1231,9 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 	}
 	for _, x := range w.exits {
+		if w.offByDefault(x) {
+			continue // if max > 0 && n >= max, max 0 by default: no cap
+		}
 		lateExit = w.afterAttempt(x.node)
 		for i, g := range x.guards {
 			if g.comm != nil {
@@ -1589,6 +1620,9 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 			o = w.obj(sel.X)
 		}
 		if o != nil && !in(w.loop, o.Pos()) {
+			if local(o) && w.assignedInLoop(o) {
+				return Deadline{}, false // backoff = time.After(d) in the loop: a wait, not a deadline
+			}
 			if ctx := w.doneOf(o); ctx != nil {
 				// stopCh := ctx.Done(): the context's deadline
 				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos()}, true

@@ -166,6 +166,9 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 					return true
 				}
 				k := m.siteKind(ws)
+				if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
+					k = WaitNone // time.After(0): the next pass at once, no backoff
+				}
 				waits = append(waits, Wait{Kind: k, Pos: n.Pos(), Node: n})
 				return false
 			}

@@ -116,3 +116,64 @@ func countdown(n int) int {
 	}
 	return countdown(n - 1)
 }
+
+type broker struct{}
+
+func (b *broker) get(topics []string) (bool, error) { return false, nil }
+
+type metaClient struct{ backoff time.Duration }
+
+func newMetaClient() *metaClient { return &metaClient{backoff: 250 * time.Millisecond} }
+
+func (c *metaClient) leastLoaded() *broker { return nil }
+func (c *metaClient) deregister(b *broker) {}
+
+var errPartial = errors.New("partial")
+
+// sarama's tryRefreshMetadata: the function calls itself again through a
+// local closure, after the closure's wait, while attempts remain.
+func (c *metaClient) tryRefresh(topics []string, attemptsRemaining int, deadline time.Time) error {
+	pastDeadline := func(backoff time.Duration) bool {
+		return !deadline.IsZero() && time.Now().Add(backoff).After(deadline)
+	}
+	retry := func(err error) error {
+		if attemptsRemaining > 0 {
+			backoff := c.backoff
+			if pastDeadline(backoff) {
+				return err
+			}
+			if backoff > 0 {
+				time.Sleep(backoff)
+			}
+			attemptsRemaining--
+			return c.tryRefresh(topics, attemptsRemaining, deadline)
+		}
+		return err
+	}
+	for b := c.leastLoaded(); b != nil && !pastDeadline(0); b = c.leastLoaded() {
+		partial, err := b.get(topics)
+		if err == nil {
+			if partial {
+				return retry(errPartial) // want `loop cap=bounded deadline=none waits=constant body`
+			}
+			return nil
+		}
+		c.deregister(b)
+	}
+	return retry(errors.New("out of brokers"))
+}
+
+// Look-alike: a closure that calls the function again with no wait is a
+// walk (here of the next broker), not a retry.
+func (c *metaClient) tryEach(topics []string, n int) error {
+	next := func() error {
+		return c.tryEach(topics, n-1)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := c.leastLoaded().get(topics); err != nil {
+		return next()
+	}
+	return nil
+}
