@@ -112,6 +112,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	// the error is not nil.
 	retries := false
 	byPredicate := false // some attempt retries only by a predicate exit
+	// pastExits are the exits reached only past an attempt's success
+	// (succeedsPast): they need no guard of their own.
+	pastExits := map[ast.Node]bool{}
 	trigger := TriggerError
 	for e := range w.errs {
 		if _, ok := w.waitErr[e]; ok {
@@ -140,6 +143,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			}
 			if !success[at.pos] && w.takenOnNil(x, e, at) {
 				success[at.pos] = true // return err after if err != nil && n > 0 { continue }
+			}
+			if !success[at.pos] && w.succeedsPast(x, e, at) {
+				success[at.pos] = true
+				pastExits[x.node] = true
 			}
 			if !success[at.pos] && w.predicateExit(x, e, at, false) {
 				predicate[at.pos] = true
@@ -208,6 +215,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	for _, x := range w.exits {
 		if len(x.guards) == 0 {
+			if pastExits[x.node] {
+				continue
+			}
 			if failBranch != nil && x.node.Pos() >= failBranch.End() {
 				// if err != nil && temporary(err) { sleep; continue }; return
 				// resp, err: the pass leaves here unless its failure branch
@@ -232,6 +242,17 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	if w.jump != nil && w.jump.fn != nil {
+		// the recursive call starts the next pass: it waits only as the
+		// pass does, not on its own
+		s.Waits = slices.DeleteFunc(s.Waits, func(wt Wait) bool {
+			call, ok := wt.Node.(*ast.CallExpr)
+			return ok && m.callee(call) == w.jump.fn
+		})
+		if len(s.Waits) == 0 {
+			s.Waits = []Wait{{Kind: WaitNone, Pos: w.body.Lbrace, Node: w.body}}
+		}
+	}
 	if w.jump != nil && len(w.jump.steps) > 0 {
 		// a recursion through closures (jumps.go): they wait, and the
 		// guard of their recursive call bounds it
@@ -1242,7 +1263,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				}
 				continue
 			}
-			if !w.othersOnResults(x.guards, i) || w.gatesStep(x, i) {
+			if !w.othersOnResults(x.guards[w.sharedGuards(x):], i-w.sharedGuards(x)) || w.gatesStep(x, i) {
 				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
 				// more than the count; the count alone leaves nothing.
 				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
@@ -1353,6 +1374,30 @@ func (w *loopWalk) gatesStep(x exit, i int) bool {
 		}
 	}
 	return false
+}
+
+// sharedGuards returns how many of the first guards of exit x are in force
+// at the attempt that reaches it, made before x: those conditions gate the
+// attempt as much as the exit (if refresh { err := op(); if err != nil &&
+// n <= 0 { return } }), so they do not keep a count from capping it.
+func (w *loopWalk) sharedGuards(x exit) int {
+	n := 0
+	for e := range w.errs {
+		at := reaching(w.attemptDefs(e), x.node.Pos())
+		if at.call == nil || at.pos > x.node.Pos() || at.depth > len(x.guards) || at.depth <= n {
+			continue
+		}
+		ok := true
+		for _, g := range x.guards[:at.depth] {
+			if g.cond == nil || g.cond.Pos() > at.pos {
+				ok = false
+			}
+		}
+		if ok {
+			n = at.depth
+		}
+	}
+	return n
 }
 
 // othersOnResults reports whether every guard of an exit but the i-th

@@ -422,3 +422,46 @@ func (w *loopWalk) fieldValue(e ast.Expr) *types.Var {
 	}
 	return w.m.fieldOf(e)
 }
+
+// succeedsPast reports whether exit x of a recursion retry (jumps.go) is
+// reached only when attempt at, made under a condition, succeeded: x
+// comes after the if that holds the attempt, under fewer guards, and the
+// attempt is followed in its list by if e != nil { ... } whose body always
+// leaves the pass (sarama's retryJoinSync: if refreshCoordinator { err :=
+// c.client.RefreshCoordinator(id); if err != nil { ...; return
+// c.retryJoinSync(...) } }; return c.joinSync(...)). A pass that skips the
+// attempt leaves there too; one that makes it retries its failure.
+func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
+	if w.jump == nil || w.jump.fn == nil || at.call == nil || len(x.guards) >= at.depth || x.node.Pos() < at.pos {
+		return false
+	}
+	found := false
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		}
+		list, ok := stmtList(n)
+		if !ok {
+			return true
+		}
+		for i, st := range list {
+			if !in(st, at.pos-1) || i+1 >= len(list) {
+				continue
+			}
+			ifst, ok := list[i+1].(*ast.IfStmt)
+			if !ok || ifst.Else != nil || ifst.End() > x.node.Pos() || !w.leaves(ifst.Body.List, false, false) {
+				continue
+			}
+			// taken on every failure: if err != nil
+			if b, ok := ast.Unparen(ifst.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ && isNilCompare(w.m.info, b, isVar(w.m.info, e)) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -177,3 +177,57 @@ func (c *metaClient) tryEach(topics []string, n int) error {
 	}
 	return nil
 }
+
+type result struct{}
+
+type coordClient struct{}
+
+func (coordClient) RefreshCoordinator(id string) error { return nil }
+
+type group struct {
+	client  coordClient
+	groupID string
+	closed  chan struct{}
+	backoff time.Duration
+}
+
+func newGroup() *group { return &group{backoff: 2 * time.Second} }
+
+func (g *group) joinSync(ctx context.Context, retries int) (*result, error) { return nil, nil }
+
+// sarama's retryJoinSync: wait, refresh the coordinator when asked, and
+// call itself again while its refresh fails; on success it goes on to
+// joinSync.
+func (g *group) retryJoinSync(ctx context.Context, retries int, refresh bool) (*result, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-g.closed:
+		return nil, errors.New("closed")
+	case <-time.After(g.backoff):
+	}
+	if refresh {
+		err := g.client.RefreshCoordinator(g.groupID)
+		if err != nil {
+			if retries <= 0 {
+				return nil, err
+			}
+			return g.retryJoinSync(ctx, retries-1, true) // want `loop cap=bounded deadline=caller.s-context waits=constant body`
+		}
+	}
+	return g.joinSync(ctx, retries-1)
+}
+
+// Look-alike: the refresh's failure does not leave the pass, so the call
+// after it is made whatever the refresh did: the recursion is not reached
+// by a failure, and the pass always leaves on its first try.
+func (g *group) rejoinOnce(ctx context.Context, retries int, refresh bool) (*result, error) {
+	time.Sleep(g.backoff)
+	if refresh {
+		err := g.client.RefreshCoordinator(g.groupID)
+		if err != nil && retries < 0 {
+			return g.rejoinOnce(ctx, retries-1, true)
+		}
+	}
+	return g.joinSync(ctx, retries-1)
+}

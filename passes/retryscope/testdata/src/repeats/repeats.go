@@ -212,7 +212,7 @@ type partitionConsumer struct {
 	switching               bool
 }
 
-func (child *partitionConsumer) dispatch() error { return nil }
+func (child *partitionConsumer) dispatch() error     { return nil }
 func (child *partitionConsumer) sendError(err error) {}
 
 // triggerRedispatch queues a redispatch unless one is pending.
