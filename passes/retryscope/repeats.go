@@ -111,7 +111,11 @@ func (w *loopWalk) failureNext() *ast.BlockStmt {
 			// the failure branch: if err != nil { ...; continue }, with no
 			// wait of its own
 			b := -1
-			for i := a + 1; i < len(list); i++ {
+			start := a + 1
+			if ifst, ok := list[a].(*ast.IfStmt); ok && ifst.Init != nil && in(ifst.Init, at.pos-1) {
+				start = a // if err := op(); err != nil { ...; continue }
+			}
+			for i := start; i < len(list); i++ {
 				ifst, ok := list[i].(*ast.IfStmt)
 				if !ok || ifst.Else != nil || !impliesNonNil(w.m.info, guard{cond: ifst.Cond}, e) {
 					continue
