@@ -156,8 +156,9 @@ func (m *model) fieldOf(e ast.Expr) *types.Var {
 // default, judged by every store into it in its non-test files.
 type fieldDefault struct {
 	// set is false when the package stores nothing of its own into the
-	// field (it never writes it, or only copies into it another field
-	// that it never writes): the value is its users' to set.
+	// field (it never writes it, stores only what its caller passes, or
+	// copies into it another field that it never writes): the value is its
+	// users' to set.
 	set bool
 	// constant is set when every store is a constant expression, a copy
 	// of another field whose default is constant (or its users'), or
@@ -207,7 +208,15 @@ func (m *model) fieldDefaultDepth(v *types.Var, seen map[*types.Var]bool) fieldD
 		e := ast.Unparen(s.rhs)
 		if s.fn != nil {
 			// c.backoff = d, with d := 2 * time.Second before it
-			e = ast.Unparen(m.origin(m.defIndex(s.fn), e, s.pos))
+			di := m.defIndex(s.fn)
+			e = ast.Unparen(m.origin(di, e, s.pos))
+			if id, ok := e.(*ast.Ident); ok {
+				if o := m.info.Uses[id]; o != nil && local(o) && len(di.defs[o]) == 0 {
+					// a parameter (RetryWait(d) sets opts.rwait = d): what
+					// the package's caller passes, its users' value
+					continue
+				}
+			}
 		}
 		for {
 			call, ok := e.(*ast.CallExpr)
@@ -257,7 +266,8 @@ func (m *model) fieldDefaultDepth(v *types.Var, seen map[*types.Var]bool) fieldD
 // package: a field whose every store the package makes is a constant (the
 // default its constructor sets) is a constant wait, one the package
 // counts on grows; one it sets to values it computes is unknown. A field
-// the package never sets holds what its users set, fixed from one attempt
+// the package never sets, or sets only to what its callers pass (an
+// option's RetryWait(d)), holds what its users set, fixed from one attempt
 // to the next: a constant wait too, as is a field of another package.
 func (m *model) fieldWaitKind(v *types.Var) WaitKind {
 	if v.Pkg() != m.pass.Pkg {

@@ -36,7 +36,7 @@ type Config struct {
 			BackoffFunc func(retries, maxRetries int) time.Duration
 		}
 	}
-	// Computed is set from what the caller passes.
+	// Computed is set to what a function of the package computes.
 	Computed time.Duration
 }
 
@@ -53,10 +53,12 @@ func NewConfig() *Config {
 	return c
 }
 
-func (c *Config) WithComputed(d time.Duration) *Config {
-	c.Computed = d
+func (c *Config) WithComputed(load func() int) *Config {
+	c.Computed = scaled(load())
 	return c
 }
+
+func scaled(n int) time.Duration { return time.Duration(n) * time.Second }
 
 func computeMetadataBackoff(conf *Config, remaining int) time.Duration {
 	if conf.Metadata.Retry.BackoffFunc != nil {
@@ -85,8 +87,8 @@ func (c *client) tryRefresh(attemptsRemaining int) error {
 	return nil
 }
 
-// Look-alike: the wait is a field the package sets from what its caller
-// passes: not a default the model can read.
+// Look-alike: the wait is a field the package sets to a value it
+// computes: not a default the model can read.
 func (c *client) retryComputed() error {
 	var err error
 	for n := 0; n < 3; n++ {

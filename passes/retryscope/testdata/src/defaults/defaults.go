@@ -41,7 +41,7 @@ type Config struct {
 			BackoffFunc func(retries, maxRetries int) time.Duration
 		}
 	}
-	// Computed is set from what the caller passes.
+	// Computed is set to what a function of the package computes.
 	Computed time.Duration
 	// Random is set to a random value.
 	Random time.Duration
@@ -63,10 +63,12 @@ func NewConfig() *Config {
 	return c
 }
 
-func (c *Config) WithComputed(d time.Duration) *Config {
-	c.Computed = d
+func (c *Config) WithComputed(load func() int) *Config {
+	c.Computed = scaled(load())
 	return c
 }
+
+func scaled(n int) time.Duration { return time.Duration(n) * time.Second }
 
 type admin struct{ conf *Config }
 
@@ -83,8 +85,8 @@ func (a *admin) retryOnError() error {
 	return err
 }
 
-// Look-alike: a field the package sets from what its caller passes is
-// not a default the model can read: the wait is unknown.
+// Look-alike: a field the package sets to a value it computes is not a
+// default the model can read: the wait is unknown.
 func (a *admin) retryComputed() error {
 	var err error
 	for n := 0; n < 3; n++ { // want "loop cap=3 deadline=none waits=unknown body"
@@ -242,3 +244,34 @@ func (r *reader) counted() error {
 }
 
 var errStop = errors.New("stop")
+
+// nats' publish options: the default is a constant, and an option stores
+// what its caller passes: the wait is the same on every pass.
+type pubOpts struct {
+	rwait time.Duration
+	rnum  int
+}
+
+type PubOpt func(*pubOpts) error
+
+func RetryWait(d time.Duration) PubOpt {
+	return func(o *pubOpts) error {
+		o.rwait = d
+		return nil
+	}
+}
+
+func publish(opts ...PubOpt) error {
+	o := pubOpts{rwait: 250 * time.Millisecond, rnum: 2}
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return err
+		}
+	}
+	err := send()
+	for r := 0; err != nil && r < o.rnum; r++ { // want "loop cap=bounded deadline=none waits=constant body"
+		time.Sleep(o.rwait)
+		err = send()
+	}
+	return err
+}
