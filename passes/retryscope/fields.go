@@ -155,132 +155,140 @@ func (m *model) fieldOf(e ast.Expr) *types.Var {
 // fieldDefault is what the package's code gives a field of its own by
 // default, judged by every store into it in its non-test files.
 type fieldDefault struct {
-	// set is false when the package stores nothing of its own into the
-	// field (it never writes it, stores only what its caller passes, or
-	// copies into it another field that it never writes): the value is its
-	// users' to set.
-	set bool
-	// constant is set when every store is a constant expression, a copy
-	// of another field whose default is constant (or its users'), or
-	// counts it on (grows): NewConfig's c.Admin.Retry.Backoff = 100 *
-	// time.Millisecond, or NewReader's if config.ReadBackoffMin == 0 {
-	// config.ReadBackoffMin = defaultReadBackoffMin } with
-	// backoffDelayMin: config.ReadBackoffMin.
-	constant bool
-	// grows is set when a store counts the field on from its own value
-	// (b.attempts++, d *= 2): a counter, not a fixed value.
-	grows bool
-	// values are the constants stored.
+	// kind combines the kinds of the values the package stores of its
+	// own: WaitConstant for constants (NewConfig's c.Admin.Retry.Backoff =
+	// 100 * time.Millisecond) and values computed without randomness,
+	// WaitGrowth for a field it counts on (b.attempts++, d *= 2),
+	// WaitJittered for a random one, WaitUnknown for one it cannot read
+	// (a call it does not see into, the field's address taken).
+	kind WaitKind
+	// own is false when the package stores nothing of its own (it never
+	// writes the field, or only passes on what its callers give): the
+	// users' value; kind means nothing then.
+	own bool
+	// fromCaller is set when a store passes on what the package's caller
+	// gives (an option's RetryWait(d) sets opts.rwait = d; a constructor's
+	// parameter), or copies a field that holds it.
+	fromCaller bool
+	// values are the constants stored; opaque is set when some store's
+	// value is not a constant.
 	values []constant.Value
+	opaque bool
 }
 
 // fieldDefaultOf judges field v of this package by what the package
-// stores into it.
-func (m *model) fieldDefaultOf(v *types.Var) fieldDefault {
-	return m.fieldDefaultDepth(v, map[*types.Var]bool{})
-}
-
-func (m *model) fieldDefaultDepth(v *types.Var, seen map[*types.Var]bool) fieldDefault {
-	if seen[v] || len(seen) > maxDepth {
-		return fieldDefault{set: true} // a cycle of copies, or too deep: not known
+// stores into it: through copies into it of other fields of the package
+// (kafka-go's backoffDelayMin: r.config.ReadBackoffMin, which NewReader
+// defaults to 100 ms), and through local variables.
+func (m *model) fieldDefaultOf(v *types.Var) *fieldDefault {
+	if d, ok := m.fieldDefaults[v]; ok {
+		if d == nil {
+			return &fieldDefault{kind: WaitUnknown, own: true, opaque: true} // a cycle of copies
+		}
+		return d
 	}
-	seen[v] = true
-	defer delete(seen, v)
-	out := fieldDefault{constant: true}
+	if m.fieldDefaults == nil {
+		m.fieldDefaults = make(map[*types.Var]*fieldDefault)
+	}
+	m.fieldDefaults[v] = nil
+	d := &fieldDefault{}
+	add := func(k WaitKind) {
+		if !d.own {
+			d.kind, d.own = k, true
+		} else {
+			d.kind = combine(d.kind, k)
+		}
+	}
 	for _, s := range m.fieldStores()[v] {
 		switch s.op {
 		case token.INC, token.DEC, token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.SHL_ASSIGN:
 			// b.attempts++, b.cur *= 2: counted on from its own value
+			d.opaque = true
 			if s.rhs != nil {
 				if tv, ok := m.info.Types[s.rhs]; !ok || tv.Value == nil {
-					return fieldDefault{set: true}
-				}
-			}
-			out.set, out.grows = true, true
-			continue
-		case token.ASSIGN, token.DEFINE, token.ILLEGAL:
-		default:
-			return fieldDefault{set: true} // &x.F: not a constant default
-		}
-		if s.rhs == nil {
-			return fieldDefault{set: true} // x.F, err = f()
-		}
-		e := ast.Unparen(s.rhs)
-		if s.fn != nil {
-			// c.backoff = d, with d := 2 * time.Second before it
-			di := m.defIndex(s.fn)
-			e = ast.Unparen(m.origin(di, e, s.pos))
-			if id, ok := e.(*ast.Ident); ok {
-				if o := m.info.Uses[id]; o != nil && local(o) && len(di.defs[o]) == 0 {
-					// a parameter (RetryWait(d) sets opts.rwait = d): what
-					// the package's caller passes, its users' value
+					add(WaitUnknown)
 					continue
 				}
 			}
+			add(WaitGrowth)
+			continue
+		case token.ASSIGN, token.DEFINE, token.ILLEGAL:
+		default:
+			d.opaque = true
+			add(WaitUnknown) // &x.F: anything may be stored
+			continue
 		}
-		for {
-			call, ok := e.(*ast.CallExpr)
-			if !ok || !m.isConversion(call) || len(call.Args) != 1 {
-				break
-			}
-			e = ast.Unparen(call.Args[0]) // time.Duration(n)
+		if s.rhs == nil {
+			d.opaque = true
+			add(WaitUnknown) // x.F, err = f()
+			continue
 		}
+		di := m.packageDefs()
+		if s.fn != nil {
+			di = m.defIndex(s.fn)
+		}
+		// c.backoff = d, with d := 2 * time.Second before it
+		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
 		if tv, ok := m.info.Types[e]; ok && tv.Value != nil {
-			out.set = true
-			out.values = append(out.values, tv.Value)
+			d.values = append(d.values, tv.Value)
+			add(WaitConstant)
 			continue
 		}
 		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
 			continue // a hook cleared: no value of its own
 		}
-		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && m.fieldOf(b.X) == v {
-			// b.cur = b.cur * 2
-			if tv, ok := m.info.Types[b.Y]; ok && tv.Value != nil {
-				out.set, out.grows = true, true
+		if id, ok := e.(*ast.Ident); ok && s.fn != nil {
+			if o := m.info.Uses[id]; o != nil && local(o) && len(di.defs[o]) == 0 {
+				d.fromCaller = true // a parameter: what the caller passes
 				continue
 			}
+		}
+		d.opaque = true
+		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && m.fieldOf(b.X) == v {
+			add(WaitGrowth) // b.cur = b.cur * 2
+			continue
 		}
 		if g := m.fieldOf(e); g != nil && g.Pkg() == m.pass.Pkg {
 			// a copy of another field: its default, or its users' value
-			d := m.fieldDefaultDepth(g, seen)
-			if !d.set {
-				continue
+			gd := m.fieldDefaultOf(g)
+			d.fromCaller = d.fromCaller || gd.fromCaller || !gd.own
+			d.values = append(d.values, gd.values...)
+			d.opaque = d.opaque || gd.opaque
+			if gd.own {
+				add(gd.kind)
 			}
-			if !d.constant {
-				return fieldDefault{set: true}
-			}
-			out.set = true
-			out.grows = out.grows || d.grows
-			out.values = append(out.values, d.values...)
 			continue
 		}
-		return fieldDefault{set: true}
+		// a value the package computes: jittered when random, unknown when
+		// the model cannot read it, otherwise fixed (time.Duration(secs) *
+		// time.Second, a Retry-After the package parses into an error's
+		// field: no randomness the wait could draw on)
+		c := &classifier{m: m, di: di, seen: map[types.Object]bool{}}
+		switch k := c.kind(e, 0); k {
+		case WaitServer:
+			add(WaitConstant)
+		default:
+			add(k)
+		}
 	}
-	if !out.set {
-		out.constant = false
-	}
-	return out
+	m.fieldDefaults[v] = d
+	return d
 }
 
 // fieldWaitKind classifies a wait on the value of field v of this
-// package: a field whose every store the package makes is a constant (the
-// default its constructor sets) is a constant wait, one the package
-// counts on grows; one it sets to values it computes is unknown. A field
-// the package never sets, or sets only to what its callers pass (an
-// option's RetryWait(d)), holds what its users set, fixed from one attempt
-// to the next: a constant wait too, as is a field of another package.
+// package by what the package stores in it (fieldDefaultOf): a field whose
+// every store is a constant (the default its constructor sets), or a value
+// computed without randomness, is a constant wait; one it counts on grows;
+// one it sets to a random value is jittered; one it sets to what it cannot
+// read is unknown. A field the package never sets, or sets only to what
+// its callers pass, holds what its users set, fixed from one attempt to
+// the next: a constant wait too, as is a field of another package.
 func (m *model) fieldWaitKind(v *types.Var) WaitKind {
 	if v.Pkg() != m.pass.Pkg {
 		return WaitConstant
 	}
-	d := m.fieldDefaultOf(v)
-	switch {
-	case !d.set:
-		return WaitConstant
-	case !d.constant:
-		return WaitUnknown
-	case d.grows:
-		return WaitGrowth
+	if d := m.fieldDefaultOf(v); d.own {
+		return d.kind
 	}
 	return WaitConstant
 }
@@ -293,10 +301,7 @@ func (m *model) zeroByDefault(v *types.Var) bool {
 		return false
 	}
 	d := m.fieldDefaultOf(v)
-	if !d.set {
-		return true
-	}
-	if !d.constant || d.grows {
+	if d.fromCaller || d.opaque {
 		return false
 	}
 	for _, c := range d.values {

@@ -86,6 +86,8 @@ type model struct {
 	jumpOf map[ast.Stmt]*jump
 	// stores is fieldStores' answer, once computed.
 	stores map[*types.Var][]fieldStore
+	// fieldDefaults caches fieldDefaultOf (nil while being computed).
+	fieldDefaults map[*types.Var]*fieldDefault
 	// pkgDefs is packageDefs' empty def index.
 	pkgDefs *defIndex
 	// ifaces caches stdInterface.

@@ -644,7 +644,7 @@ func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) Wait
 	if v.Pkg() != c.m.pass.Pkg {
 		return WaitUnknown
 	}
-	k := WaitKind(0)
+	k, any := WaitUnknown, false
 	for _, s := range c.m.fieldStores()[v] {
 		if s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL || s.rhs == nil {
 			return WaitUnknown
@@ -672,14 +672,11 @@ func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) Wait
 			}
 			sk = c.helper(c.m.funcs[fn], call, depth+1)
 		}
-		if k == 0 {
-			k = sk
+		if !any {
+			k, any = sk, true
 		} else {
 			k = combine(k, sk)
 		}
-	}
-	if k == 0 {
-		return WaitUnknown
 	}
 	return k
 }

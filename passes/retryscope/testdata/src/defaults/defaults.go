@@ -85,8 +85,9 @@ func (a *admin) retryOnError() error {
 	return err
 }
 
-// Look-alike: a field the package sets to a value it computes is not a
-// default the model can read: the wait is unknown.
+// Look-alike: a field the package sets to a value it computes through a
+// function it cannot see into is not a default the model can read: the
+// wait is unknown.
 func (a *admin) retryComputed() error {
 	var err error
 	for n := 0; n < 3; n++ { // want "loop cap=3 deadline=none waits=unknown body"
@@ -98,11 +99,11 @@ func (a *admin) retryComputed() error {
 	return err
 }
 
-// Look-alike: a field the package sets to a random value: unknown, not
+// Look-alike: a field the package sets to a random value: jittered, not
 // constant.
 func (a *admin) retryRandom() error {
 	var err error
-	for n := 0; n < 3; n++ { // want "loop cap=3 deadline=none waits=unknown body"
+	for n := 0; n < 3; n++ { // want "loop cap=3 deadline=none waits=jittered body"
 		if err = send(); err == nil {
 			return nil
 		}
@@ -274,4 +275,33 @@ func publish(opts ...PubOpt) error {
 		err = send()
 	}
 	return err
+}
+
+// A field the package computes without randomness (slack's
+// RateLimitedError.RetryAfter, parsed from a header) is fixed for the
+// attempt that reads it: with the attempt's own growth beside it, the wait
+// grows.
+type rateLimited struct{ RetryAfter time.Duration }
+
+func (e *rateLimited) Error() string { return "rate limited" }
+
+func parse(secs int64) error { return &rateLimited{time.Duration(secs) * time.Second} }
+
+func connect() (int, error) { return 0, nil }
+
+func reconnect() int {
+	attempts := 0
+	for { // want "loop cap=none deadline=none waits=deterministic-growth body"
+		v, err := connect()
+		if err == nil {
+			return v
+		}
+		var wait time.Duration
+		if rl, ok := err.(*rateLimited); ok {
+			wait = rl.RetryAfter
+		}
+		attempts++
+		wait = max(wait, time.Duration(attempts)*time.Second)
+		time.Sleep(wait)
+	}
 }

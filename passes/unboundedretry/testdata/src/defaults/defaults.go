@@ -105,3 +105,22 @@ func (p *producer) resendCapped() error {
 		time.Sleep(p.conf.Producer.Retry.Backoff)
 	}
 }
+
+type client struct{ maxRetries int }
+
+// NewClient stores the cap its caller passes: the package has no default
+// to judge, and the cap bounds the loop as written.
+func NewClient(maxRetries int) *client { return &client{maxRetries: maxRetries} }
+
+func (c *client) do() error {
+	var err error
+	for n := 0; ; n++ {
+		if err = send(); err == nil {
+			return nil
+		}
+		if c.maxRetries > 0 && n >= c.maxRetries {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
