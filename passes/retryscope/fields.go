@@ -2,23 +2,41 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
 )
 
 // What the package's own code stores in its struct fields: the defaults a
-// delay is judged by when it reads a field (issue 19, shape 1 of
-// testdata/recall/README.md).
+// delay or a bound is judged by when it reads a field (issue 19, shape 1 of
+// testdata/recall/README.md): sarama's NewConfig sets
+// c.Consumer.Retry.Backoff = 2 * time.Second, kafka-go's NewReader sets
+// config.ReadBackoffMin = defaultReadBackoffMin when it is 0.
 
-// fieldWrites returns, for each field of a struct type declared in the
-// package, whether any code of the package stores into it (an assignment,
-// a composite literal, its address taken). Computed once per package.
-func (m *model) fieldWrites() map[*types.Var]bool {
-	if m.written != nil {
-		return m.written
+// fieldStore is one store into a struct field by the package's code.
+type fieldStore struct {
+	// rhs is the value stored; nil when it is not visible (a tuple
+	// assignment, ++, the field's address taken).
+	rhs ast.Expr
+	// op is the assignment's token (ASSIGN, DEFINE, ADD_ASSIGN, ...), INC
+	// or DEC; token.ILLEGAL for a composite literal's element, token.AND for
+	// &x.F.
+	op  token.Token
+	pos token.Pos
+	// fn is the function declaring the store; nil at package level.
+	fn *ast.FuncDecl
+}
+
+// fieldStores returns, for each field of a struct type declared in the
+// package, the stores into it in the package's non-test files (an
+// assignment, a composite literal, its address taken). Computed once per
+// package: the one index of what the package writes to its fields.
+func (m *model) fieldStores() map[*types.Var][]fieldStore {
+	if m.stores != nil {
+		return m.stores
 	}
-	m.written = make(map[*types.Var]bool)
+	m.stores = make(map[*types.Var][]fieldStore)
 	field := func(e ast.Expr) *types.Var {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		if !ok {
@@ -37,44 +55,62 @@ func (m *model) fieldWrites() map[*types.Var]bool {
 		if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, l := range n.Lhs {
-					if v := field(l); v != nil {
-						m.written[v] = true
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					if v := field(n.X); v != nil {
-						m.written[v] = true
-					}
-				}
-			case *ast.CompositeLit:
-				st, ok := m.info.TypeOf(n).Underlying().(*types.Struct)
-				if !ok {
-					return true
-				}
-				for i, elt := range n.Elts {
-					if kv, ok := elt.(*ast.KeyValueExpr); ok {
-						if id, ok := kv.Key.(*ast.Ident); ok {
-							if v, ok := m.info.Uses[id].(*types.Var); ok && v.IsField() {
-								m.written[v] = true
-							}
-						}
-						continue
-					}
-					if i < st.NumFields() {
-						m.written[st.Field(i)] = true
-					}
-				}
+		for _, d := range f.Decls {
+			fd, _ := d.(*ast.FuncDecl)
+			add := func(v *types.Var, s fieldStore) {
+				s.fn = fd
+				m.stores[v] = append(m.stores[v], s)
 			}
-			return true
-		})
+			ast.Inspect(d, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					for i, l := range n.Lhs {
+						if v := field(l); v != nil {
+							var rhs ast.Expr
+							if len(n.Rhs) == len(n.Lhs) {
+								rhs = n.Rhs[i]
+							}
+							add(v, fieldStore{rhs: rhs, op: n.Tok, pos: n.End()})
+						}
+					}
+				case *ast.IncDecStmt:
+					if v := field(n.X); v != nil {
+						add(v, fieldStore{op: n.Tok, pos: n.Pos()})
+					}
+				case *ast.UnaryExpr:
+					if n.Op == token.AND {
+						if v := field(n.X); v != nil {
+							add(v, fieldStore{op: token.AND, pos: n.Pos()})
+						}
+					}
+				case *ast.CompositeLit:
+					st, ok := m.info.TypeOf(n).Underlying().(*types.Struct)
+					if !ok {
+						return true
+					}
+					for i, elt := range n.Elts {
+						if kv, ok := elt.(*ast.KeyValueExpr); ok {
+							if id, ok := kv.Key.(*ast.Ident); ok {
+								if v, ok := m.info.Uses[id].(*types.Var); ok && v.IsField() {
+									add(v, fieldStore{rhs: kv.Value, op: token.ILLEGAL, pos: kv.Pos()})
+								}
+							}
+							continue
+						}
+						if i < st.NumFields() {
+							add(st.Field(i), fieldStore{rhs: elt, op: token.ILLEGAL, pos: elt.Pos()})
+						}
+					}
+				}
+				return true
+			})
+		}
 	}
-	return m.written
+	return m.stores
 }
+
+// written reports whether any code of the package stores into field v.
+func (m *model) written(v *types.Var) bool { return len(m.fieldStores()[v]) > 0 }
 
 // unsetHook reports whether cond is "x.F != nil" for a func-typed field F
 // of a type of this package that no code of the package sets: an optional
@@ -91,20 +127,187 @@ func (m *model) unsetHook(cond ast.Expr) bool {
 	} else if tv, ok := m.info.Types[b.Y]; !ok || !tv.IsNil() {
 		return false
 	}
-	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	s, ok := m.info.Selections[sel]
-	if !ok || s.Kind() != types.FieldVal {
-		return false
-	}
-	v, ok := s.Obj().(*types.Var)
-	if !ok || v.Pkg() != m.pass.Pkg {
+	v := m.fieldOf(x)
+	if v == nil || v.Pkg() != m.pass.Pkg {
 		return false
 	}
 	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
 		return false
 	}
-	return !m.fieldWrites()[v]
+	return !m.written(v)
+}
+
+// fieldOf returns the struct field that the selector e reads (through any
+// chain of selectors: c.conf.Consumer.Retry.Backoff), or nil.
+func (m *model) fieldOf(e ast.Expr) *types.Var {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s, ok := m.info.Selections[sel]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	return v
+}
+
+// fieldDefault is what the package's code gives a field of its own by
+// default, judged by every store into it in its non-test files.
+type fieldDefault struct {
+	// kind combines the kinds of the values the package stores of its
+	// own: WaitConstant for constants (NewConfig's c.Admin.Retry.Backoff =
+	// 100 * time.Millisecond) and values computed without randomness,
+	// WaitGrowth for a field it counts on (b.attempts++, d *= 2),
+	// WaitJittered for a random one, WaitUnknown for one it cannot read
+	// (a call it does not see into, the field's address taken).
+	kind WaitKind
+	// own is false when the package stores nothing of its own (it never
+	// writes the field, or only passes on what its callers give): the
+	// users' value; kind means nothing then.
+	own bool
+	// fromCaller is set when a store passes on what the package's caller
+	// gives (an option's RetryWait(d) sets opts.rwait = d; a constructor's
+	// parameter), or copies a field that holds it.
+	fromCaller bool
+	// values are the constants stored; opaque is set when some store's
+	// value is not a constant.
+	values []constant.Value
+	opaque bool
+}
+
+// fieldDefaultOf judges field v of this package by what the package
+// stores into it: through copies into it of other fields of the package
+// (kafka-go's backoffDelayMin: r.config.ReadBackoffMin, which NewReader
+// defaults to 100 ms), and through local variables.
+func (m *model) fieldDefaultOf(v *types.Var) *fieldDefault {
+	if d, ok := m.fieldDefaults[v]; ok {
+		if d == nil {
+			return &fieldDefault{kind: WaitUnknown, own: true, opaque: true} // a cycle of copies
+		}
+		return d
+	}
+	if m.fieldDefaults == nil {
+		m.fieldDefaults = make(map[*types.Var]*fieldDefault)
+	}
+	m.fieldDefaults[v] = nil
+	d := &fieldDefault{}
+	add := func(k WaitKind) {
+		if !d.own {
+			d.kind, d.own = k, true
+		} else {
+			d.kind = combine(d.kind, k)
+		}
+	}
+	for _, s := range m.fieldStores()[v] {
+		switch s.op {
+		case token.INC, token.DEC, token.ADD_ASSIGN, token.SUB_ASSIGN, token.MUL_ASSIGN, token.SHL_ASSIGN:
+			// b.attempts++, b.cur *= 2: counted on from its own value
+			d.opaque = true
+			if s.rhs != nil {
+				if tv, ok := m.info.Types[s.rhs]; !ok || tv.Value == nil {
+					add(WaitUnknown)
+					continue
+				}
+			}
+			add(WaitGrowth)
+			continue
+		case token.ASSIGN, token.DEFINE, token.ILLEGAL:
+		default:
+			d.opaque = true
+			add(WaitUnknown) // &x.F: anything may be stored
+			continue
+		}
+		if s.rhs == nil {
+			d.opaque = true
+			add(WaitUnknown) // x.F, err = f()
+			continue
+		}
+		di := m.packageDefs()
+		if s.fn != nil {
+			di = m.defIndex(s.fn)
+		}
+		// c.backoff = d, with d := 2 * time.Second before it
+		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
+		if tv, ok := m.info.Types[e]; ok && tv.Value != nil {
+			d.values = append(d.values, tv.Value)
+			add(WaitConstant)
+			continue
+		}
+		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
+			continue // a hook cleared: no value of its own
+		}
+		if id, ok := e.(*ast.Ident); ok && s.fn != nil {
+			if o := m.info.Uses[id]; o != nil && local(o) && len(di.defs[o]) == 0 {
+				d.fromCaller = true // a parameter: what the caller passes
+				continue
+			}
+		}
+		d.opaque = true
+		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && m.fieldOf(b.X) == v {
+			add(WaitGrowth) // b.cur = b.cur * 2
+			continue
+		}
+		if g := m.fieldOf(e); g != nil && g.Pkg() == m.pass.Pkg {
+			// a copy of another field: its default, or its users' value
+			gd := m.fieldDefaultOf(g)
+			d.fromCaller = d.fromCaller || gd.fromCaller || !gd.own
+			d.values = append(d.values, gd.values...)
+			d.opaque = d.opaque || gd.opaque
+			if gd.own {
+				add(gd.kind)
+			}
+			continue
+		}
+		// a value the package computes: jittered when random, unknown when
+		// the model cannot read it, otherwise fixed (time.Duration(secs) *
+		// time.Second, a Retry-After the package parses into an error's
+		// field: no randomness the wait could draw on)
+		c := &classifier{m: m, di: di, seen: map[types.Object]bool{}}
+		switch k := c.kind(e, 0); k {
+		case WaitServer:
+			add(WaitConstant)
+		default:
+			add(k)
+		}
+	}
+	m.fieldDefaults[v] = d
+	return d
+}
+
+// fieldWaitKind classifies a wait on the value of field v of this
+// package by what the package stores in it (fieldDefaultOf): a field whose
+// every store is a constant (the default its constructor sets), or a value
+// computed without randomness, is a constant wait; one it counts on grows;
+// one it sets to a random value is jittered; one it sets to what it cannot
+// read is unknown. A field the package never sets, or sets only to what
+// its callers pass, holds what its users set, fixed from one attempt to
+// the next: a constant wait too, as is a field of another package.
+func (m *model) fieldWaitKind(v *types.Var) WaitKind {
+	if v.Pkg() != m.pass.Pkg {
+		return WaitConstant
+	}
+	if d := m.fieldDefaultOf(v); d.own {
+		return d.kind
+	}
+	return WaitConstant
+}
+
+// zeroByDefault reports whether the package leaves integer field v at 0
+// unless its users set it: it never stores into it, or stores only the
+// constant 0 (sarama's Consumer.Retry.Max, which NewConfig does not set).
+func (m *model) zeroByDefault(v *types.Var) bool {
+	if v.Pkg() != m.pass.Pkg || !isInteger(v.Type()) {
+		return false
+	}
+	d := m.fieldDefaultOf(v)
+	if d.fromCaller || d.opaque {
+		return false
+	}
+	for _, c := range d.values {
+		if constant.Sign(c) != 0 {
+			return false
+		}
+	}
+	return true
 }

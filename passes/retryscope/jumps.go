@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 )
 
 // Retries that are not for loops: a label jumped back to with goto
@@ -19,6 +20,12 @@ type jump struct {
 	label string                   // goto label
 	recur map[*ast.ReturnStmt]bool // recursive returns
 	fn    *types.Func              // the function that calls itself
+	// steps are the local closures through which the function calls
+	// itself (sarama's retry := func(err error) error { ...; time.Sleep(d);
+	// return client.tryRefreshMetadata(...) }, returned as retry(err)):
+	// their waits are the loop's, and the guard of their recursive call
+	// bounds it.
+	steps []*ast.FuncLit
 }
 
 // jumps adds the scopes of the goto and recursion retries of fn, a
@@ -67,6 +74,8 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		return
 	}
 	recur := map[*ast.ReturnStmt]bool{}
+	steps := m.recurSteps(di, fd, self, body)
+	var used []*ast.FuncLit
 	var first token.Pos
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -74,11 +83,20 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
-				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && m.selfCall(fd, self, call) {
-					recur[n] = true
-					if !first.IsValid() {
-						first = call.Pos()
-					}
+				call, ok := ast.Unparen(r).(*ast.CallExpr)
+				if !ok {
+					continue
+				}
+				step := steps[rootObj(m.info, call.Fun)]
+				if !m.selfCall(fd, self, call) && step == nil {
+					continue
+				}
+				recur[n] = true
+				if !first.IsValid() {
+					first = call.Pos()
+				}
+				if step != nil && !slices.Contains(used, step) {
+					used = append(used, step)
 				}
 			}
 		}
@@ -87,7 +105,95 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 	if len(recur) == 0 {
 		return
 	}
-	m.synthetic(di, fn, first, body.List, &jump{recur: recur, fn: self})
+	m.synthetic(di, fn, first, body.List, &jump{recur: recur, fn: self, steps: used})
+}
+
+// recurSteps returns the local closures of fd, each assigned once, that
+// return a call of fd again (selfCall) after a wait: retry := func(err
+// error) error { if n > 0 { time.Sleep(d); n--; return c.f(n) }; return err },
+// by the variable that holds each.
+func (m *model) recurSteps(di *defIndex, fd *ast.FuncDecl, self *types.Func, body *ast.BlockStmt) map[types.Object]*ast.FuncLit {
+	steps := map[types.Object]*ast.FuncLit{}
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			continue
+		}
+		lit, ok := ast.Unparen(as.Rhs[0]).(*ast.FuncLit)
+		if !ok {
+			continue
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok {
+			continue
+		}
+		o := m.info.Defs[id]
+		if o == nil || len(di.defs[o]) != 1 {
+			continue
+		}
+		calls := false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && m.selfCall(fd, self, call) {
+						calls = true
+					}
+				}
+			}
+			return !calls
+		})
+		if calls && hasWaitCall(m, di, lit.Body) {
+			steps[o] = lit
+		}
+	}
+	return steps
+}
+
+// stepCap returns the bound of a recursion through step closures: the
+// condition of an if around a step's recursive call that mentions an
+// integer parameter of the function (if attemptsRemaining > 0 {...}); a
+// bound the model does not know otherwise.
+func (m *model) stepCap(j *jump) Cap {
+	params := j.fn.Signature().Params()
+	for _, lit := range j.steps {
+		var c *Cap
+		var stack []*ast.IfStmt
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				stack = append(stack, n)
+				ast.Inspect(n.Body, visit)
+				stack = stack[:len(stack)-1]
+				if n.Else != nil {
+					ast.Inspect(n.Else, visit)
+				}
+				return false
+			case *ast.CallExpr:
+				if m.callee(n) != j.fn {
+					return true
+				}
+				for _, ifst := range stack {
+					for i := range params.Len() {
+						if p := params.At(i); isInteger(p.Type()) && mentionsIn(m.info, ifst.Cond, p) {
+							c = &Cap{Kind: CapBounded, Pos: ifst.Cond.Pos()}
+						}
+					}
+				}
+			}
+			return c == nil
+		}
+		ast.Inspect(lit.Body, visit)
+		if c != nil {
+			return *c
+		}
+	}
+	return Cap{Kind: CapUnknown}
 }
 
 // selfCall reports whether call calls self again with arguments that
@@ -166,8 +272,11 @@ func (m *model) synthetic(di *defIndex, fn ast.Node, pos token.Pos, list []ast.S
 	}
 	end := list[len(list)-1].End()
 	stmts := append([]ast.Stmt(nil), list...)
-	// Falling off the end of the list leaves the loop.
-	stmts = append(stmts, &ast.ReturnStmt{Return: end - 1})
+	if _, ok := list[len(list)-1].(*ast.ReturnStmt); !ok {
+		// Falling off the end of the list leaves the loop (a list that
+		// ends in a return, recursive or not, cannot fall off it).
+		stmts = append(stmts, &ast.ReturnStmt{Return: end - 1})
+	}
 	start := list[0].Pos()
 	if pos < start {
 		start = pos // the label

@@ -162,7 +162,11 @@ func (m *model) isZero(e ast.Expr) bool {
 	if !ok || tv.Value == nil {
 		return false
 	}
-	return constant.Sign(tv.Value) == 0
+	switch tv.Value.Kind() {
+	case constant.Int, constant.Float, constant.Complex:
+		return constant.Sign(tv.Value) == 0
+	}
+	return false // a string or a bool
 }
 
 // calleeName returns the full name of call's static callee, or "".

@@ -112,6 +112,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	// the error is not nil.
 	retries := false
 	byPredicate := false // some attempt retries only by a predicate exit
+	// pastExits are the exits reached only past an attempt's success
+	// (succeedsPast): they need no guard of their own.
+	pastExits := map[ast.Node]bool{}
 	trigger := TriggerError
 	for e := range w.errs {
 		if _, ok := w.waitErr[e]; ok {
@@ -140,6 +143,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			}
 			if !success[at.pos] && w.takenOnNil(x, e, at) {
 				success[at.pos] = true // return err after if err != nil && n > 0 { continue }
+			}
+			if !success[at.pos] && w.succeedsPast(x, e, at) {
+				success[at.pos] = true
+				pastExits[x.node] = true
 			}
 			if !success[at.pos] && w.predicateExit(x, e, at, false) {
 				predicate[at.pos] = true
@@ -186,9 +193,21 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		}
 		retries = success && !failAlways
 	}
-	var failBranch *ast.BlockStmt
+	var failBranch, failWaits *ast.BlockStmt
 	if !retries {
 		failBranch = w.failureRetry()
+		if failBranch == nil {
+			failBranch = w.failureTail()
+		}
+		failWaits = failBranch
+		if failBranch == nil {
+			if failWaits = w.failureNext(); failWaits == nil {
+				failWaits = w.failureSignal()
+			}
+			if failWaits != nil {
+				failBranch = w.body // every pass leaves only as the body does
+			}
+		}
 		retries = failBranch != nil
 	}
 	if !retries {
@@ -196,6 +215,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	for _, x := range w.exits {
 		if len(x.guards) == 0 {
+			if pastExits[x.node] {
+				continue
+			}
 			if failBranch != nil && x.node.Pos() >= failBranch.End() {
 				// if err != nil && temporary(err) { sleep; continue }; return
 				// resp, err: the pass leaves here unless its failure branch
@@ -220,11 +242,35 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	if w.jump != nil && w.jump.fn != nil {
+		// the recursive call starts the next pass: it waits only as the
+		// pass does, not on its own
+		s.Waits = slices.DeleteFunc(s.Waits, func(wt Wait) bool {
+			call, ok := wt.Node.(*ast.CallExpr)
+			return ok && m.callee(call) == w.jump.fn
+		})
+		if len(s.Waits) == 0 {
+			s.Waits = []Wait{{Kind: WaitNone, Pos: w.body.Lbrace, Node: w.body}}
+		}
+	}
+	if w.jump != nil && len(w.jump.steps) > 0 {
+		// a recursion through closures (jumps.go): they wait, and the
+		// guard of their recursive call bounds it
+		if !ownWait(s.Waits) {
+			s.Waits = nil
+		}
+		for _, lit := range w.jump.steps {
+			s.Waits = append(s.Waits, m.loopWaits(di, lit.Body)...)
+		}
+		if s.Cap.Kind == CapNone || s.Cap.Kind == CapUnknown {
+			s.Cap = m.stepCap(w.jump)
+		}
+	}
 	w.failureWaits(s.Waits)
-	if failBranch != nil {
+	if failWaits != nil {
 		// A loop that repeats on success too (a watch, a renewal): its
 		// retries are the failure branch's, and so are their waits.
-		s.Waits = m.loopWaits(di, failBranch)
+		s.Waits = m.loopWaits(di, failWaits)
 	}
 	// A loop paced by a ticker, with no wait of its own, polls: the ticker
 	// fires on schedule whether the last pass failed or not, so it is a
@@ -466,7 +512,7 @@ func (m *model) stdInterface(path, name string) *types.Interface {
 // next item, the next message), so that a failure moves on rather than
 // retries. Assignments after the branch are skipped by a failure (the
 // etag of a watch, updated on success).
-func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch *ast.IfStmt) bool {
+func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
 	found := false
 	ast.Inspect(call, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -486,6 +532,9 @@ func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch *ast.IfStmt) bool
 			}
 			if r, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok && r == call {
 				continue
+			}
+			if tv, ok := w.m.info.Types[d.rhs]; ok && d.tuple < 0 && tv.Value != nil {
+				continue // reset to a constant (memberID = ""): the same attempt from the start, not the next item
 			}
 			found = true
 		}
@@ -1203,6 +1252,9 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 	}
 	for _, x := range w.exits {
+		if w.offByDefault(x) {
+			continue // if max > 0 && n >= max, max 0 by default: no cap
+		}
 		lateExit = w.afterAttempt(x.node)
 		for i, g := range x.guards {
 			if g.comm != nil {
@@ -1211,7 +1263,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				}
 				continue
 			}
-			if !w.othersOnResults(x.guards, i) || w.gatesStep(x, i) {
+			if !w.othersOnResults(x.guards[w.sharedGuards(x):], i-w.sharedGuards(x)) || w.gatesStep(x, i) {
 				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
 				// more than the count; the count alone leaves nothing.
 				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
@@ -1322,6 +1374,30 @@ func (w *loopWalk) gatesStep(x exit, i int) bool {
 		}
 	}
 	return false
+}
+
+// sharedGuards returns how many of the first guards of exit x are in force
+// at the attempt that reaches it, made before x: those conditions gate the
+// attempt as much as the exit (if refresh { err := op(); if err != nil &&
+// n <= 0 { return } }), so they do not keep a count from capping it.
+func (w *loopWalk) sharedGuards(x exit) int {
+	n := 0
+	for e := range w.errs {
+		at := reaching(w.attemptDefs(e), x.node.Pos())
+		if at.call == nil || at.pos > x.node.Pos() || at.depth > len(x.guards) || at.depth <= n {
+			continue
+		}
+		ok := true
+		for _, g := range x.guards[:at.depth] {
+			if g.cond == nil || g.cond.Pos() > at.pos {
+				ok = false
+			}
+		}
+		if ok {
+			n = at.depth
+		}
+	}
+	return n
 }
 
 // othersOnResults reports whether every guard of an exit but the i-th
@@ -1589,6 +1665,9 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 			o = w.obj(sel.X)
 		}
 		if o != nil && !in(w.loop, o.Pos()) {
+			if local(o) && w.assignedInLoop(o) {
+				return Deadline{}, false // backoff = time.After(d) in the loop: a wait, not a deadline
+			}
 			if ctx := w.doneOf(o); ctx != nil {
 				// stopCh := ctx.Done(): the context's deadline
 				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos()}, true

@@ -84,8 +84,10 @@ type model struct {
 	// jumpOf says how each synthetic loop (a goto or recursion retry)
 	// starts its next pass.
 	jumpOf map[ast.Stmt]*jump
-	// written is fieldWrites' answer, once computed.
-	written map[*types.Var]bool
+	// stores is fieldStores' answer, once computed.
+	stores map[*types.Var][]fieldStore
+	// fieldDefaults caches fieldDefaultOf (nil while being computed).
+	fieldDefaults map[*types.Var]*fieldDefault
 	// pkgDefs is packageDefs' empty def index.
 	pkgDefs *defIndex
 	// ifaces caches stdInterface.

@@ -166,6 +166,9 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 					return true
 				}
 				k := m.siteKind(ws)
+				if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
+					k = WaitNone // time.After(0): the next pass at once, no backoff
+				}
 				waits = append(waits, Wait{Kind: k, Pos: n.Pos(), Node: n})
 				return false
 			}
@@ -392,8 +395,10 @@ func (c *classifier) kind(e ast.Expr, depth int) WaitKind {
 		}
 		return c.variable(o, depth)
 	case *ast.SelectorExpr:
-		if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
-			return WaitConstant
+		if v := c.m.fieldOf(e); v != nil {
+			// a field: what the package's code stores in it by default
+			// (fields.go)
+			return c.m.fieldWaitKind(v)
 		}
 		if _, ok := info.Uses[e.Sel].(*types.Const); ok {
 			return WaitConstant
@@ -529,6 +534,9 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 		if lit := c.closure(call); lit != nil {
 			return c.literal(lit, call, depth)
 		}
+		if v := m.fieldOf(call.Fun); v != nil && depth < maxDepth {
+			return c.funcField(v, call, depth)
+		}
 		return WaitUnknown
 	}
 	if fn.Pkg() != nil && randomPkgs[fn.Pkg().Path()] {
@@ -626,6 +634,51 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 func (c *classifier) helper(decl *ast.FuncDecl, call *ast.CallExpr, depth int) WaitKind {
 	fn := c.m.info.Defs[decl.Name].(*types.Func)
 	return c.body(decl.Body, fn.Signature(), c.m.defIndex(decl), call, depth, c.unsetGuards(decl, call))
+}
+
+// funcField classifies a call through func-typed field v of this package
+// (c.conf.Retry.BackoffFunc(n)) by the functions the package stores in it:
+// the literals and the functions of the package it sets by default. A
+// field it never sets, or sets to anything else, is unknown.
+func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) WaitKind {
+	if v.Pkg() != c.m.pass.Pkg {
+		return WaitUnknown
+	}
+	k, any := WaitUnknown, false
+	for _, s := range c.m.fieldStores()[v] {
+		if s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL || s.rhs == nil {
+			return WaitUnknown
+		}
+		di := c.m.packageDefs()
+		if s.fn != nil {
+			di = c.m.defIndex(s.fn)
+		}
+		e := ast.Unparen(c.m.origin(di, s.rhs, s.pos))
+		if tv, ok := c.m.info.Types[e]; ok && tv.IsNil() {
+			continue
+		}
+		var sk WaitKind
+		switch e := e.(type) {
+		case *ast.FuncLit:
+			sig, ok := c.m.info.TypeOf(e).(*types.Signature)
+			if !ok {
+				return WaitUnknown
+			}
+			sk = c.body(e.Body, sig, di, call, depth+1, nil)
+		default:
+			fn, _ := rootObj(c.m.info, e).(*types.Func)
+			if fn == nil || fn.Signature().Recv() != nil || c.m.funcs[fn] == nil {
+				return WaitUnknown
+			}
+			sk = c.helper(c.m.funcs[fn], call, depth+1)
+		}
+		if !any {
+			k, any = sk, true
+		} else {
+			k = combine(k, sk)
+		}
+	}
+	return k
 }
 
 // closure returns the function literal that call calls through a local

@@ -116,3 +116,118 @@ func countdown(n int) int {
 	}
 	return countdown(n - 1)
 }
+
+type broker struct{}
+
+func (b *broker) get(topics []string) (bool, error) { return false, nil }
+
+type metaClient struct{ backoff time.Duration }
+
+func newMetaClient() *metaClient { return &metaClient{backoff: 250 * time.Millisecond} }
+
+func (c *metaClient) leastLoaded() *broker { return nil }
+func (c *metaClient) deregister(b *broker) {}
+
+var errPartial = errors.New("partial")
+
+// sarama's tryRefreshMetadata: the function calls itself again through a
+// local closure, after the closure's wait, while attempts remain.
+func (c *metaClient) tryRefresh(topics []string, attemptsRemaining int, deadline time.Time) error {
+	pastDeadline := func(backoff time.Duration) bool {
+		return !deadline.IsZero() && time.Now().Add(backoff).After(deadline)
+	}
+	retry := func(err error) error {
+		if attemptsRemaining > 0 {
+			backoff := c.backoff
+			if pastDeadline(backoff) {
+				return err
+			}
+			if backoff > 0 {
+				time.Sleep(backoff)
+			}
+			attemptsRemaining--
+			return c.tryRefresh(topics, attemptsRemaining, deadline)
+		}
+		return err
+	}
+	for b := c.leastLoaded(); b != nil && !pastDeadline(0); b = c.leastLoaded() {
+		partial, err := b.get(topics)
+		if err == nil {
+			if partial {
+				return retry(errPartial) // want `loop cap=bounded deadline=none waits=constant body`
+			}
+			return nil
+		}
+		c.deregister(b)
+	}
+	return retry(errors.New("out of brokers"))
+}
+
+// Look-alike: a closure that calls the function again with no wait is a
+// walk (here of the next broker), not a retry.
+func (c *metaClient) tryEach(topics []string, n int) error {
+	next := func() error {
+		return c.tryEach(topics, n-1)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := c.leastLoaded().get(topics); err != nil {
+		return next()
+	}
+	return nil
+}
+
+type result struct{}
+
+type coordClient struct{}
+
+func (coordClient) RefreshCoordinator(id string) error { return nil }
+
+type group struct {
+	client  coordClient
+	groupID string
+	closed  chan struct{}
+	backoff time.Duration
+}
+
+func newGroup() *group { return &group{backoff: 2 * time.Second} }
+
+func (g *group) joinSync(ctx context.Context, retries int) (*result, error) { return nil, nil }
+
+// sarama's retryJoinSync: wait, refresh the coordinator when asked, and
+// call itself again while its refresh fails; on success it goes on to
+// joinSync.
+func (g *group) retryJoinSync(ctx context.Context, retries int, refresh bool) (*result, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-g.closed:
+		return nil, errors.New("closed")
+	case <-time.After(g.backoff):
+	}
+	if refresh {
+		err := g.client.RefreshCoordinator(g.groupID)
+		if err != nil {
+			if retries <= 0 {
+				return nil, err
+			}
+			return g.retryJoinSync(ctx, retries-1, true) // want `loop cap=bounded deadline=caller.s-context waits=constant body`
+		}
+	}
+	return g.joinSync(ctx, retries-1)
+}
+
+// Look-alike: the refresh's failure does not leave the pass, so the call
+// after it is made whatever the refresh did: the recursion is not reached
+// by a failure, and the pass always leaves on its first try.
+func (g *group) rejoinOnce(ctx context.Context, retries int, refresh bool) (*result, error) {
+	time.Sleep(g.backoff)
+	if refresh {
+		err := g.client.RefreshCoordinator(g.groupID)
+		if err != nil && retries < 0 {
+			return g.rejoinOnce(ctx, retries-1, true)
+		}
+	}
+	return g.joinSync(ctx, retries-1)
+}

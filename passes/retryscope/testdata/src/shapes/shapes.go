@@ -356,7 +356,6 @@ func waitAfterFirst(done <-chan struct{}) error {
 	}
 }
 
-
 // A count guard after the attempt, the counter counted by the post
 // statement from 0: n is 0, 1, 2 at the three attempts.
 func capped() error {
@@ -445,7 +444,7 @@ func noContinue(maxRetries int) (int, error) {
 	return v, err
 }
 
-func renew() (int, error) { return 0, nil }
+func renew() (int, error)       { return 0, nil }
 func ttlOf(v int) time.Duration { return time.Duration(v) * time.Second }
 
 var errExpired = errors.New("session expired")
