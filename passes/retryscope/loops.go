@@ -1628,19 +1628,8 @@ func isTimeType(t types.Type) bool {
 // commDeadline reports whether a select case that leaves the loop is a
 // deadline: <-ctx.Done(), or a timer made before the loop.
 func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
-	var x ast.Expr
-	switch c := comm.(type) {
-	case *ast.ExprStmt:
-		x = c.X
-	case *ast.AssignStmt:
-		if len(c.Rhs) == 1 {
-			x = c.Rhs[0]
-		}
-	default:
-		return Deadline{}, false
-	}
-	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
-	if !ok || u.Op != token.ARROW {
+	u := recvExpr(comm)
+	if u == nil {
 		return Deadline{}, false
 	}
 	switch ch := ast.Unparen(u.X).(type) {

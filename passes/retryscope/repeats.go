@@ -278,6 +278,14 @@ func (w *loopWalk) failureSignal() *ast.BlockStmt {
 // recvChan returns the channel a select case receives from (<-ch, v :=
 // <-ch, v, ok = <-ch), or nil.
 func recvChan(comm ast.Stmt) ast.Expr {
+	if u := recvExpr(comm); u != nil {
+		return u.X
+	}
+	return nil
+}
+
+// recvExpr returns the receive (<-ch) of a select case, or nil.
+func recvExpr(comm ast.Stmt) *ast.UnaryExpr {
 	var x ast.Expr
 	switch c := comm.(type) {
 	case *ast.ExprStmt:
@@ -288,7 +296,7 @@ func recvChan(comm ast.Stmt) ast.Expr {
 		}
 	}
 	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-		return u.X
+		return u
 	}
 	return nil
 }
