@@ -11,7 +11,7 @@ import (
 
 func TestNoJitter(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults")
+	analysistest.Run(t, dir, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults", "hooks", "methodvalue")
 }
 
 func TestJitterFix(t *testing.T) {

@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -82,31 +83,105 @@ func (m *model) setTest(cond ast.Expr, recv types.Object) string {
 	return ""
 }
 
-// literalOf returns the composite literal that x, the receiver of a call
-// at pos, was built from in this function (b := &backoff.Backoff{...}),
-// and the fields set on it afterwards; nil when it is not known.
-func (m *model) literalOf(di *defIndex, x ast.Expr, pos token.Pos) (*ast.CompositeLit, []fieldSet) {
-	lit, ok := m.origin(di, x, pos).(*ast.CompositeLit)
-	if !ok {
-		return nil, nil
+// builtFields returns the fields of the value x, the receiver of a call
+// at pos, as this package built it: a composite literal in this function
+// (b := &backoff.Backoff{...}) and the fields set on it afterwards, or the
+// call of a constructor of this package that returns one, its parameters
+// read as the call's arguments (DefaultBacko() returns NewBacko(100ms, 2,
+// 0, 10s), which returns &Backo{base, factor, jitter, cap}). Each field
+// maps to the expression stored, nil when it cannot be read. ok is false
+// when x is not known.
+func (m *model) builtFields(di *defIndex, x ast.Expr, pos token.Pos, depth int) (map[string]ast.Expr, bool) {
+	if depth > maxDepth {
+		return nil, false
 	}
-	return lit, m.fieldSets(di, x)
+	switch e := ast.Unparen(m.origin(di, x, pos)).(type) {
+	case *ast.CompositeLit:
+		fields := make(map[string]ast.Expr)
+		st, _ := m.info.TypeOf(e).Underlying().(*types.Struct)
+		for i, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					fields[id.Name] = kv.Value
+				}
+				continue
+			}
+			if st == nil || i >= st.NumFields() {
+				return nil, false
+			}
+			fields[st.Field(i).Name()] = elt
+		}
+		for _, fs := range m.fieldSets(di, x) {
+			fields[fs.field] = fs.rhs
+		}
+		return fields, true
+	case *ast.CallExpr:
+		fn := m.callee(e)
+		if fn == nil || fn.Pkg() != m.pass.Pkg || m.funcs[fn] == nil || fn.Signature().Recv() != nil {
+			return nil, false
+		}
+		decl := m.funcs[fn]
+		var ret *ast.ReturnStmt
+		n := 0
+		ast.Inspect(decl.Body, func(node ast.Node) bool {
+			switch node := node.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				ret, n = node, n+1
+			}
+			return true
+		})
+		if n != 1 || len(ret.Results) != 1 {
+			return nil, false
+		}
+		inner, ok := m.builtFields(m.defIndex(decl), ret.Results[0], ret.Pos(), depth+1)
+		if !ok {
+			return nil, false
+		}
+		params := fn.Signature().Params()
+		out := make(map[string]ast.Expr, len(inner))
+		for f, v := range inner {
+			out[f] = nil
+			id, isID := ast.Unparen(v).(*ast.Ident)
+			if !isID {
+				if tv, ok := m.info.Types[v]; ok && (tv.Value != nil || tv.IsNil()) {
+					out[f] = v // a constant of the constructor's
+				}
+				continue
+			}
+			for i := 0; i < params.Len() && i < len(e.Args); i++ {
+				if m.info.Uses[id] == params.At(i) && !(fn.Signature().Variadic() && i == params.Len()-1) {
+					out[f] = e.Args[i]
+				}
+			}
+			if out[f] == nil {
+				if tv, ok := m.info.Types[v]; ok && (tv.Value != nil || tv.IsNil()) {
+					out[f] = v
+				}
+			}
+		}
+		return out, true
+	}
+	return nil, false
 }
 
-// setsAny reports whether lit, or a later assignment sets, gives one of
-// fields a value.
-func setsAny(lit *ast.CompositeLit, sets []fieldSet, fields []string) bool {
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
+// setsAny reports whether fields (builtFields') give one of names a value
+// other than the zero constant.
+func (m *model) setsAny(fields map[string]ast.Expr, names []string) bool {
+	for _, name := range names {
+		v, ok := fields[name]
 		if !ok {
-			return true // a positional literal sets every field
+			continue
 		}
-		if id, ok := kv.Key.(*ast.Ident); ok && slices.Contains(fields, id.Name) {
-			return true
+		if v == nil {
+			return true // a value the model cannot read
 		}
-	}
-	for _, fs := range sets {
-		if slices.Contains(fields, fs.field) {
+		tv, ok := m.info.Types[v]
+		switch {
+		case ok && tv.IsNil():
+		case ok && tv.Value != nil && (tv.Value.Kind() == constant.Int || tv.Value.Kind() == constant.Float) && constant.Sign(tv.Value) == 0:
+		default:
 			return true
 		}
 	}
@@ -122,18 +197,24 @@ func (c *classifier) unsetGuards(decl *ast.FuncDecl, call *ast.CallExpr) []*ast.
 	if !ok {
 		return nil
 	}
-	ifs, _ := c.m.fieldGuards(decl)
+	return c.m.unsetGuardsOf(decl, c.di, sel.X, call.Pos())
+}
+
+// unsetGuardsOf returns the field guards of method decl whose fields its
+// receiver x, as built before pos in di (builtFields), leaves unset.
+func (m *model) unsetGuardsOf(decl *ast.FuncDecl, di *defIndex, x ast.Expr, pos token.Pos) []*ast.IfStmt {
+	ifs, _ := m.fieldGuards(decl)
 	if len(ifs) == 0 {
 		return nil
 	}
-	lit, sets := c.m.literalOf(c.di, sel.X, call.Pos())
-	if lit == nil {
+	fields, ok := m.builtFields(di, x, pos, 0)
+	if !ok {
 		return nil
 	}
-	recv := c.m.info.Defs[decl.Recv.List[0].Names[0]]
+	recv := m.info.Defs[decl.Recv.List[0].Names[0]]
 	var out []*ast.IfStmt
 	for _, st := range ifs {
-		if f := c.m.setTest(st.Cond, recv); !setsAny(lit, sets, []string{f}) {
+		if f := m.setTest(st.Cond, recv); !m.setsAny(fields, []string{f}) {
 			out = append(out, st)
 		}
 	}

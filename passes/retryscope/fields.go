@@ -134,7 +134,179 @@ func (m *model) unsetHook(cond ast.Expr) bool {
 	if _, ok := v.Type().Underlying().(*types.Signature); !ok {
 		return false
 	}
-	return !m.written(v)
+	return m.nilByDefault(v, 0)
+}
+
+// nilByDefault reports whether the package leaves field v nil unless its
+// users set it: it never stores into it, or stores only nil and copies of
+// fields it leaves nil (elastic-transport's c.retryBackoff =
+// cfg.RetryBackoff, a Config field the package never sets).
+func (m *model) nilByDefault(v *types.Var, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for _, s := range m.fieldStores()[v] {
+		if s.rhs == nil || (s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL) {
+			return false
+		}
+		di := m.packageDefs()
+		if s.fn != nil {
+			di = m.defIndex(s.fn)
+		}
+		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
+		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
+			continue
+		}
+		if m.optionParam(di, s, e) {
+			continue // an option's WithRetryBackoff(fn): the users' choice, not the default
+		}
+		g := m.fieldOf(e)
+		if g == nil || g.Pkg() != m.pass.Pkg || g == v || !m.nilByDefault(g, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// constOrFixed returns the value of e when it is a constant, or a
+// package-level variable of this package whose only store is a constant
+// initializer (var defaultMaxRetries = 3).
+func (m *model) constOrFixed(e ast.Expr) (constant.Value, bool) {
+	if tv, ok := m.info.Types[e]; ok && tv.Value != nil {
+		return tv.Value, true
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v, ok := m.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() != m.pass.Pkg || v.Parent() != v.Pkg().Scope() {
+		return nil, false
+	}
+	ds := m.packageDefs().defs[v]
+	if len(ds) != 1 || ds[0].op != token.VAR || ds[0].rhs == nil || ds[0].tuple >= 0 || m.addressTaken(v) {
+		return nil, false
+	}
+	if tv, ok := m.info.Types[ds[0].rhs]; ok && tv.Value != nil {
+		return tv.Value, true
+	}
+	return nil, false
+}
+
+// addressTaken reports whether the package's code takes the address of
+// the variable v (&v), through which anything may be stored in it.
+func (m *model) addressTaken(v types.Object) bool {
+	if m.addrTaken == nil {
+		m.addrTaken = make(map[types.Object]bool)
+		for _, f := range m.pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+					if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
+						if o := m.info.Uses[id]; o != nil {
+							m.addrTaken[o] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return m.addrTaken[v]
+}
+
+// fromParam reports whether e, the value store s puts in a field, is a
+// parameter of the function (or of a closure in it) that makes the store:
+// what the package's caller passes.
+func (m *model) fromParam(di *defIndex, s fieldStore, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok || s.fn == nil {
+		return false
+	}
+	o := m.info.Uses[id]
+	return o != nil && local(o) && len(di.defs[o]) == 0
+}
+
+// optionParam reports whether store s puts a parameter e in the field
+// where only users who ask for it get it: in a function literal (the
+// closure a functional option returns: WithMaxRetries(n) returns func(c
+// *Config) { c.MaxRetries = n }) or in a method (a setter). A function's
+// direct store of its own parameter (newClient(backoff) stores backoff) is
+// what every user passes, not an option.
+func (m *model) optionParam(di *defIndex, s fieldStore, e ast.Expr) bool {
+	if !m.fromParam(di, s, e) {
+		return false
+	}
+	if s.fn.Recv != nil {
+		return true
+	}
+	inLit := false
+	ast.Inspect(s.fn.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && in(lit, s.pos) {
+			inLit = true
+		}
+		return !inLit
+	})
+	return inLit
+}
+
+// untakenByDefault reports whether the branch an if statement's cond
+// guards is not taken by default: cond is an unset hook (unsetHook), or a
+// conjunction with one (c.retryBackoff != nil && i < c.maxRetries).
+func (m *model) untakenByDefault(cond ast.Expr) bool {
+	for _, part := range conjuncts(cond) {
+		if m.unsetHook(part) {
+			return true
+		}
+	}
+	return false
+}
+
+// intDefault returns the constant the package gives integer field v of
+// its own by default: every store of the package's code into it is that
+// one constant, or a copy of a field whose default it is (elastic-
+// transport's c.maxRetries = cfg.MaxRetries, with cfg.MaxRetries =
+// defaultMaxRetries when the user leaves it 0). A store of anything else (a
+// parameter, a computed value, the field's address) leaves it unknown.
+func (m *model) intDefault(v *types.Var, depth int) (int64, bool) {
+	if v.Pkg() != m.pass.Pkg || !isInteger(v.Type()) || depth > maxDepth {
+		return 0, false
+	}
+	var n int64
+	found := false
+	for _, s := range m.fieldStores()[v] {
+		if s.rhs == nil || (s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL) {
+			return 0, false
+		}
+		di := m.packageDefs()
+		if s.fn != nil {
+			di = m.defIndex(s.fn)
+		}
+		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
+		if m.optionParam(di, s, e) {
+			continue // an option's WithMaxRetries(n): the users' choice, not the default
+		}
+		var k int64
+		if c, ok := m.constOrFixed(e); ok {
+			x, exact := constant.Int64Val(constant.ToInt(c))
+			if !exact {
+				return 0, false
+			}
+			k = x
+		} else if g := m.fieldOf(e); g != nil && g != v {
+			x, ok := m.intDefault(g, depth+1)
+			if !ok {
+				return 0, false
+			}
+			k = x
+		} else {
+			return 0, false
+		}
+		if found && k != n {
+			return 0, false
+		}
+		n, found = k, true
+	}
+	return n, found
 }
 
 // fieldOf returns the struct field that the selector e reads (through any
@@ -237,11 +409,9 @@ func (m *model) fieldDefaultOf(v *types.Var) *fieldDefault {
 		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
 			continue // a hook cleared: no value of its own
 		}
-		if id, ok := e.(*ast.Ident); ok && s.fn != nil {
-			if o := m.info.Uses[id]; o != nil && local(o) && len(di.defs[o]) == 0 {
-				d.fromCaller = true // a parameter: what the caller passes
-				continue
-			}
+		if m.fromParam(di, s, e) {
+			d.fromCaller = true // a parameter: what the caller passes
+			continue
 		}
 		d.opaque = true
 		if b, ok := e.(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && m.fieldOf(b.X) == v {

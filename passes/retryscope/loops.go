@@ -1563,12 +1563,23 @@ func (w *loopWalk) counterCap(e ast.Expr) Cap {
 	if o := w.obj(b.X); o != nil && w.down[o] {
 		return c // counts down from a start the model does not read
 	}
-	tv, ok := w.m.info.Types[b.Y]
-	if !ok || tv.Value == nil {
+	var n int64
+	if tv, ok := w.m.info.Types[b.Y]; ok && tv.Value != nil {
+		n, ok = constant.Int64Val(constant.ToInt(tv.Value))
+		if !ok {
+			return c
+		}
+	} else if f := w.m.fieldOf(b.Y); f != nil {
+		// i <= c.maxRetries: the default the package gives the field
+		d, ok := w.m.intDefault(f, 0)
+		if !ok {
+			return c
+		}
+		n = d
+	} else {
 		return c
 	}
-	n, ok := constant.Int64Val(constant.ToInt(tv.Value))
-	if !ok || n < 0 || n > 1<<20 {
+	if n < 0 || n > 1<<20 {
 		return c
 	}
 	switch b.Op {

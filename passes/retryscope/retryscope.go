@@ -90,6 +90,8 @@ type model struct {
 	fieldDefaults map[*types.Var]*fieldDefault
 	// pkgDefs is packageDefs' empty def index.
 	pkgDefs *defIndex
+	// addrTaken is addressTaken's index, once computed.
+	addrTaken map[types.Object]bool
 	// ifaces caches stdInterface.
 	ifaces map[string]*types.Interface
 }

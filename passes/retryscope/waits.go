@@ -141,10 +141,23 @@ func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
 func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 	var waits []Wait
 	blocking := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
+		case *ast.IfStmt:
+			if m.untakenByDefault(n.Cond) {
+				// if c.retryBackoff != nil { wait }: a hook the package
+				// leaves nil; by default the loop does not wait there.
+				if n.Init != nil {
+					ast.Inspect(n.Init, visit)
+				}
+				if n.Else != nil {
+					ast.Inspect(n.Else, visit)
+				}
+				return false
+			}
 		case *ast.ForStmt:
 			// A nested for loop paces itself: its waits are its own (a
 			// poll for a state, or a retry of its own that reports them),
@@ -182,7 +195,8 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(body, visit)
 	if len(waits) == 0 {
 		k := WaitNone
 		if blocking {
@@ -607,7 +621,7 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 			if len(f.Fields) > 0 {
 				// jittered only when the receiver sets one of f.Fields
 				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					if lit, sets := m.literalOf(c.di, sel.X, call.Pos()); lit != nil && !setsAny(lit, sets, f.Fields) {
+					if fields, ok := m.builtFields(c.di, sel.X, call.Pos(), 0); ok && !m.setsAny(fields, f.Fields) {
 						k = f.Zero
 					}
 				}
@@ -665,6 +679,20 @@ func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) Wait
 				return WaitUnknown
 			}
 			sk = c.body(e.Body, sig, di, call, depth+1, nil)
+		case *ast.SelectorExpr:
+			// c.RetryAfter = DefaultBacko().Duration: a method value of the
+			// package, judged with the branches its receiver leaves unset
+			sel, ok := c.m.info.Selections[e]
+			fn, _ := c.m.info.Uses[e.Sel].(*types.Func)
+			if !ok || sel.Kind() != types.MethodVal || fn == nil || c.m.funcs[fn] == nil {
+				if fn == nil || fn.Signature().Recv() != nil || c.m.funcs[fn] == nil {
+					return WaitUnknown
+				}
+				sk = c.helper(c.m.funcs[fn], call, depth+1)
+				break
+			}
+			decl := c.m.funcs[fn]
+			sk = c.body(decl.Body, fn.Signature(), c.m.defIndex(decl), call, depth, c.m.unsetGuardsOf(decl, di, e.X, s.pos))
 		default:
 			fn, _ := rootObj(c.m.info, e).(*types.Func)
 			if fn == nil || fn.Signature().Recv() != nil || c.m.funcs[fn] == nil {
@@ -733,7 +761,7 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if c.m.unsetHook(n.Cond) || slices.Contains(c.untaken, n) {
+			if c.m.untakenByDefault(n.Cond) || slices.Contains(c.untaken, n) {
 				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
 				// the package never sets; the default is what follows.
 				if n.Init != nil {

@@ -148,7 +148,7 @@ func (p *producer) backoff(retries int) time.Duration {
 // Look-alike: the jittered default of a func field.
 func (p *producer) send() error {
 	var err error
-	for n := 0; n < p.conf.Producer.Retry.Max; n++ { // want "loop cap=bounded deadline=none waits=jittered body"
+	for n := 0; n < p.conf.Producer.Retry.Max; n++ { // want "loop cap=3 deadline=none waits=jittered body"
 		if err = send(); err == nil {
 			return nil
 		}
@@ -270,7 +270,7 @@ func publish(opts ...PubOpt) error {
 		}
 	}
 	err := send()
-	for r := 0; err != nil && r < o.rnum; r++ { // want "loop cap=bounded deadline=none waits=constant body"
+	for r := 0; err != nil && r < o.rnum; r++ { // want "loop cap=2 deadline=none waits=constant body"
 		time.Sleep(o.rwait)
 		err = send()
 	}
