@@ -236,6 +236,11 @@ func (m *model) optionParam(di *defIndex, s fieldStore, e ast.Expr) bool {
 	if !m.fromParam(di, s, e) {
 		return false
 	}
+	if fn, _ := m.info.Defs[s.fn.Name].(*types.Func); fn == nil || m.calledInPackage(fn) {
+		// etcd's withMax(defaultUnaryMaxRetries): what the package itself
+		// passes is its own default, not its users' choice
+		return false
+	}
 	if s.fn.Recv != nil {
 		return true
 	}
@@ -247,6 +252,28 @@ func (m *model) optionParam(di *defIndex, s fieldStore, e ast.Expr) bool {
 		return !inLit
 	})
 	return inLit
+}
+
+// calledInPackage reports whether the package's non-test code calls fn
+// (statically).
+func (m *model) calledInPackage(fn *types.Func) bool {
+	if m.calledFuncs == nil {
+		m.calledFuncs = make(map[*types.Func]bool)
+		for _, f := range m.pass.Files {
+			if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if g := m.callee(call); g != nil {
+						m.calledFuncs[g.Origin()] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return m.calledFuncs[fn]
 }
 
 // untakenByDefault reports whether the branch an if statement's cond

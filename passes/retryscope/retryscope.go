@@ -92,6 +92,8 @@ type model struct {
 	pkgDefs *defIndex
 	// addrTaken is addressTaken's index, once computed.
 	addrTaken map[types.Object]bool
+	// calledFuncs is calledInPackage's index, once computed.
+	calledFuncs map[*types.Func]bool
 	// ifaces caches stdInterface.
 	ifaces map[string]*types.Interface
 }

@@ -147,3 +147,32 @@ func (r *required) perform(req *http.Request) (*http.Response, error) {
 	}
 	return res, err
 }
+
+// Look-alike: etcd's interceptor options. The default max is 0 (off), and
+// the package's own constructor passes withMax(10): what it passes is its
+// default too, so the cap is bounded, not 1 attempt.
+type callOptions struct{ max uint }
+
+type callOption func(*callOptions)
+
+func withMax(n uint) callOption { return func(o *callOptions) { o.max = n } }
+
+var defaultCallOptions = &callOptions{max: 0}
+
+func interceptor(opts ...callOption) func(req *http.Request) error {
+	o := *defaultCallOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	return func(req *http.Request) error {
+		var err error
+		for attempt := uint(0); attempt < o.max; attempt++ { // want "loop cap=bounded deadline=none waits=none body"
+			if _, err = http.DefaultClient.Do(req); err == nil {
+				return nil
+			}
+		}
+		return err
+	}
+}
+
+func newInterceptor() func(req *http.Request) error { return interceptor(withMax(10)) }
