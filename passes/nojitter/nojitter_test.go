@@ -11,7 +11,7 @@ import (
 
 func TestNoJitter(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults", "hooks", "methodvalue")
+	analysistest.Run(t, dir, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults", "hooks", "methodvalue", "override")
 }
 
 func TestJitterFix(t *testing.T) {

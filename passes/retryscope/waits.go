@@ -548,6 +548,9 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 		if lit := c.closure(call); lit != nil {
 			return c.literal(lit, call, depth)
 		}
+		if k, ok := c.returnedFunc(call, depth); ok {
+			return k
+		}
 		if v := m.fieldOf(call.Fun); v != nil && depth < maxDepth {
 			return c.funcField(v, call, depth)
 		}
@@ -707,6 +710,126 @@ func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) Wait
 		}
 	}
 	return k
+}
+
+// returnedFunc classifies a call through a local variable assigned once
+// the result of a function of the package that returns function values
+// (durationFunc := safeDurationFunc(c.profile.NetworkFailureRetryDuration);
+// durationFunc(idx)): each function it returns, called with call's
+// arguments. A return of its own parameter under "param != nil", when the
+// argument is a func field the package never sets, is the users' override
+// (nil unless they set it), not the default, and is passed over.
+func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool) {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || depth >= maxDepth {
+		return 0, false
+	}
+	o := c.m.info.Uses[id]
+	if o == nil || !local(o) {
+		return 0, false
+	}
+	defs := c.di.defs[o]
+	if len(defs) != 1 || defs[0].tuple >= 0 || defs[0].rhs == nil {
+		return 0, false
+	}
+	hc, ok := ast.Unparen(defs[0].rhs).(*ast.CallExpr)
+	if !ok {
+		return 0, false
+	}
+	h := c.m.callee(hc)
+	if h == nil || h.Pkg() != c.m.pass.Pkg || c.m.funcs[h] == nil || h.Signature().Recv() != nil {
+		return 0, false
+	}
+	decl := c.m.funcs[h]
+	params := h.Signature().Params()
+	param := func(e ast.Expr) int {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			for i := 0; i < params.Len() && i < len(hc.Args); i++ {
+				if c.m.info.Uses[id] == params.At(i) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	// unsetOverride: "p != nil" where the caller passes a func field the
+	// package never sets
+	unsetOverride := func(cond ast.Expr) bool {
+		b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+		if !ok || b.Op != token.NEQ {
+			return false
+		}
+		x := b.X
+		if tv, ok := c.m.info.Types[b.X]; ok && tv.IsNil() {
+			x = b.Y
+		} else if tv, ok := c.m.info.Types[b.Y]; !ok || !tv.IsNil() {
+			return false
+		}
+		i := param(x)
+		if i < 0 {
+			return false
+		}
+		v := c.m.fieldOf(hc.Args[i])
+		if v == nil {
+			return false
+		}
+		if _, ok := v.Type().Underlying().(*types.Signature); !ok {
+			return false
+		}
+		return !c.m.written(v) || v.Pkg() == c.m.pass.Pkg && c.m.nilByDefault(v, 0)
+	}
+	k, found, bad := WaitKind(0), false, false
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		if bad {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if unsetOverride(n.Cond) {
+				if n.Else != nil {
+					ast.Inspect(n.Else, visit)
+				}
+				return false
+			}
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				bad = true
+				return false
+			}
+			r := ast.Unparen(n.Results[0])
+			var rk WaitKind
+			if i := param(r); i >= 0 {
+				// the caller's function: a literal or a function it names
+				a := ast.Unparen(hc.Args[i])
+				if lit, ok := a.(*ast.FuncLit); ok {
+					rk = c.literal(lit, call, depth+1)
+				} else if fn, ok := rootObj(c.m.info, a).(*types.Func); ok && fn != nil {
+					rk = c.call(&ast.CallExpr{Fun: a, Lparen: call.Lparen, Args: call.Args, Rparen: call.Rparen}, depth+1)
+				} else {
+					rk = WaitUnknown
+				}
+			} else if fn, ok := rootObj(c.m.info, r).(*types.Func); ok && fn != nil {
+				// return profile.ExponentialBackoff: called with call's arguments
+				rk = c.call(&ast.CallExpr{Fun: r, Lparen: call.Lparen, Args: call.Args, Rparen: call.Rparen}, depth+1)
+			} else {
+				rk = WaitUnknown
+			}
+			if !found {
+				k, found = rk, true
+			} else {
+				k = combine(k, rk)
+			}
+		}
+		return true
+	}
+	ast.Inspect(decl.Body, visit)
+	if bad || !found {
+		return 0, false
+	}
+	return k, true
 }
 
 // closure returns the function literal that call calls through a local
