@@ -30,9 +30,10 @@ import (
 //     retry.CallOption passed to a call overrides the interceptor's.
 //   - The two multiply: the interceptor runs above the conn's own retries.
 const (
-	grpcPath  = "google.golang.org/grpc"
-	grpcRetry = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
-	grpcCodes = "google.golang.org/grpc/codes"
+	grpcPath       = "google.golang.org/grpc"
+	grpcMiddleware = "github.com/grpc-ecosystem/go-grpc-middleware"
+	grpcRetry      = grpcMiddleware + "/v2/interceptors/retry"
+	grpcCodes      = grpcPath + "/codes"
 	// grpcMaxCallAttempts is grpc-go's defaultMaxCallAttempts.
 	grpcMaxCallAttempts = 5
 )
@@ -572,4 +573,20 @@ func jsonCode(raw json.RawMessage) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// UsesGRPC reports whether pkg imports grpc, or a package (a generated
+// stub) that does.
+func UsesGRPC(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == grpcPath {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if q.Path() == grpcPath {
+				return true
+			}
+		}
+	}
+	return false
 }
