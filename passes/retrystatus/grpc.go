@@ -390,18 +390,19 @@ func (w *codeWalker) isNilError(x, y ast.Expr) bool {
 }
 
 // grpcLibraryCall checks the gRPC predicates given to retry settings: the
-// retry interceptor's WithRetriable, and avast's RetryIf when its
+// retry interceptor's WithRetriable, and a predicate option on errors
+// (avast's RetryIf) when its
 // predicate tests gRPC codes.
 func (c *checker) grpcLibraryCall(call *ast.CallExpr) {
 	fn := callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
-	switch path := fn.Pkg().Path(); {
-	case path == grpcRetry && fn.Name() == "WithRetriable" && len(call.Args) == 1:
+	if fn.Pkg().Path() == grpcRetry && fn.Name() == "WithRetriable" && len(call.Args) == 1 {
 		c.grpcPredicate(call.Args[0], "retry.WithRetriable predicate retries ")
-	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
-		c.grpcPredicate(call.Args[0], "RetryIf predicate retries ")
+	}
+	if p, ok := retryscope.PredicateOption(fn); ok && p.OnError && len(call.Args) == 1 {
+		c.grpcPredicate(call.Args[0], p.Text+" retries ")
 	}
 }
 
