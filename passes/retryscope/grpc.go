@@ -590,3 +590,28 @@ func UsesGRPC(pkg *types.Package) bool {
 	}
 	return false
 }
+
+// GRPCCodeType reports whether t is grpc's codes.Code.
+func GRPCCodeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == grpcCodes && n.Obj().Name() == "Code"
+}
+
+// GRPCCodesRelevant reports whether pkg may test or configure gRPC codes:
+// it imports grpc's codes or status package, or the retry interceptor.
+func GRPCCodesRelevant(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		switch p.Path() {
+		case grpcCodes, grpcPath + "/status", grpcRetry:
+			return true
+		}
+	}
+	return false
+}
+
+// GRPCRetryPredicate reports whether fn is the retry interceptor's option
+// whose function decides, from the error, whether to retry
+// (retry.WithRetriable).
+func GRPCRetryPredicate(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == grpcRetry && fn.Name() == "WithRetriable"
+}
