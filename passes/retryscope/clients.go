@@ -116,6 +116,17 @@ type SelfRetry struct {
 	Op     ast.Expr
 }
 
+// Cap is the client's attempt cap as the model's Cap.
+func (r SelfRetry) Cap() Cap {
+	switch {
+	case r.Attempts > 0:
+		return Cap{Kind: CapKnown, N: r.Attempts}
+	case r.Attempts < 0:
+		return Cap{Kind: CapNone}
+	}
+	return Cap{Kind: CapUnknown}
+}
+
 // setting is what the configuration code of one client says about its
 // retries.
 type setting struct {

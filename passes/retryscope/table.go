@@ -256,9 +256,9 @@ func (s *Scope) StatusFix() string {
 	return ""
 }
 
-// Predicated reports whether the scope's library has options whose
-// function decides what to retry (retry.RetryIf): the operation's errors
-// alone do not tell.
+// Predicated returns the names of the scope's library's options whose
+// function decides what to retry (retry.RetryIf): when one is given, the
+// operation's errors alone do not tell.
 func (s *Scope) Predicated() []string {
 	if l := registry[s.Library]; l != nil {
 		return l.Predicates
@@ -337,9 +337,9 @@ func RetryAllOption(fn *types.Func) bool {
 	return l != nil && slices.Contains(l.RetryAll, fn.Name())
 }
 
-// DecidesOnErrors reports whether the package at path is a library that
-// decides what to retry from the errors or statuses it sees by a
-// predicate (an option or a field), or a package of one.
+// DecidesOnErrors reports whether the package at path is a library (or a
+// package of one) that decides what to retry from the errors or statuses
+// it sees by a predicate (an option or a field).
 func DecidesOnErrors(path string) bool {
 	for _, l := range registry {
 		if (len(l.Predicates) > 0 || len(l.PredicateFields) > 0) && (path == l.Path || strings.HasPrefix(path, l.Path+"/")) {
