@@ -21,7 +21,7 @@ var _ = register(&Library{
 	StatusFix:        "wrap the error in retry.Unrecoverable for them",
 	Fix: libraryFix{
 		bound:  "pass retry.Attempts(n > 0) and a retry.Context with a deadline",
-		jitter: "use the default DelayType or CombineDelay(BackOffDelay, RandomDelay)",
+		jitter: "use the default DelayType (BackOffDelay plus RandomDelay)",
 	},
 	model: func(m *model, di *defIndex, s *Scope, call *ast.CallExpr, fn *types.Func) int {
 		if fn.Signature().Recv() != nil || len(call.Args) == 0 {

@@ -18,7 +18,7 @@ var _ = register(&Library{
 	Methods: true,
 	Ops:     map[string]int{"Run": 0, "RunCtx": 1, "RunFn": 1},
 	Fix: libraryFix{
-		bound:  "build it with a finite backoff and no WithInfiniteRetry, and call RunCtx with a deadline",
+		bound:  "drop WithInfiniteRetry, or give RunCtx a deadline",
 		jitter: "call SetJitter(0.25) on the Retrier",
 	},
 	model: func(m *model, di *defIndex, s *Scope, call *ast.CallExpr, fn *types.Func) int {
