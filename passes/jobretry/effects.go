@@ -93,8 +93,8 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 	if fn.Pkg() != nil {
 		path := fn.Pkg().Path()
 		switch {
-		case strings.HasPrefix(path, "github.com/stripe/stripe-go/"):
-			if fn.Name() == "SetIdempotencyKey" && len(call.Args) == 1 && c.fresh(body, call.Args[0], 0) {
+		case keys.KeyedAPI(fn):
+			if keys.KeySetter(fn) && len(call.Args) == 1 && c.fresh(body, call.Args[0], 0) {
 				c.report(h, call, names.Of(fn)+" gets a new key each run", "", "")
 				return
 			}

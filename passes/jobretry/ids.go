@@ -4,9 +4,9 @@ import (
 	"go/ast"
 	"go/types"
 
-	"github.com/idemlint/idemlint/passes/internal/keys"
-
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/keys"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 func keysWrites(c *checker, n ast.Node) []keys.HeaderWrite { return keys.Writes(c.info, n) }
@@ -24,29 +24,17 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if fn := c.callee(n); fn != nil {
-				switch fn.FullName() {
-				case "github.com/hibiken/asynq.GetTaskID", "(*github.com/hibiken/asynq.ResultWriter).TaskID":
-					found = true
-				case "github.com/hibiken/asynq.GetRetryCount":
-					attempt = true
-				}
+				stable, retry := retryscope.JobIDCall(fn)
+				found, attempt = found || stable, attempt || retry
 			}
 		case *ast.SelectorExpr:
 			if stable, perDelivery := c.messageIDField(n); stable || perDelivery {
 				found, attempt = found || stable, attempt || perDelivery
 				return true
 			}
-			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok && v.IsField() && v.Pkg() != nil {
-				switch path := v.Pkg().Path(); {
-				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "ID":
-					found = true
-				case path == "github.com/riverqueue/river/rivertype" && v.Name() == "Attempt":
-					attempt = true
-				case path == "go.temporal.io/sdk/internal" && (v.Name() == "ActivityID" || v.Name() == "WorkflowExecution" || v.Name() == "ID"):
-					found = true
-				case path == "go.temporal.io/sdk/internal" && v.Name() == "Attempt":
-					attempt = true
-				}
+			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok {
+				stable, retry := retryscope.JobIDField(v)
+				found, attempt = found || stable, attempt || retry
 			}
 		case *ast.Ident:
 			v, ok := c.info.Uses[n].(*types.Var)
@@ -54,7 +42,7 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 				return true
 			}
 			if ids[v] {
-				if _, job := astq.RiverJob(v.Type()); !job {
+				if _, job := retryscope.RiverJob(v.Type()); !job {
 					found = true // a parameter carrying the id
 				}
 				return true

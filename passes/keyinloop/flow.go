@@ -416,7 +416,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 	if fn == nil {
 		return
 	}
-	if fn.Name() == "SetIdempotencyKey" && fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/") && len(call.Args) == 1 {
+	if keys.KeySetter(fn) && len(call.Args) == 1 {
 		var target ast.Expr
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 			target = sel.X

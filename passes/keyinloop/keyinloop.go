@@ -263,11 +263,10 @@ func derives(fn *types.Func) bool {
 		"encoding/hex.EncodeToString",
 		"(*encoding/base64.Encoding).EncodeToString", "(*encoding/base32.Encoding).EncodeToString",
 		"strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "strconv.FormatFloat", "strconv.Quote",
-		"strings.ToLower", "strings.ToUpper", "strings.TrimSpace", "strings.ReplaceAll", "strings.Replace", "strings.Join", "strings.Clone",
-		"github.com/google/uuid.Must", "github.com/gofrs/uuid.Must", "github.com/gofrs/uuid/v5.Must":
+		"strings.ToLower", "strings.ToUpper", "strings.TrimSpace", "strings.ReplaceAll", "strings.Replace", "strings.Join", "strings.Clone":
 		return true
 	}
-	return false
+	return keys.PassThrough(fn)
 }
 
 // derivingMethods are methods that turn a fresh receiver into a string or

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -53,8 +52,6 @@ func New(cfg *Config) *analysis.Analyzer {
 	a.Flags.Var(keys.List{P: &cfg.KeyFields}, "key-fields", "comma-separated extra struct fields that carry an idempotency key")
 	return a
 }
-
-const idempotencyPath = "github.com/idemlint/idemlint/runtime/idempotency"
 
 // handler is one function that has an incoming idempotency key.
 type handler struct {
@@ -133,9 +130,10 @@ func (c *checker) source(call *ast.CallExpr) bool {
 	if fn == nil {
 		return false
 	}
-	switch fn.FullName() {
-	case idempotencyPath + ".LeaseOf", idempotencyPath + ".StepKey":
+	if keys.Incoming(fn) {
 		return true
+	}
+	switch fn.FullName() {
 	case "(net/http.Header).Get", "(net/http.Header).Values":
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(call.Args) != 1 {
@@ -366,7 +364,7 @@ func (h *handler) headerKeys(req *types.Var) []ast.Expr {
 // stripeCreate reports whether fn is a stripe-go call that creates or
 // moves money: New, Capture or Confirm of a resource package.
 func stripeCreate(fn *types.Func) bool {
-	if fn.Pkg() == nil || !strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/") {
+	if !keys.KeyedAPI(fn) {
 		return false
 	}
 	switch fn.Name() {

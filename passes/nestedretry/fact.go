@@ -13,9 +13,9 @@ import (
 // The fact holds only strings and ints, so its gob encoding is
 // deterministic.
 type retriesFact struct {
-	// Layer describes the retry layer reached: "retry loop",
-	// "github.com/avast/retry-go/v4.Do", or a client method such as
-	// "(*github.com/hashicorp/go-retryablehttp.Client).Do".
+	// Layer describes the retry layer reached: "retry loop", the full
+	// name of a library's entry point (retry-go v4's Do), or of a client
+	// method (go-retryablehttp's (*Client).Do).
 	Layer string
 	// Lib is the import path of the layer's library or client; "" for a
 	// hand-written loop.

@@ -3,7 +3,6 @@ package nestedretry
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -87,7 +86,7 @@ type hit struct {
 }
 
 func newChecker(pass *analysis.Pass, res *retryscope.Result) *checker {
-	return &checker{
+	c := &checker{
 		pass:       pass,
 		res:        res,
 		x:          buildIndex(pass.Pkg, pass.TypesInfo, pass.Files),
@@ -96,8 +95,9 @@ func newChecker(pass *analysis.Pass, res *retryscope.Result) *checker {
 		memo:       make(map[ast.Node]*retriesFact),
 		factorMemo: make(map[*layer][]int),
 		busy:       make(map[ast.Node]bool),
-		fallback:   make(map[string]setting),
 	}
+	c.clients = c.clientEnv()
+	return c
 }
 
 type checker struct {
@@ -111,7 +111,7 @@ type checker struct {
 	busy   map[ast.Node]bool
 	// factorMemo holds each layer's factors (see factors).
 	factorMemo map[*layer][]int
-	fallback   map[string]setting
+	clients    *retryscope.ClientEnv
 	reported   map[token.Pos]bool
 	// impls caches soleImpl's implementing type per interface (nil: none,
 	// or more than one).
@@ -173,8 +173,8 @@ func (c *checker) findLayers() {
 			continue // a call of a retry helper: reached through retriesFact
 		}
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
-		if s.Library == idemRetry {
-			l.allowNested = c.allowNested(s.Node.(*ast.CallExpr))
+		if retryscope.SingleLayer(s.Library) {
+			l.allowNested = c.clients.AllowsNested(s)
 		}
 		if fd, ok := s.Func.(*ast.FuncDecl); ok && s.NotFor {
 			l.self, _ = c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -632,12 +632,12 @@ func (c *checker) report(outer *layer, h hit) {
 	}
 	// client-go's REST client does not retry conflicts: RetryOnConflict
 	// around it is one layer for 409s.
-	if outer.entry == "k8s.io/client-go/util/retry.RetryOnConflict" && h.reach.Lib == k8sRest {
+	if retryscope.Disjoint(outer.entry, h.reach.Lib) {
 		return
 	}
 	// runtime/retry.Do inside another Do's operation makes a single
 	// attempt (the one-layer rule) unless its Policy sets AllowNested.
-	if outer.lib == idemRetry && h.reach.Lib == idemRetry && !h.reach.AllowNested {
+	if retryscope.SingleLayer(outer.lib) && h.reach.Lib == outer.lib && !h.reach.AllowNested {
 		return
 	}
 	// Inside a job handler, only the retries written in the code count:
@@ -757,63 +757,16 @@ func (outer *layer) fix(r *retriesFact) string {
 }
 
 func fix(r *retriesFact) string {
-	switch {
-	case stripeModule.MatchString(r.Lib):
-		return "set MaxNetworkRetries to 0"
-	case r.Lib == awsRoot:
-		return "give the client aws.NopRetryer{}"
-	case r.Lib == retryable:
-		return "set RetryMax to 0"
-	case r.Lib == k8sRest:
-		return "call MaxRetries(0) on the request"
-	case r.Lib == grpcRetry:
-		return "pass retry.Disable() on this call"
-	case r.Lib == grpcPath:
-		return "dial with grpc.WithDisableRetry()"
-	case r.Lib == gax:
-		return "drop gax.WithRetry from the call options"
+	if f := retryscope.ClientFix(r.Lib); f != "" {
+		return f
 	}
 	return "retry in one layer only"
-}
-
-// allowNested reports whether a runtime/retry.Do call's Policy sets
-// AllowNested to true.
-func (c *checker) allowNested(call *ast.CallExpr) bool {
-	if len(call.Args) != 3 {
-		return false
-	}
-	found := false
-	isPolicy := func(e ast.Expr) bool { return c.typeIn(e, func(p string) bool { return p == idemRetry }, "Policy") }
-	for _, n := range c.x.region(call.Args[1]).nodes {
-		ast.Inspect(n, func(n ast.Node) bool {
-			c.fieldSetting(n, "AllowNested", isPolicy, func(v ast.Expr) {
-				if tv, ok := c.pass.TypesInfo.Types[v]; ok && tv.Value != nil && constant.BoolVal(tv.Value) {
-					found = true
-				}
-			})
-			return true
-		})
-	}
-	return found
 }
 
 // modelled reports whether path is a retry library or a self-retrying
 // client the check models directly: its own functions carry no facts (the
 // model knows their configuration; a fact from their internals would not).
-func modelled(path string) bool {
-	for _, p := range []string{
-		"github.com/avast/retry-go", "github.com/cenkalti/backoff", "github.com/sethvargo/go-retry",
-		"k8s.io/apimachinery/pkg/util/wait", "k8s.io/client-go/util/retry", k8sRest, k8sTyped,
-		"github.com/failsafe-go/failsafe-go", retryable, "github.com/jpillora/backoff", "github.com/Rican7/retry",
-		"github.com/go-resty/resty", "resty.dev/", "github.com/stripe/stripe-go", awsRoot, "github.com/googleapis/gax-go",
-		"google.golang.org/grpc", "github.com/grpc-ecosystem/go-grpc-middleware", idemRetry, "github.com/hibiken/asynq", "github.com/riverqueue/river", "go.temporal.io/sdk",
-	} {
-		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
-			return true
-		}
-	}
-	return false
-}
+func modelled(path string) bool { return retryscope.Modelled(path) }
 
 // skipStd is cleared by the benchmark that measures the check's own work
 // over the standard library.

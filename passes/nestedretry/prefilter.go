@@ -2,11 +2,7 @@ package nestedretry
 
 import (
 	"go/ast"
-	"go/types"
 	"math"
-	"slices"
-	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -44,12 +40,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	// imports. Most packages kept are kept here, before the types of p's
 	// imports are read (what the rest needs, and what unitchecker reads
 	// again when p is analysed).
-	var cheap []func(string, int) bool
-	for _, cl := range clientCalls {
-		if cl.funcs && slices.ContainsFunc(p.Imports, cl.pkg) {
-			cheap = append(cheap, cl.call)
-		}
-	}
+	cheap := retryscope.ClientCalls(p, true)
 	mayWait := retryscope.LexiconMayWait(lex)
 	if mayWait || lexiconCalls(lex, cheap) {
 		files, err := p.Syntax()
@@ -75,14 +66,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	if lib := retryscope.LibraryCalls(scope, p); lib != nil {
 		calls = append(calls, func(name string, _ int) bool { return lib(name) })
 	}
-	for _, cl := range clientCalls {
-		if !cl.funcs && p.DependsOn(cl.pkg) {
-			calls = append(calls, cl.call)
-		}
-	}
-	if typed := typedCalls(p); typed != nil {
-		calls = append(calls, typed)
-	}
+	calls = append(calls, retryscope.ClientCalls(p, false)...)
 	if len(names) > 0 {
 		calls = append(calls, func(name string, _ int) bool { return names[name] })
 	}
@@ -205,108 +189,3 @@ func reachable(files []*ast.File, visit func(ast.Node) bool) {
 		})
 	}
 }
-
-// clientCalls over-approximates clientLayer, one entry per kind of client:
-// a call of a package that pkg matches, by a name and number of arguments
-// that call accepts; when funcs is set, the entry's calls are of functions
-// of the package, which only a package that imports it can call. Keep it
-// in step with clientLayer.
-var clientCalls = []struct {
-	pkg   func(path string) bool
-	call  func(name string, args int) bool
-	funcs bool
-}{
-	// go-retryablehttp clients and round trippers, and the net/http
-	// clients built on them
-	{pkg: is(retryable), call: named("Do", "Get", "Head", "Post", "PostForm", "RoundTrip")},
-	// every stripe-go API call
-	{pkg: stripeModule.MatchString, call: anyCall},
-	// aws-sdk-go-v2 service operations: (ctx, input, optFns...)
-	{pkg: func(path string) bool { return strings.HasPrefix(path, awsRoot+"/service/") }, call: minArgs(2)},
-	// client-go REST requests
-	{pkg: is(k8sRest), call: named("Do", "DoRaw", "Stream", "Watch")},
-	// gRPC calls (Invoke, NewStream, generated stubs' methods: ctx first) on
-	// a conn dialled in the package, which imports grpc to dial it
-	{pkg: is(grpcPath), call: minArgs(1), funcs: true},
-	// gax.Invoke(ctx, call, opts...)
-	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }, funcs: true},
-}
-
-// typedCalls over-approximates the calls of client-go typed clients that
-// clientLayer takes (k8sTypedCall) in p: calls by the name of a method of
-// an interface of a typed package that p depends on, whose first
-// parameter is a context and last result an error, read from the typed
-// packages' export data; nil when p depends on none.
-func typedCalls(p *prefilter.Package) func(string, int) bool {
-	var paths []string
-	p.DependsOn(func(path string) bool {
-		if strings.HasPrefix(path, k8sTyped) {
-			paths = append(paths, path)
-		}
-		return false
-	})
-	if len(paths) == 0 {
-		return nil
-	}
-	names := make(map[string]bool)
-	for _, path := range paths {
-		tp, err := p.Types(path)
-		if err != nil {
-			return minArgs(1) // any method call might be one
-		}
-		for name := range typedMethods(tp) {
-			names[name] = true
-		}
-	}
-	return func(name string, args int) bool { return args >= 1 && names[name] }
-}
-
-// typedMethodCache holds typedMethods' answers by package.
-var typedMethodCache sync.Map // *types.Package → map[string]bool
-
-// typedMethods returns the names of the methods of the interfaces that tp
-// declares (their embedded ones too) whose first parameter is a context
-// and last result an error.
-func typedMethods(tp *types.Package) map[string]bool {
-	if v, ok := typedMethodCache.Load(tp); ok {
-		return v.(map[string]bool)
-	}
-	names := make(map[string]bool)
-	scope := tp.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok {
-			continue
-		}
-		iface, ok := tn.Type().Underlying().(*types.Interface)
-		if !ok {
-			continue
-		}
-		for m := range iface.Methods() {
-			sig := m.Signature()
-			if sig.Params().Len() > 0 && sig.Results().Len() > 0 && isContext(sig.Params().At(0).Type()) &&
-				isError(sig.Results().At(sig.Results().Len()-1).Type()) {
-				names[m.Name()] = true
-			}
-		}
-	}
-	typedMethodCache.Store(tp, names)
-	return names
-}
-
-func is(path string) func(string) bool { return func(p string) bool { return p == path } }
-
-func named(names ...string) func(string, int) bool {
-	return func(name string, _ int) bool {
-		for _, n := range names {
-			if n == name {
-				return true
-			}
-		}
-		return false
-	}
-}
-
-func minArgs(n int) func(string, int) bool { return func(_ string, args int) bool { return args >= n } }
-
-func anyCall(string, int) bool { return true }

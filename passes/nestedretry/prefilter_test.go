@@ -3,7 +3,6 @@ package nestedretry
 import (
 	"go/ast"
 	"reflect"
-	"slices"
 	"sync"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-// TestClientCallsSound checks clientCalls and typedCalls, the prefilter's
+// TestClientCallsSound checks retryscope.ClientCalls, the prefilter's
 // stand-ins for clientLayer, over every check's test packages and the
 // library stubs: each call clientLayer takes for a client that retries by
 // itself (or a gax.Invoke that retries) is accepted by one of them, by its
@@ -34,15 +33,7 @@ func TestClientCallsSound(t *testing.T) {
 			Run: func(pass *analysis.Pass) (any, error) {
 				c := newChecker(pass, pass.ResultOf[retryscope.Analyzer].(*retryscope.Result))
 				pp := prefilter.FromTypes(pass.Pkg)
-				var preds []func(string, int) bool
-				for _, cl := range clientCalls {
-					if cl.funcs && slices.ContainsFunc(pp.Imports, cl.pkg) || !cl.funcs && pp.DependsOn(cl.pkg) {
-						preds = append(preds, cl.call)
-					}
-				}
-				if typed := typedCalls(pp); typed != nil {
-					preds = append(preds, typed)
-				}
+				preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
 				for _, f := range pass.Files {
 					ast.Inspect(f, func(n ast.Node) bool {
 						call, ok := n.(*ast.CallExpr)
@@ -74,7 +65,8 @@ func TestClientCallsSound(t *testing.T) {
 		}
 	}
 	t.Logf("client layers checked, by library: %v", kinds)
-	for _, lib := range []string{retryable, "github.com/stripe/stripe-go/v85", awsRoot, k8sRest, gax, grpcRetry, grpcPath} {
+	for _, lib := range []string{"github.com/hashicorp/go-retryablehttp", "github.com/stripe/stripe-go/v85", "github.com/aws/aws-sdk-go-v2",
+		"k8s.io/client-go/rest", "github.com/googleapis/gax-go/v2", "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry", "google.golang.org/grpc"} {
 		if kinds[lib] == 0 {
 			t.Errorf("vacuous: no client layer of %s in the test packages", lib)
 		}

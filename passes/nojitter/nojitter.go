@@ -95,8 +95,6 @@ func message(s *retryscope.Scope, w retryscope.Wait) string {
 	return ""
 }
 
-const runtimeRetry = "github.com/idemlint/idemlint/runtime/retry"
-
 // jitterFix wraps the duration of a time.Sleep, time.After, time.NewTimer or
 // Timer.Reset in runtime/retry.Jitter, adding the import (as "retry", or an
 // alias when that name is taken).
@@ -118,13 +116,14 @@ func jitterFix(pass *analysis.Pass, w retryscope.Wait) []analysis.SuggestedFix {
 	if f == nil {
 		return nil
 	}
-	name, edits, ok := fiximport.Name(pass, f, runtimeRetry, call.Pos(), "retry", "idemretry", "jitterretry")
+	path, jitter := retryscope.JitterFunc()
+	name, edits, ok := fiximport.Name(pass, f, path, call.Pos(), "retry", "idemretry", "jitterretry")
 	if !ok {
 		return nil
 	}
 	arg := call.Args[0]
 	edits = append(edits,
-		analysis.TextEdit{Pos: arg.Pos(), End: arg.Pos(), NewText: []byte(name + ".Jitter(")},
+		analysis.TextEdit{Pos: arg.Pos(), End: arg.Pos(), NewText: []byte(name + "." + jitter + "(")},
 		analysis.TextEdit{Pos: arg.End(), End: arg.End(), NewText: []byte(")")},
 	)
 	return []analysis.SuggestedFix{{

@@ -30,9 +30,10 @@ import (
 //     retry.CallOption passed to a call overrides the interceptor's.
 //   - The two multiply: the interceptor runs above the conn's own retries.
 const (
-	grpcPath  = "google.golang.org/grpc"
-	grpcRetry = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
-	grpcCodes = "google.golang.org/grpc/codes"
+	grpcPath       = "google.golang.org/grpc"
+	grpcMiddleware = "github.com/grpc-ecosystem/go-grpc-middleware"
+	grpcRetry      = grpcMiddleware + "/v2/interceptors/retry"
+	grpcCodes      = grpcPath + "/codes"
 	// grpcMaxCallAttempts is grpc-go's defaultMaxCallAttempts.
 	grpcMaxCallAttempts = 5
 )
@@ -572,4 +573,45 @@ func jsonCode(raw json.RawMessage) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// UsesGRPC reports whether pkg imports grpc, or a package (a generated
+// stub) that does.
+func UsesGRPC(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == grpcPath {
+			return true
+		}
+		for _, q := range p.Imports() {
+			if q.Path() == grpcPath {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// GRPCCodeType reports whether t is grpc's codes.Code.
+func GRPCCodeType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == grpcCodes && n.Obj().Name() == "Code"
+}
+
+// GRPCCodesRelevant reports whether pkg may test or configure gRPC codes:
+// it imports grpc's codes or status package, or the retry interceptor.
+func GRPCCodesRelevant(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		switch p.Path() {
+		case grpcCodes, grpcPath + "/status", grpcRetry:
+			return true
+		}
+	}
+	return false
+}
+
+// GRPCRetryPredicate reports whether fn is the retry interceptor's option
+// whose function decides, from the error, whether to retry
+// (retry.WithRetriable).
+func GRPCRetryPredicate(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == grpcRetry && fn.Name() == "WithRetriable"
 }

@@ -42,8 +42,9 @@ func (f Framework) String() string {
 const (
 	pkgAsynq         = "github.com/hibiken/asynq"
 	pkgRiver         = "github.com/riverqueue/river"
-	pkgTemporal      = "go.temporal.io/sdk/worker"
-	pkgTemporalInner = "go.temporal.io/sdk/internal"
+	temporalFamily   = "go.temporal.io/sdk"
+	pkgTemporal      = temporalFamily + "/worker"
+	pkgTemporalInner = temporalFamily + "/internal"
 )
 
 // module is the Library a framework's scopes name.
@@ -57,7 +58,7 @@ func (f Framework) module() string {
 	case River:
 		return pkgRiver
 	}
-	return "go.temporal.io/sdk"
+	return temporalFamily
 }
 
 // kind is the Entry of a framework's scopes: what the framework calls the
@@ -131,7 +132,7 @@ func (jf *jobFinder) newScope(fw Framework, name string, fn ast.Node, ft *ast.Fu
 				if !ok {
 					continue
 				}
-				if t, ok := astq.RiverJob(v.Type()); ok {
+				if t, ok := RiverJob(v.Type()); ok {
 					j.JobParams = append(j.JobParams, v)
 					j.Args = t
 				}
@@ -210,7 +211,7 @@ func (jf *jobFinder) find() {
 		case asynqSig(sig):
 			jf.fromDecl(Asynq, fn)
 		case sig.Recv() != nil && fn.Name() == "Work" && sig.Params().Len() == 2 && sig.Results().Len() == 1 && isContext(sig.Params().At(0).Type()):
-			if _, ok := astq.RiverJob(sig.Params().At(1).Type()); ok {
+			if _, ok := RiverJob(sig.Params().At(1).Type()); ok {
 				jf.fromDecl(River, fn)
 			}
 		}
@@ -506,4 +507,45 @@ func (jf *jobFinder) fieldAtMost(lit *ast.CompositeLit, field string, max int64)
 		}
 	}
 	return false
+}
+
+// RiverJob returns T when t is *river.Job[T].
+func RiverJob(t types.Type) (types.Type, bool) {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return nil, false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != pkgRiver || n.Obj().Name() != "Job" || n.TypeArgs().Len() != 1 {
+		return nil, false
+	}
+	return n.TypeArgs().At(0), true
+}
+
+// JobIDCall reports whether fn returns the running job's stable id (the
+// asynq task id) or its attempt number, which changes with each retry.
+func JobIDCall(fn *types.Func) (stable, attempt bool) {
+	switch fn.FullName() {
+	case pkgAsynq + ".GetTaskID", "(*" + pkgAsynq + ".ResultWriter).TaskID":
+		return true, false
+	case pkgAsynq + ".GetRetryCount":
+		return false, true
+	}
+	return false, false
+}
+
+// JobIDField reports whether v, a struct field, holds a job's stable id
+// (river's job ID, Temporal's workflow and activity ids) or its attempt
+// number, which changes with each retry.
+func JobIDField(v *types.Var) (stable, attempt bool) {
+	if !v.IsField() || v.Pkg() == nil {
+		return false, false
+	}
+	switch path := v.Pkg().Path(); path {
+	case pkgRiver + "/rivertype":
+		return v.Name() == "ID", v.Name() == "Attempt"
+	case pkgTemporalInner:
+		return v.Name() == "ActivityID" || v.Name() == "WorkflowExecution" || v.Name() == "ID", v.Name() == "Attempt"
+	}
+	return false, false
 }

@@ -13,44 +13,33 @@ import (
 
 // Import paths of the modelled libraries.
 const (
-	avastV4     = "github.com/avast/retry-go/v4"
-	avastV5     = "github.com/avast/retry-go/v5"
-	cenkaltiV4  = "github.com/cenkalti/backoff/v4"
-	cenkaltiV5  = "github.com/cenkalti/backoff/v5"
-	sethvargo   = "github.com/sethvargo/go-retry"
-	k8sWait     = "k8s.io/apimachinery/pkg/util/wait"
-	clientGo    = "k8s.io/client-go/util/retry"
-	failsafe    = "github.com/failsafe-go/failsafe-go"
-	retrypolicy = "github.com/failsafe-go/failsafe-go/retrypolicy"
-	retryable   = "github.com/hashicorp/go-retryablehttp"
-	jpillora    = "github.com/jpillora/backoff"
-	rican7      = "github.com/Rican7/retry"
-	idemRetry   = "github.com/idemlint/idemlint/runtime/retry"
+	avastFamily    = "github.com/avast/retry-go"
+	avastV4        = avastFamily + "/v4"
+	avastV5        = avastFamily + "/v5"
+	cenkaltiFamily = "github.com/cenkalti/backoff"
+	cenkaltiV4     = cenkaltiFamily + "/v4"
+	cenkaltiV5     = cenkaltiFamily + "/v5"
+	sethvargo      = "github.com/sethvargo/go-retry"
+	k8sWait        = "k8s.io/apimachinery/pkg/util/wait"
+	clientGo       = "k8s.io/client-go/util/retry"
+	failsafe       = "github.com/failsafe-go/failsafe-go"
+	retrypolicy    = "github.com/failsafe-go/failsafe-go/retrypolicy"
+	retryable      = "github.com/hashicorp/go-retryablehttp"
+	jpillora       = "github.com/jpillora/backoff"
+	rican7         = "github.com/Rican7/retry"
+	idemRetry      = "github.com/idemlint/idemlint/runtime/retry"
 )
 
-// entries are the names of the functions and methods of each library that
-// call may take as retry library entry points (or, for go-retryablehttp,
-// as clients): call looks no further for any other name, so this table is
-// the one list of them.
-var entries = map[string][]string{
-	avastV4:    {"Do", "DoWithData"},
-	avastV5:    {"Do"}, // (*Retrier).Do, (*RetrierWithData).Do
-	cenkaltiV4: {"Retry", "RetryNotify", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimer", "RetryNotifyWithTimerAndData"},
-	cenkaltiV5: {"Retry"},
-	sethvargo:  {"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
-	k8sWait:    {"ExponentialBackoff", "ExponentialBackoffWithContext", "PollUntilContextCancel"},
-	clientGo:   {"RetryOnConflict", "OnError"},
-	failsafe:   {"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunWithExecutionAsync", "GetWithExecutionAsync"},
-	retryable:  {"NewClient", "Get", "Head", "Post", "PostForm"},
-	idemRetry:  {"Do", "DoValue"},
-	rican7:     {"Retry"},
-	grpcPath:   {"NewClient", "Dial", "DialContext"}, // dials: Client scopes when their conns retry (grpc.go)
+// entries returns the names of the functions and methods of the library
+// at path that call may take as entry points (or, for go-retryablehttp,
+// as clients): call looks no further for any other name; the table
+// (table.go) is the one list of them.
+func entries(path string) []string {
+	if l := registry[path]; l != nil {
+		return l.Entries
+	}
+	return nil
 }
-
-// methodLibraries are the libraries whose entry points include methods
-// (avast v5 (*Retrier).Do, failsafe's Executor.Run and Get...): a package
-// can call them without importing the library itself.
-var methodLibraries = []string{avastV5, failsafe}
 
 // libraryCalls returns a test of the names by which a call in a package
 // that imports the paths in direct, and whose transitive imports dependsOn
@@ -66,11 +55,11 @@ func (cfg *Config) libraryCalls(direct []string, dependsOn func(func(string) boo
 		}
 	}
 	for _, path := range direct {
-		add(entries[path]...)
+		add(entries(path)...)
 	}
-	for _, path := range methodLibraries {
-		if dependsOn(func(p string) bool { return p == path }) {
-			add(entries[path]...)
+	for path, l := range registry {
+		if l.Methods && dependsOn(func(p string) bool { return p == path }) {
+			add(l.Entries...)
 		}
 	}
 	for _, name := range cfg.RetryFuncs {
@@ -213,7 +202,7 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 		return nil
 	}
 	path := callee.Pkg().Path()
-	if !slices.Contains(entries[path], callee.Name()) && (len(m.extra) == 0 || !m.extra[callee.FullName()]) {
+	if !slices.Contains(entries(path), callee.Name()) && (len(m.extra) == 0 || !m.extra[callee.FullName()]) {
 		return nil
 	}
 	name := callee.FullName()
@@ -222,6 +211,13 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 		s.Pos = sel.Sel.Pos()
 	}
 	op := -1
+	lib := registry[path]
+	if lib != nil && lib.model != nil && slices.Contains(lib.Entries, callee.Name()) {
+		op = lib.model(m, di, s, call, callee)
+		if op < 0 {
+			return nil
+		}
+	}
 	switch path {
 	case avastV4:
 		switch callee.Name() {
@@ -395,6 +391,7 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	if op >= len(call.Args) {
 		return nil
 	}
+	s.OpArg = op
 	s.Body, s.Op = m.opBody(di, call.Args[op], call.Pos())
 	return s
 }
@@ -754,7 +751,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		if ok {
 			callee = m.callee(oc)
 		}
-		if callee == nil || callee.Pkg() == nil || (callee.Pkg().Path() != avastV4 && callee.Pkg().Path() != avastV5) {
+		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != s.Library {
 			// an option the model cannot read (a variable, a call through
 			// a func value, a helper of another package) may set anything
 			s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
@@ -782,7 +779,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 			}
 		case "DelayType":
 			if len(oc.Args) == 1 {
-				k, setting := m.avastDelay(di, oc.Args[0], 0)
+				k, setting := m.avastDelay(di, s.Library, oc.Args[0], 0)
 				wait = Wait{Kind: k, Pos: oc.Pos(), Node: oc, Library: true, Setting: setting}
 			}
 		}
@@ -790,8 +787,8 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 	s.Waits = []Wait{wait}
 }
 
-// avastDelay classifies a retry-go DelayTypeFunc.
-func (m *model) avastDelay(di *defIndex, e ast.Expr, depth int) (WaitKind, string) {
+// avastDelay classifies a retry-go DelayTypeFunc of the version at lib.
+func (m *model) avastDelay(di *defIndex, lib string, e ast.Expr, depth int) (WaitKind, string) {
 	e = m.origin(di, e, e.Pos())
 	switch e := e.(type) {
 	case *ast.SelectorExpr, *ast.Ident:
@@ -802,7 +799,7 @@ func (m *model) avastDelay(di *defIndex, e ast.Expr, depth int) (WaitKind, strin
 			id = e.(*ast.Ident)
 		}
 		fn, ok := m.info.Uses[id].(*types.Func)
-		if !ok || fn.Pkg() == nil || (fn.Pkg().Path() != avastV4 && fn.Pkg().Path() != avastV5) {
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != lib {
 			return WaitUnknown, ""
 		}
 		switch fn.Name() {
@@ -818,7 +815,7 @@ func (m *model) avastDelay(di *defIndex, e ast.Expr, depth int) (WaitKind, strin
 			k := WaitKind(0)
 			var names []string
 			for _, a := range e.Args {
-				ak, n := m.avastDelay(di, a, depth+1)
+				ak, n := m.avastDelay(di, lib, a, depth+1)
 				k = combine(k, ak)
 				names = append(names, n)
 			}

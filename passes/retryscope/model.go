@@ -179,10 +179,14 @@ type Scope struct {
 	Body *ast.BlockStmt
 	// Op is the operation when it is a named function or method value.
 	Op *types.Func
+	// OpArg is the index of the operation among the arguments of a
+	// LibraryCall scope's call (the table's Library.Ops).
+	OpArg int
 	// Library is the import path of the retry library or job framework
-	// ("go.temporal.io/sdk" for Temporal), "" for loops.
+	// (the Temporal SDK's module path for Temporal), "" for loops.
 	Library string
-	// Func name of the library entry point, e.g. "github.com/avast/retry-go/v4.Do";
+	// Func name of the library entry point, e.g. retry-go v4's
+	// github.com/avast/retry-go/v4.Do;
 	// for a JobHandler, what its framework calls it ("asynq handler",
 	// "river worker", "Temporal activity").
 	Entry string

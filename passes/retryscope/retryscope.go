@@ -144,7 +144,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		if push && len(funcs) == 0 {
 			// a package-level client: var defaultClient = NewClient()
 			if call, ok := n.(*ast.CallExpr); ok {
-				if fn := m.callee(call); fn != nil && fn.Pkg() != nil && slices.Contains(entries[fn.Pkg().Path()], fn.Name()) {
+				if fn := m.callee(call); fn != nil && fn.Pkg() != nil && slices.Contains(entries(fn.Pkg().Path()), fn.Name()) {
 					if s := m.call(m.packageDefs(), nil, call); s != nil && s.Kind == Client {
 						m.res.add(s)
 					}

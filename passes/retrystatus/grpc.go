@@ -19,13 +19,7 @@ import (
 // hand retries whose tests of status.Code(err) repeat the attempt on a
 // permanent code (retryscope.GRPCPermanent).
 
-const (
-	grpcStatus = "google.golang.org/grpc/status"
-	grpcCodes  = "google.golang.org/grpc/codes"
-	grpcRetry  = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
-
-	grpcFix = "retry only Unavailable and ResourceExhausted"
-)
+const grpcFix = "retry only Unavailable and ResourceExhausted"
 
 // codeSet is a set of gRPC codes: bit i is code i.
 type codeSet uint32
@@ -379,8 +373,7 @@ func constantUint(tv types.TypeAndValue) (uint32, bool) {
 }
 
 func isCodeType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == grpcCodes && n.Obj().Name() == "Code"
+	return retryscope.GRPCCodeType(t)
 }
 
 // isNilError reports whether x is an error and y is nil.
@@ -390,29 +383,22 @@ func (w *codeWalker) isNilError(x, y ast.Expr) bool {
 }
 
 // grpcLibraryCall checks the gRPC predicates given to retry settings: the
-// retry interceptor's WithRetriable, and avast's RetryIf when its
+// retry interceptor's WithRetriable, and a predicate option on errors
+// (avast's RetryIf) when its
 // predicate tests gRPC codes.
 func (c *checker) grpcLibraryCall(call *ast.CallExpr) {
 	fn := callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
-	switch path := fn.Pkg().Path(); {
-	case path == grpcRetry && fn.Name() == "WithRetriable" && len(call.Args) == 1:
+	if retryscope.GRPCRetryPredicate(fn) && len(call.Args) == 1 {
 		c.grpcPredicate(call.Args[0], "retry.WithRetriable predicate retries ")
-	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
-		c.grpcPredicate(call.Args[0], "RetryIf predicate retries ")
+	}
+	if p, ok := retryscope.PredicateOption(fn); ok && p.OnError && len(call.Args) == 1 {
+		c.grpcPredicate(call.Args[0], p.Text+" retries ")
 	}
 }
 
 // grpcRelevant reports whether the package may test or configure gRPC
 // codes.
-func grpcRelevant(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		switch p.Path() {
-		case grpcCodes, grpcStatus, grpcRetry:
-			return true
-		}
-	}
-	return false
-}
+func grpcRelevant(pkg *types.Package) bool { return retryscope.GRPCCodesRelevant(pkg) }

@@ -43,19 +43,6 @@ func New(cfg *Config) *analysis.Analyzer {
 	}
 }
 
-// Import paths the check knows.
-const (
-	runtimeRetry = "github.com/idemlint/idemlint/runtime/retry"
-	avastV4      = "github.com/avast/retry-go/v4"
-	avastV5      = "github.com/avast/retry-go/v5"
-	failsafe     = "github.com/failsafe-go/failsafe-go"
-	retryable    = "github.com/hashicorp/go-retryablehttp"
-)
-
-func restyPath(p string) bool {
-	return p == "github.com/go-resty/resty/v2" || p == "resty.dev/v3"
-}
-
 // The messages' fixes, short; the docs give the why (the answer to a
 // permanent status will not change; the server said how long to wait).
 const (
@@ -150,9 +137,7 @@ func funcBody(n ast.Node) *ast.BlockStmt {
 
 func relevant(pkg *types.Package) bool {
 	for _, p := range pkg.Imports() {
-		switch path := p.Path(); {
-		case path == "net/http", restyPath(path), path == avastV4, path == avastV5, path == failsafe, path == retryable,
-			strings.HasPrefix(path, failsafe+"/"):
+		if path := p.Path(); path == "net/http" || retryscope.DecidesOnErrors(path) {
 			return true
 		}
 	}
@@ -386,7 +371,7 @@ func (c *checker) libraries(f *ast.File) {
 			// client.CheckRetry = func(...) (bool, error) {...}
 			for i, lhs := range n.Lhs {
 				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-				if ok && len(n.Lhs) == len(n.Rhs) && c.isField(sel.Sel, retryable, "Client", "CheckRetry") {
+				if ok && len(n.Lhs) == len(n.Rhs) && c.predicateField(sel.Sel) {
 					c.predicate(n.Rhs[i], n.Pos(), "CheckRetry policy retries", false)
 				}
 			}
@@ -396,7 +381,7 @@ func (c *checker) libraries(f *ast.File) {
 				if !ok {
 					continue
 				}
-				if key, ok := kv.Key.(*ast.Ident); ok && c.isField(key, retryable, "Client", "CheckRetry") {
+				if key, ok := kv.Key.(*ast.Ident); ok && c.predicateField(key) {
 					c.predicate(kv.Value, n.Pos(), "CheckRetry policy retries", false)
 				}
 			}
@@ -405,26 +390,11 @@ func (c *checker) libraries(f *ast.File) {
 	})
 }
 
-func (c *checker) isField(id *ast.Ident, path, typ, field string) bool {
+// predicateField reports whether id is a field that holds a retry
+// predicate (retryablehttp's Client.CheckRetry).
+func (c *checker) predicateField(id *ast.Ident) bool {
 	v, ok := c.info.Uses[id].(*types.Var)
-	if !ok || !v.IsField() || v.Name() != field || v.Pkg() == nil || v.Pkg().Path() != path {
-		return false
-	}
-	// The field's struct is path.typ: look the field up there.
-	obj := v.Pkg().Scope().Lookup(typ)
-	if obj == nil {
-		return false
-	}
-	st, ok := obj.Type().Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for i := range st.NumFields() {
-		if st.Field(i) == v {
-			return true
-		}
-	}
-	return false
+	return ok && retryscope.PredicateField(v)
 }
 
 func (c *checker) libraryCall(call *ast.CallExpr) {
@@ -432,27 +402,22 @@ func (c *checker) libraryCall(call *ast.CallExpr) {
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
-	path := fn.Pkg().Path()
-	switch {
-	case restyPath(path) && fn.Signature().Recv() != nil && !restyPath(c.pass.Pkg.Path()):
-		switch fn.Name() {
-		case "AddRetryCondition", "AddRetryConditions", "SetRetryConditions":
-			for _, a := range call.Args {
-				c.predicate(a, call.Pos(), "retry condition retries", false)
-			}
-		case "AddRetryAfterErrorCondition":
-			sel, _ := call.Fun.(*ast.SelectorExpr)
-			pos := call.Pos()
-			if sel != nil {
-				pos = sel.Sel.Pos()
-			}
-			suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: pos, End: call.End(),
-				Message: "AddRetryAfterErrorCondition retries " + allError + "; " + fixAll})
+	if retryscope.OwnLibrary(c.pass.Pkg.Path()) {
+		return // the library's own calls of its options
+	}
+	if p, ok := retryscope.PredicateOption(fn); ok {
+		for _, a := range call.Args {
+			c.predicate(a, call.Pos(), p.Text+" retries", p.OnError)
 		}
-	case (path == avastV4 || path == avastV5) && fn.Name() == "RetryIf" && len(call.Args) == 1:
-		c.predicate(call.Args[0], call.Pos(), "RetryIf predicate retries", true)
-	case (path == failsafe || strings.HasPrefix(path, failsafe+"/")) && fn.Name() == "HandleIf" && len(call.Args) == 1:
-		c.predicate(call.Args[0], call.Pos(), "HandleIf predicate retries", false)
+	}
+	if retryscope.RetryAllOption(fn) {
+		sel, _ := call.Fun.(*ast.SelectorExpr)
+		pos := call.Pos()
+		if sel != nil {
+			pos = sel.Sel.Pos()
+		}
+		suppress.Report(c.pass, Name, analysis.Diagnostic{Pos: pos, End: call.End(),
+			Message: fn.Name() + " retries " + allError + "; " + fixAll})
 	}
 }
 
@@ -623,7 +588,7 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 				if f == nil {
 					break
 				}
-				if f.FullName() == runtimeRetry+".ParseRetryAfter" {
+				if retryscope.ReadsRetryAfter(f) {
 					found = true
 					break
 				}
@@ -635,7 +600,7 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					if d := c.funcDecl(f); d != nil && depth < 2 {
 						visit(d, depth+1)
 					}
-				case f.FullName() == runtimeRetry+".ResponseError":
+				case retryscope.ResponseError(f):
 					// carries the delay in StatusError.RetryAfter: read when that is
 				case !std(f.Pkg().Path()):
 					found = true // a helper the check cannot see into
@@ -771,33 +736,31 @@ func (c *checker) operation(s *retryscope.Scope) {
 		return
 	}
 	var rules opRules
-	var fix string
 	decl := c.enclosingDecl(s.Pos)
-	switch s.Library {
-	case avastV4, avastV5:
-		if call.Ellipsis.IsValid() || c.mentions(decl, "RetryIf") {
+	fix := s.StatusFix()
+	if fix == "" || s.OpArg >= len(call.Args) {
+		return
+	}
+	for _, p := range s.Predicated() {
+		if call.Ellipsis.IsValid() || c.mentions(decl, p) {
 			return // a predicate decides (checked on its own) or options the check cannot see
 		}
-		rules.stops = map[string]bool{s.Library + ".Unrecoverable": true}
-		fix = "wrap the error in retry.Unrecoverable for them"
-	case "github.com/cenkalti/backoff/v4", "github.com/cenkalti/backoff/v5":
-		rules.stops = map[string]bool{s.Library + ".Permanent": true}
-		fix = "wrap the error in backoff.Permanent for them"
-	case "github.com/sethvargo/go-retry":
-		rules.wrap = s.Library + ".RetryableError"
-		fix = "do not wrap their error in retry.RetryableError"
-	case runtimeRetry:
-		if len(call.Args) != 3 || !c.defaultRetryable(call.Args[1]) {
-			return
-		}
-		rules.stops = map[string]bool{runtimeRetry + ".Permanent": true}
-		fix = "return retry.ResponseError(resp) or retry.Permanent(err)"
-	default:
+	}
+	if policy, field := s.Policy(); field != "" && (len(call.Args) != 3 || !c.defaultPolicy(policy, field)) {
 		return
+	}
+	if stops := s.Permanent(); len(stops) > 0 {
+		rules.stops = make(map[string]bool)
+		for _, f := range stops {
+			rules.stops[f] = true
+		}
+	}
+	if wraps := s.Retryable(); len(wraps) > 0 {
+		rules.wrap = wraps[0]
 	}
 	// The operation's error result.
 	var ft *ast.FuncType
-	switch f := ast.Unparen(call.Args[opIndex(s, call)]).(type) {
+	switch f := ast.Unparen(call.Args[s.OpArg]).(type) {
 	case *ast.FuncLit:
 		ft = f.Type
 	default:
@@ -858,21 +821,9 @@ func (c *checker) operation(s *retryscope.Scope) {
 	}
 }
 
-// opIndex returns the index of the operation among the library call's
-// arguments.
-func opIndex(s *retryscope.Scope, call *ast.CallExpr) int {
-	switch s.Library {
-	case "github.com/cenkalti/backoff/v5":
-		return 1
-	case "github.com/sethvargo/go-retry", runtimeRetry:
-		return 2
-	}
-	return 0
-}
-
-// defaultRetryable reports whether a runtime/retry.Policy argument is a
-// literal that leaves Retryable nil.
-func (c *checker) defaultRetryable(e ast.Expr) bool {
+// defaultPolicy reports whether a policy argument (runtime/retry's
+// Policy) is a literal that leaves field (Retryable) nil.
+func (c *checker) defaultPolicy(e ast.Expr, field string) bool {
 	e = ast.Unparen(e)
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = ast.Unparen(u.X)
@@ -886,7 +837,7 @@ func (c *checker) defaultRetryable(e ast.Expr) bool {
 		if !ok {
 			return false
 		}
-		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Retryable" {
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
 			return false
 		}
 	}

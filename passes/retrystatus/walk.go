@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // A unit is code whose paths decide, per HTTP status, whether the attempt
@@ -45,7 +47,7 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			}
 		case *ast.CallExpr:
 			// runtime/retry.ResponseError(resp) reads resp's status.
-			if fn := callee(c.info, n); fn != nil && fn.FullName() == runtimeRetry+".ResponseError" && len(n.Args) == 1 {
+			if fn := callee(c.info, n); fn != nil && retryscope.ResponseError(fn) && len(n.Args) == 1 {
 				if o := c.objOf(n.Args[0]); o != nil {
 					u.holders[o] = true
 				}
@@ -482,7 +484,7 @@ func (w *walker) responseError(e ast.Expr) bool {
 		return false
 	}
 	fn := callee(w.u.c.info, call)
-	return fn != nil && fn.FullName() == runtimeRetry+".ResponseError" && w.u.c.isHolderExpr(w.u, call.Args[0])
+	return fn != nil && retryscope.ResponseError(fn) && w.u.c.isHolderExpr(w.u, call.Args[0])
 }
 
 func (c *checker) isHolderExpr(u *unit, e ast.Expr) bool {
@@ -818,22 +820,19 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 	return false, false
 }
 
-// restyClass returns the meaning of resty's (*Response).IsSuccess and
-// IsError on a holder.
+// restyClass returns the meaning of a response method that classifies
+// the status (resty's (*Response).IsSuccess and IsError) on a holder.
 func (w *walker) restyClass(call *ast.CallExpr) func(int) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || len(call.Args) != 0 || !w.u.holders[w.u.c.objOf(sel.X)] {
 		return nil
 	}
 	fn := callee(w.u.c.info, call)
-	if fn == nil || fn.Pkg() == nil || !restyPath(fn.Pkg().Path()) {
+	if fn == nil || fn.Pkg() == nil {
 		return nil
 	}
-	switch fn.Name() {
-	case "IsSuccess":
-		return func(c int) bool { return c > 199 && c < 300 }
-	case "IsError":
-		return func(c int) bool { return c > 399 }
+	if lo, hi, ok := retryscope.ResponseStatuses(fn); ok {
+		return func(c int) bool { return c >= lo && c <= hi }
 	}
 	return nil
 }
@@ -970,11 +969,10 @@ func benign(fn *types.Func) bool {
 	case "(net/http.Header).Get", "(net/http.Header).Values", "net/http.StatusText", "(*net/http.Response).Location":
 		return true
 	}
-	path := fn.Pkg().Path()
-	if path == runtimeRetry {
+	if retryscope.Inert(fn) {
 		return true
 	}
-	switch path {
+	switch fn.Pkg().Path() {
 	case "time", "fmt", "log", "log/slog", "errors", "strconv", "strings", "bytes", "io", "math", "math/rand",
 		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "unicode/utf8", "io/ioutil":
 		return true

@@ -306,16 +306,14 @@ func (f *flow) requestWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 		if fn == nil {
 			return "", false
 		}
-		switch fn.FullName() {
+		switch httpName(fn) { // go-retryablehttp's are as net/http's
 		case "net/http.NewRequest":
-			return "context.Background() of http.NewRequest", true
-		case retryable + ".NewRequest":
-			return "context.Background() of retryablehttp.NewRequest", true
-		case retryable + ".FromRequest":
+			return "context.Background() of " + fn.Pkg().Name() + ".NewRequest", true
+		case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
 			if len(e.Args) == 1 {
 				return f.requestWithoutDeadline(e.Args[0], depth+1)
 			}
-		case "net/http.NewRequestWithContext", retryable + ".NewRequestWithContext", "(*" + retryable + ".Request).WithContext":
+		case "net/http.NewRequestWithContext":
 			if len(e.Args) > 0 {
 				return f.contextWithoutDeadline(e.Args[0], depth+1)
 			}
@@ -405,7 +403,7 @@ func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
 		if !ok || v.tuple != -1 {
 			return nil, false
 		}
-		if fn := callee(f.c.info, call); fn == nil || fn.FullName() != retryable+".NewClient" {
+		if fn := callee(f.c.info, call); fn == nil || httpName(fn) != "net/http.NewClient" {
 			return nil, false
 		}
 		if made == nil {

@@ -11,23 +11,9 @@ import (
 // context's, or a service config's method timeout, or the retry
 // interceptor's WithPerRetryTimeout.
 
-const grpcPath = "google.golang.org/grpc"
-
 // usesGRPC reports whether pkg imports grpc, or a package (a generated
 // stub) that does.
-func usesGRPC(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if p.Path() == grpcPath {
-			return true
-		}
-		for _, q := range p.Imports() {
-			if q.Path() == grpcPath {
-				return true
-			}
-		}
-	}
-	return false
-}
+func usesGRPC(pkg *types.Package) bool { return retryscope.UsesGRPC(pkg) }
 
 // grpcTimeoutSomewhere reports whether a dial of the package may give its
 // calls a deadline or a per-attempt timeout the check cannot place on a

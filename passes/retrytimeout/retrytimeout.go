@@ -72,14 +72,14 @@ func clientRelated(pos, end token.Pos, what string) []analysis.RelatedInformatio
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
 	grpc := usesGRPC(pass.Pkg)
-	if !imports(pass.Pkg, "net/http") && !imports(pass.Pkg, retryable) && !grpc {
+	if !imports(pass.Pkg, "net/http") && !importsMirror(pass.Pkg) && !grpc {
 		return
 	}
 	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow)}
 	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
-	if imports(pass.Pkg, retryable) || pass.Pkg.Path() == retryable {
+	if importsMirror(pass.Pkg) || retryscope.HTTPMirrorPath(pass.Pkg.Path()) {
 		// A go-retryablehttp client is a retry of its own: its sends are
 		// the attempts.
 		for _, f := range pass.Files {
@@ -131,13 +131,29 @@ func imports(pkg *types.Package, path string) bool {
 	return false
 }
 
-const retryable = "github.com/hashicorp/go-retryablehttp"
+// httpName returns fn's full name, spelt as net/http's when fn is of a
+// retrying client whose API mirrors net/http's (retryscope.HTTPMirror).
+func httpName(fn *types.Func) string {
+	name, _ := retryscope.HTTPMirror(fn.FullName())
+	return name
+}
+
+// importsMirror reports whether pkg imports a retrying client whose API
+// mirrors net/http's (go-retryablehttp: retryscope.HTTPMirror).
+func importsMirror(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if retryscope.HTTPMirrorPath(p.Path()) {
+			return true
+		}
+	}
+	return false
+}
 
 // checkRetryable returns the finding for a go-retryablehttp send with no
 // timeout.
 func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	fn := callee(c.info, call)
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable || c.pass.Pkg.Path() == retryable {
+	if fn == nil || fn.Pkg() == nil || !retryscope.HTTPMirrorPath(fn.Pkg().Path()) || fn.Pkg() == c.pass.Pkg {
 		return finding{}, false // the library's own code is not its users'
 	}
 	switch fn.Name() {

@@ -184,7 +184,7 @@ func (c *checker) importName(file *token.File, pos token.Pos) (string, []analysi
 		return "", nil, false
 	}
 	for _, imp := range f.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); path == idempotencyPath {
+		if path, _ := strconv.Unquote(imp.Path.Value); path == keys.RuntimePath {
 			name := "idempotency"
 			if imp.Name != nil {
 				name = imp.Name.Name
@@ -211,7 +211,7 @@ func (c *checker) importName(file *token.File, pos token.Pos) (string, []analysi
 	if name == "" {
 		return "", nil, false
 	}
-	spec := strconv.Quote(idempotencyPath)
+	spec := strconv.Quote(keys.RuntimePath)
 	if name != "idempotency" {
 		spec = name + " " + spec
 	}

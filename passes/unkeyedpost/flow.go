@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -173,11 +173,10 @@ func deref(t types.Type) types.Type {
 }
 
 // harmless lists packages whose functions never set a request's key
-// header.
+// header (and retryscope.HTTPMirrorPath's, which mirror net/http's).
 var harmless = map[string]bool{
 	"net/http": true, "net/http/httputil": true, "fmt": true, "log": true, "log/slog": true,
 	"context": true, "io": true, "errors": true, "strings": true, "bytes": true, "encoding/json": true,
-	retryable: true,
 }
 
 // keyed reports whether the request held in objs gets a key header in fd,
@@ -223,7 +222,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 		r := c.aliasRoot(p.rhs)
 		if r == nil {
 			// retryablehttp.FromRequest(req) wraps the same request.
-			if call, ok := ast.Unparen(p.rhs).(*ast.CallExpr); ok && c.calleeName(call) == retryable+".FromRequest" && len(call.Args) == 1 {
+			if call, ok := ast.Unparen(p.rhs).(*ast.CallExpr); ok && retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, call), "net/http.FromRequest") && len(call.Args) == 1 {
 				r = c.aliasRoot(call.Args[0])
 			}
 		}
@@ -417,7 +416,7 @@ func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
 	if c.funcs[fn.Origin()] != nil {
 		return false // a helper of the package that does not key it
 	}
-	return fn.Pkg() == nil || !harmless[fn.Pkg().Path()]
+	return fn.Pkg() == nil || !harmless[fn.Pkg().Path()] && !retryscope.HTTPMirrorPath(fn.Pkg().Path())
 }
 
 // paramIndex returns the index of the parameter fn's i-th argument binds.
@@ -437,21 +436,20 @@ func (c *checker) retriedAfter(scope *retryscope.Scope, call *ast.CallExpr) bool
 	case retryscope.Loop:
 		return c.loopRepeatsAfter(scope, call)
 	case retryscope.LibraryCall:
-		entry := scope.Entry
 		switch {
-		case entry == "k8s.io/client-go/util/retry.RetryOnConflict":
+		case scope.NothingApplied():
 			return false // repeats only on a 409 Conflict: nothing was applied
-		case strings.HasPrefix(entry, "github.com/sethvargo/go-retry."):
+		case len(scope.Retryable()) > 0:
 			// Only errors wrapped in RetryableError are retried.
 			found := false
 			ast.Inspect(scope.Body, func(n ast.Node) bool {
-				if x, ok := n.(*ast.CallExpr); ok && x.End() > call.Pos() && c.calleeName(x) == "github.com/sethvargo/go-retry.RetryableError" {
+				if x, ok := n.(*ast.CallExpr); ok && x.End() > call.Pos() && slices.Contains(scope.Retryable(), c.calleeName(x)) {
 					found = true
 				}
 				return !found
 			})
 			return found
-		case strings.HasPrefix(entry, "k8s.io/apimachinery/pkg/util/wait."):
+		case scope.ConditionOp():
 			return c.anyReturnAfter(scope.Body, call, func(r *ast.ReturnStmt) bool {
 				if len(r.Results) != 2 {
 					return true
@@ -505,13 +503,8 @@ func (c *checker) permanent(e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	switch c.calleeName(call) {
-	case "github.com/avast/retry-go/v4.Unrecoverable", "github.com/avast/retry-go/v5.Unrecoverable",
-		"github.com/cenkalti/backoff/v4.Permanent", "github.com/cenkalti/backoff/v5.Permanent",
-		"github.com/idemlint/idemlint/runtime/retry.Permanent":
-		return true
-	}
-	return false
+	fn, _ := typeutil.Callee(c.info, call).(*types.Func)
+	return fn != nil && retryscope.PermanentWrapper(fn)
 }
 
 // certainError reports whether e, returned by r, is a non-nil error: a

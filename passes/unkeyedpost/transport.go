@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // transportSend reports whether call sends an *http.Request through a
@@ -131,7 +132,7 @@ func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 			return false
 		}
 		t := c.info.TypeOf(sel.X)
-		return isRequest(t, "net/http") || isRequest(t, retryable)
+		return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")
 	}
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -156,7 +157,7 @@ func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 				break
 			}
 			for _, a := range n.Args {
-				if t := c.info.TypeOf(a); t != nil && (isRequest(t, "net/http") || isRequest(t, retryable)) {
+				if t := c.info.TypeOf(a); t != nil && (isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")) {
 					if c.testsMethod(c.funcs[fn.Origin()], depth+1) {
 						found = true
 					}

@@ -52,10 +52,9 @@ func New(cfg *Config) *analysis.Analyzer {
 	return a
 }
 
-const (
-	retryable       = "github.com/hashicorp/go-retryablehttp"
-	idempotencyPath = "github.com/idemlint/idemlint/runtime/idempotency"
-)
+// retrying marks a send of a retrying client whose API mirrors net/http's
+// (retryscope.HTTPMirror): "retrying (*net/http.Client).Do".
+const retrying = "retrying "
 
 // checker holds what one run knows about the package.
 type checker struct {
@@ -295,7 +294,11 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		}
 		return nil
 	}
-	switch s.entry {
+	entry := s.entry
+	if m, ok := retryscope.HTTPMirror(entry); ok {
+		entry = retrying + m
+	}
+	switch entry {
 	case "net/http.Post", "net/http.PostForm":
 		s.method = "POST"
 		return s
@@ -306,20 +309,20 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 	case "(*net/http.Client).Do":
 		s.client = c.standardClientScope(fd, recv())
 		s.req = call.Args[0]
-	case retryable + ".Post", retryable + ".PostForm":
+	case retrying + "net/http.Post", retrying + "net/http.PostForm":
 		if sc := c.res.Of(call); sc != nil && sc.Kind == retryscope.Client {
 			s.method, s.client = "POST", sc
 			return s
 		}
 		return nil
-	case "(*" + retryable + ".Client).Post", "(*" + retryable + ".Client).PostForm":
+	case retrying + "(*net/http.Client).Post", retrying + "(*net/http.Client).PostForm":
 		s.client = c.clientScope(fd, recv(), call.Pos())
 		if s.client == nil {
 			return nil
 		}
 		s.method = "POST"
 		return s
-	case "(*" + retryable + ".Client).Do":
+	case retrying + "(*net/http.Client).Do":
 		s.client = c.clientScope(fd, recv(), call.Pos())
 		if s.client == nil {
 			return nil
@@ -377,7 +380,7 @@ func (c *checker) standardClientScope(fd *ast.FuncDecl, x ast.Expr) *retryscope.
 		return nil
 	}
 	v, ok := c.origin(fd, x, x.Pos()).(*ast.CallExpr)
-	if !ok || c.calleeName(v) != "(*"+retryable+".Client).StandardClient" {
+	if !ok || !retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, v), "(*net/http.Client).StandardClient") {
 		return nil
 	}
 	sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr)
@@ -407,19 +410,20 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 			// A call whose arguments are another call's results,
 			// http.NewRequestWithContext(args()), has fewer argument
 			// expressions than parameters: its method is not known.
-			switch c.calleeName(v) {
-			case "net/http.NewRequest", retryable + ".NewRequest":
+			name, _ := retryscope.HTTPMirror(c.calleeName(v)) // go-retryablehttp's are as net/http's
+			switch name {
+			case "net/http.NewRequest":
 				if len(v.Args) == 3 {
 					return c.method(fd, s, v, v.Args[0])
 				}
-			case "net/http.NewRequestWithContext", retryable + ".NewRequestWithContext":
+			case "net/http.NewRequestWithContext":
 				if len(v.Args) == 4 {
 					return c.method(fd, s, v, v.Args[1])
 				}
-			case retryable + ".FromRequest":
+			case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
 				e, before = v.Args[0], v.Pos()
 				continue
-			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone", "(*" + retryable + ".Request).WithContext":
+			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
 				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
 					e, before = sel.X, v.Pos()
 					continue
@@ -428,7 +432,7 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 			return c.builtBy(fd, s, v)
 		case *ast.SelectorExpr:
 			// req.Request: the *http.Request a *retryablehttp.Request wraps.
-			if v.Sel.Name == "Request" && isRequest(c.info.TypeOf(v.X), retryable) {
+			if v.Sel.Name == "Request" && retryscope.HTTPMirrorType(c.info.TypeOf(v.X), "Request") {
 				e, before = v.X, v.Pos()
 				continue
 			}
@@ -733,5 +737,5 @@ func isRequest(t types.Type, path string) bool {
 // isRequestish reports whether a value of type t can carry a request's
 // headers: an *http.Request, a *retryablehttp.Request, an http.Header.
 func isRequestish(t types.Type) bool {
-	return isRequest(t, "net/http") || isRequest(t, retryable) || keys.IsHeader(t)
+	return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || keys.IsHeader(t)
 }

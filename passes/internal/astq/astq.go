@@ -57,19 +57,6 @@ func Assignments(info *types.Info, body *ast.BlockStmt, v *types.Var) []ast.Expr
 	return out
 }
 
-// RiverJob returns T when t is *river.Job[T].
-func RiverJob(t types.Type) (types.Type, bool) {
-	p, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return nil, false
-	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "github.com/riverqueue/river" || n.Obj().Name() != "Job" || n.TypeArgs().Len() != 1 {
-		return nil, false
-	}
-	return n.TypeArgs().At(0), true
-}
-
 // IsNamed reports whether t, or the type t points to, is the named type
 // path.name.
 func IsNamed(t types.Type, path, name string) bool {

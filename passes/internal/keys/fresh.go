@@ -55,14 +55,51 @@ func Fresh(fn *types.Func) bool {
 		}
 	case "time":
 		return name == "Now"
-	case "github.com/idemlint/idemlint/runtime/idempotency":
+	case RuntimePath:
 		return name == "NewKey"
 	case "github.com/idemlint/idemlint/runtime/retry":
 		return name == "NewIdempotencyKey"
 	default:
-		if strings.HasPrefix(path, "github.com/stripe/stripe-go/") && name == "NewIdempotencyKey" {
+		if KeyedAPI(fn) && name == "NewIdempotencyKey" {
 			return true
 		}
+	}
+	return false
+}
+
+// RuntimePath is the import path of idemlint's runtime package of
+// idempotency keys, whose NewKey the fixes call.
+const RuntimePath = "github.com/idemlint/idemlint/runtime/idempotency"
+
+// Incoming reports whether fn reads the key of the request being served:
+// the runtime Middleware's lease (idempotency.LeaseOf) or a step's key
+// (idempotency.StepKey).
+func Incoming(fn *types.Func) bool {
+	switch fn.FullName() {
+	case RuntimePath + ".LeaseOf", RuntimePath + ".StepKey":
+		return true
+	}
+	return false
+}
+
+// KeyedAPI reports whether fn is of a payment API whose calls take an
+// idempotency key in their params (stripe-go, any major version).
+func KeyedAPI(fn *types.Func) bool {
+	return fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/")
+}
+
+// KeySetter reports whether fn sets the idempotency key of a KeyedAPI
+// call's params (SetIdempotencyKey).
+func KeySetter(fn *types.Func) bool {
+	return KeyedAPI(fn) && fn.Name() == "SetIdempotencyKey"
+}
+
+// PassThrough reports whether fn returns its key argument as it is
+// (uuid.Must): a key it wraps is as fresh as the argument.
+func PassThrough(fn *types.Func) bool {
+	switch fn.FullName() {
+	case "github.com/google/uuid.Must", "github.com/gofrs/uuid.Must", "github.com/gofrs/uuid/v5.Must":
+		return true
 	}
 	return false
 }
