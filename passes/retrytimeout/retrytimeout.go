@@ -263,7 +263,7 @@ func (c *checker) isParam(e ast.Expr) bool {
 	}
 	f := c.flowAt(id.Pos())
 	o := c.info.Uses[id]
-	return f != nil && o != nil && f.params[o]
+	return f != nil && o != nil && retryscope.IsParam(o)
 }
 
 type checker struct {

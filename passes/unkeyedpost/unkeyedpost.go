@@ -77,7 +77,6 @@ type checker struct {
 	// each request of a scope gets a key of its own (key, key2, ...), as a
 	// server rejects one key sent with two different requests.
 	keysAbove map[*retryscope.Scope]int
-	defs      map[ast.Node]*defIndex
 	parents   map[ast.Node]keys.Parents
 	file      *ast.File
 	// viaParams lets resolve follow a request or method parameter to the
@@ -101,7 +100,6 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
 		postHelpers: make(map[*types.Func]string),
-		defs:        make(map[ast.Node]*defIndex),
 		parents:     make(map[ast.Node]keys.Parents),
 	}
 	for _, f := range pass.Files {
@@ -599,9 +597,9 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool 
 		return false
 	}
 	for _, o := range s.reqObjs {
-		for _, fs := range c.defIndex(fd).fields[o] {
-			if fs.field == "Method" {
-				if name, ok = c.stringValue(fd, fs.rhs); !ok {
+		for _, fs := range c.defIndex(fd).FieldSets(o) {
+			if fs.Field() == "Method" {
+				if name, ok = c.stringValue(fd, fs.RHS()); !ok {
 					return false
 				}
 			}
