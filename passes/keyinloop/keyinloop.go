@@ -73,7 +73,7 @@ type checker struct {
 	// sinkParams lists, per package function, the parameters that reach a
 	// key sink.
 	sinkParams map[*types.Func]map[int]bool
-	parents    map[ast.Node]keys.Parents // per scope function
+	parents    keys.ParentIndex // per scope function
 	reported   map[ast.Node]bool
 }
 
@@ -96,7 +96,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
 		fresh:      make(map[*types.Func]bool),
 		sinkParams: make(map[*types.Func]map[int]bool),
-		parents:    make(map[ast.Node]keys.Parents),
+		parents:    make(keys.ParentIndex),
 		reported:   make(map[ast.Node]bool),
 	}
 	for _, g := range cfg.KeyGenerators {
@@ -342,7 +342,7 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	if !ok {
 		return none, false
 	}
-	parents := c.parentsOf(s.Func)
+	parents := c.parents.Of(s.Func)
 	above := keys.Above(s, parents)
 	if above == nil {
 		return none, false
@@ -377,15 +377,6 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 			{Pos: start, End: end},
 		},
 	}, true
-}
-
-func (c *checker) parentsOf(fn ast.Node) keys.Parents {
-	p := c.parents[fn]
-	if p == nil {
-		p = keys.ParentsOf(fn)
-		c.parents[fn] = p
-	}
-	return p
 }
 
 // assignedIn reports whether o is assigned in n by a statement other than

@@ -99,25 +99,15 @@ func EachDef(n ast.Node, yield func(Def)) {
 	switch n := n.(type) {
 	case *ast.AssignStmt:
 		for i, lhs := range n.Lhs {
-			d := Def{lhs: lhs, op: n.Tok, tuple: -1, pos: n.End(), stmt: n}
-			if len(n.Rhs) == len(n.Lhs) {
-				d.rhs = n.Rhs[i]
-			} else if len(n.Rhs) == 1 {
-				d.rhs, d.tuple = n.Rhs[0], i
-			}
-			yield(d)
+			rhs, tuple := value(i, len(n.Lhs), n.Rhs)
+			yield(Def{lhs: lhs, rhs: rhs, op: n.Tok, tuple: tuple, pos: n.End(), stmt: n})
 		}
 	case *ast.IncDecStmt:
 		yield(Def{lhs: n.X, op: n.Tok, tuple: -1, pos: n.Pos(), stmt: n})
 	case *ast.ValueSpec:
 		for i, name := range n.Names {
-			d := Def{lhs: name, op: token.VAR, tuple: -1, pos: name.Pos(), stmt: n}
-			if len(n.Values) == len(n.Names) {
-				d.rhs = n.Values[i]
-			} else if len(n.Values) == 1 {
-				d.rhs, d.tuple = n.Values[0], i
-			}
-			yield(d)
+			rhs, tuple := value(i, len(n.Names), n.Values)
+			yield(Def{lhs: name, rhs: rhs, op: token.VAR, tuple: tuple, pos: name.Pos(), stmt: n})
 		}
 	case *ast.RangeStmt:
 		for _, e := range []ast.Expr{n.Key, n.Value} {
@@ -126,6 +116,20 @@ func EachDef(n ast.Node, yield func(Def)) {
 			}
 		}
 	}
+}
+
+// value is the multi-value rule: the value the i-th of n left-hand sides
+// gets from rhs, and its index among the results of a call that returns
+// several (-1 when the expression is the value itself); nil when there is
+// no value.
+func value(i, n int, rhs []ast.Expr) (ast.Expr, int) {
+	switch len(rhs) {
+	case n:
+		return rhs[i], -1
+	case 1:
+		return rhs[0], i
+	}
+	return nil, -1
 }
 
 // FieldSet is an assignment to a field of a variable: v.F = rhs.

@@ -257,7 +257,7 @@ func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 // first.
 func (c *checker) rangesAround(fd *ast.FuncDecl, n ast.Node) []*ast.RangeStmt {
 	var out []*ast.RangeStmt
-	p := c.parentsOf(fd)
+	p := c.parents.Of(fd)
 	for a := p[n]; a != nil; a = p[a] {
 		if rs, ok := a.(*ast.RangeStmt); ok {
 			out = append(out, rs)
@@ -453,21 +453,12 @@ func (c *checker) parentsOfNode(n ast.Node) keys.Parents {
 		if f.FileStart <= n.Pos() && n.Pos() <= f.FileEnd {
 			for _, d := range f.Decls {
 				if d.Pos() <= n.Pos() && n.End() <= d.End() {
-					return c.parentsOf(d)
+					return c.parents.Of(d)
 				}
 			}
 		}
 	}
 	return keys.Parents{}
-}
-
-func (c *checker) parentsOf(n ast.Node) keys.Parents {
-	p := c.parents[n]
-	if p == nil {
-		p = keys.ParentsOf(n)
-		c.parents[n] = p
-	}
-	return p
 }
 
 // loopRepeatsAfter reports whether the loop may start another pass after

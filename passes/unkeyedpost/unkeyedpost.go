@@ -77,7 +77,7 @@ type checker struct {
 	// each request of a scope gets a key of its own (key, key2, ...), as a
 	// server rejects one key sent with two different requests.
 	keysAbove map[*retryscope.Scope]int
-	parents   map[ast.Node]keys.Parents
+	parents   keys.ParentIndex
 	file      *ast.File
 	// viaParams lets resolve follow a request or method parameter to the
 	// package's call sites (not while summarising helpers: a helper that
@@ -100,7 +100,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
 		postHelpers: make(map[*types.Func]string),
-		parents:     make(map[ast.Node]keys.Parents),
+		parents:     make(keys.ParentIndex),
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
