@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -40,23 +41,10 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	a := &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/keyinloop.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
-			return nil, nil
-		},
-	}
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
-	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
-	a.Flags.Var(keys.List{P: &cfg.KeyFields}, "key-fields", "comma-separated extra struct fields that carry an idempotency key")
+	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
 }
 

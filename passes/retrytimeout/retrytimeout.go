@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -28,20 +29,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	return &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrytimeout.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result))
-			return nil, nil
-		},
-	}
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
 }
 
 // The messages' fixes; the docs give the longer why and the runtime's

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -34,21 +35,9 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	a := &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/unkeyedpost.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
-			return nil, nil
-		},
-	}
-	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+	check.KeyFlags(a, &cfg.KeyHeaders, nil)
 	return a
 }
 
