@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
@@ -101,7 +102,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	}
 	c.summarise()
 	for _, s := range scopes {
-		if generated(pass, s.Body.Pos()) {
+		if suppress.GeneratedAt(pass, s.Body.Pos()) {
 			continue
 		}
 		f := c.newFlow(s.Body, nil)
@@ -132,7 +133,7 @@ func (c *checker) summarise() {
 					changed = true
 				}
 			}
-			params := paramObjs(c.info, fd)
+			params := astq.Params(c.info, fd)
 			if len(params) == 0 {
 				continue
 			}
@@ -160,25 +161,6 @@ func (c *checker) summarise() {
 			return
 		}
 	}
-}
-
-// paramObjs returns fd's named parameters with their indices.
-func paramObjs(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
-	out := make(map[*ast.Ident]int)
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		if len(field.Names) == 0 {
-			i++
-			continue
-		}
-		for _, name := range field.Names {
-			if info.Defs[name] != nil && name.Name != "_" {
-				out[name] = i
-			}
-			i++
-		}
-	}
-	return out
 }
 
 // sink is a place where a value becomes an idempotency key.
@@ -411,13 +393,4 @@ func (c *checker) declaresOther(n ast.Node, id *ast.Ident) bool {
 // in reports whether pos lies within n.
 func in(n ast.Node, pos token.Pos) bool {
 	return n != nil && n.Pos() <= pos && pos < n.End()
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

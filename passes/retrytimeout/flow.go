@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -61,7 +62,7 @@ func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (client, bool) {
 	case *ast.CompositeLit:
 		return f.clientLit(e, e, "")
 	case *ast.CallExpr:
-		if fn := callee(f.c.info, e); fn != nil {
+		if fn := astq.Callee(f.c.info, e); fn != nil {
 			switch fn.FullName() {
 			case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 				return client{desc: "cleanhttp." + fn.Name() + "()", pos: e.Pos(), end: e.End()}, true
@@ -166,7 +167,7 @@ func (f *flow) requestWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 	case *ast.Ident:
 		return f.each(e, depth, 0, f.requestWithoutDeadline)
 	case *ast.CallExpr:
-		fn := callee(f.c.info, e)
+		fn := astq.Callee(f.c.info, e)
 		if fn == nil {
 			return "", false
 		}
@@ -227,7 +228,7 @@ func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 	case *ast.Ident:
 		return f.each(e, depth, 0, f.contextWithoutDeadline)
 	case *ast.CallExpr:
-		fn := callee(f.c.info, e)
+		fn := astq.Callee(f.c.info, e)
 		if fn == nil {
 			return "", false
 		}
@@ -272,7 +273,7 @@ func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
 		if !ok || !v.Plain() || v.Tuple() != -1 {
 			return nil, false
 		}
-		if fn := callee(f.c.info, call); fn == nil || fn.FullName() != retryable+".NewClient" {
+		if fn := astq.Callee(f.c.info, call); fn == nil || fn.FullName() != retryable+".NewClient" {
 			return nil, false
 		}
 		if made == nil {

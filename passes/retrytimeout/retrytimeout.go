@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -85,7 +86,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 			})
 		}
 		for _, s := range res.Scopes() {
-			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !generated(pass, lit.Pos()) {
+			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !suppress.GeneratedAt(pass, lit.Pos()) {
 				if at, msg, cl := c.checkStored(res, s, lit); msg != "" {
 					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: clientRelated(cl.pos, cl.end, cl.desc)})
 				}
@@ -93,7 +94,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 		}
 	}
 	for _, s := range res.Scopes() {
-		if s.Body == nil || generated(pass, s.Body.Pos()) {
+		if s.Body == nil || suppress.GeneratedAt(pass, s.Body.Pos()) {
 			continue
 		}
 		ast.Inspect(s.Body, func(n ast.Node) bool {
@@ -124,7 +125,7 @@ const retryable = "github.com/hashicorp/go-retryablehttp"
 // checkRetryable returns the finding for a go-retryablehttp send with no
 // timeout.
 func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable || c.pass.Pkg.Path() == retryable {
 		return finding{}, false // the library's own code is not its users'
 	}
@@ -267,7 +268,7 @@ type checker struct {
 // check returns the finding for call, when call is an HTTP call proven to
 // have no timeout.
 func (c *checker) check(call *ast.CallExpr) (finding, bool) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil {
 		return finding{}, false
 	}
@@ -362,29 +363,4 @@ func (c *checker) flowAt(pos token.Pos) *flow {
 		}
 	}
 	return nil
-}
-
-func callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr:
-		return callee(info, &ast.CallExpr{Fun: f.X})
-	default:
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
@@ -130,7 +131,7 @@ func (c *checker) summarise() {
 	for range 3 {
 		changed := false
 		for fn, fd := range c.funcs {
-			for id, i := range params(c.info, fd) {
+			for id, i := range astq.Params(c.info, fd) {
 				o := c.info.Defs[id]
 				if !isRequestish(o.Type()) {
 					continue
@@ -146,7 +147,7 @@ func (c *checker) summarise() {
 		}
 	}
 	for fn, fd := range c.funcs {
-		for id, i := range params(c.info, fd) {
+		for id, i := range astq.Params(c.info, fd) {
 			o := c.info.Defs[id]
 			if !isRequest(o.Type(), "net/http") || c.keyedParams[fn][i] {
 				continue
@@ -205,25 +206,6 @@ func set(m map[*types.Func]map[int]bool, fn *types.Func, i int) {
 		m[fn] = make(map[int]bool)
 	}
 	m[fn][i] = true
-}
-
-// params returns fd's named parameters with their indices.
-func params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
-	out := make(map[*ast.Ident]int)
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		if len(field.Names) == 0 {
-			i++
-			continue
-		}
-		for _, name := range field.Names {
-			if info.Defs[name] != nil && name.Name != "_" {
-				out[name] = i
-			}
-			i++
-		}
-	}
-	return out
 }
 
 // sendInfo is one send of a non-idempotent request.
