@@ -18,11 +18,8 @@ import (
 // Name is the check's name.
 const Name = "nojitter"
 
-// Config configures the check.
-type Config struct {
-	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
-	Scope *analysis.Analyzer
-}
+// Config configures the check: the retry model to read.
+type Config = check.Config
 
 // Analyzer is the check with the default configuration.
 var Analyzer = New(&Config{})

@@ -10,6 +10,12 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
+// Config configures a check that has no options of its own.
+type Config struct {
+	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
+	Scope *analysis.Analyzer
+}
+
 // Spec describes a check.
 type Spec struct {
 	Name string
