@@ -186,18 +186,8 @@ func TestTransportStatuses(t *testing.T) {
 
 func TestTransportRetryAfterClamped(t *testing.T) {
 	for _, value := range []string{"3600", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)} {
-		f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {value}}}
-		url := serve(t, f)
-		var waits []time.Duration
-		p := Policy{BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond,
-			OnRetry: func(_ int, _ error, d time.Duration) { waits = append(waits, d) }}
-		start := time.Now()
-		resp, err := client(p).Get(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if el := time.Since(start); el > 2*time.Second {
+		_, waits, _, el := getRetryAfter(t, Policy{BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond}, value)
+		if el > 2*time.Second {
 			t.Errorf("Retry-After %s: took %v", value, el)
 		}
 		if len(waits) != 1 || waits[0] != 20*time.Millisecond {
@@ -205,21 +195,30 @@ func TestTransportRetryAfterClamped(t *testing.T) {
 		}
 	}
 	// A Retry-After that ends past the deadline: no wait, no doomed attempt; the 503 itself is returned.
-	f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {"3"}}}
+	resp, waits, f, el := getRetryAfter(t, Policy{MaxDelay: time.Hour, Deadline: 50 * time.Millisecond}, "3")
+	if len(waits) != 0 || resp.StatusCode != 503 || len(f.seen()) != 1 || el > 40*time.Millisecond {
+		t.Errorf("waits %v, status %d, %d attempts in %v; want the first 503 back at once", waits, resp.StatusCode,
+			len(f.seen()), el)
+	}
+}
+
+// getRetryAfter GETs, through a client with p, a server that answers 503
+// with Retry-After: value first. It returns the response (its body
+// closed), the waits p's OnRetry saw, the server, and how long the GET
+// took.
+func getRetryAfter(t *testing.T, p Policy, value string) (*http.Response, []time.Duration, *flaky, time.Duration) {
+	t.Helper()
+	f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {value}}}
 	url := serve(t, f)
 	var waits []time.Duration
-	p := Policy{MaxDelay: time.Hour, Deadline: 50 * time.Millisecond,
-		OnRetry: func(_ int, _ error, d time.Duration) { waits = append(waits, d) }}
+	p.OnRetry = func(_ int, _ error, d time.Duration) { waits = append(waits, d) }
 	start := time.Now()
 	resp, err := client(p).Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if len(waits) != 0 || resp.StatusCode != 503 || len(f.seen()) != 1 || time.Since(start) > 40*time.Millisecond {
-		t.Errorf("waits %v, status %d, %d attempts in %v; want the first 503 back at once", waits, resp.StatusCode,
-			len(f.seen()), time.Since(start))
-	}
+	return resp, waits, f, time.Since(start)
 }
 
 func TestTransportBodyWithoutGetBody(t *testing.T) {
