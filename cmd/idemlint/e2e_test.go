@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/demo/findings.txt from the standalone driver's output")
@@ -285,7 +286,7 @@ func TestActionableErrors(t *testing.T) {
 	}
 	bin, demo := binary(t), demoDir(t)
 	outside := t.TempDir()
-	broken := writeFiles(t, map[string]string{
+	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
 	})

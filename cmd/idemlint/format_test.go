@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // goldenFormats are the output formats with a reviewed copy of the demo's
@@ -176,11 +177,11 @@ func TestExitCodes(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin := binary(t)
-	clean := writeFiles(t, map[string]string{
+	clean := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return 1 }\n",
 	})
-	broken := writeFiles(t, map[string]string{
+	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
 	})

@@ -170,3 +170,20 @@ func Fixes(t *testing.T, a *analysis.Analyzer, patterns ...string) int {
 	}
 	return n
 }
+
+// WriteTree writes files (relative names to contents) into a temporary
+// directory, removed when the test ends, and returns the directory.
+func WriteTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
