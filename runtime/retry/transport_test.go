@@ -350,29 +350,41 @@ func TestTransportErrors(t *testing.T) {
 	}
 
 	// A connection dropped once, then a good answer.
-	var n int
-	var mu sync.Mutex
-	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n == 1
-		mu.Unlock()
-		if first {
-			c, _, _ := w.(http.Hijacker).Hijack()
-			c.Close()
-			return
-		}
+	url, requests := serveFirst(t, func(w http.ResponseWriter, r *http.Request) {
+		c, _, _ := w.(http.Hijacker).Hijack()
+		c.Close()
+	}, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "fine")
-	}))
+	})
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("payload"))
 	resp, err := client(fast).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if readAll(t, resp) != "fine" || n != 2 {
+	if n := requests(); readAll(t, resp) != "fine" || n != 2 {
 		t.Errorf("dropped connection: %d requests, want 2", n)
+	}
+}
+
+// serveFirst serves first to the first request and then to the others,
+// and returns the URL and a count of the requests so far.
+func serveFirst(t *testing.T, first, then http.HandlerFunc) (string, func() int) {
+	var n int
+	var mu sync.Mutex
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		h := then
+		if n == 1 {
+			h = first
+		}
+		mu.Unlock()
+		h(w, r)
+	}))
+	return url, func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return n
 	}
 }
 
@@ -400,24 +412,16 @@ func TestTransportCancelDuringWait(t *testing.T) {
 }
 
 func TestTransportAttemptTimeout(t *testing.T) {
-	var n int
-	var mu sync.Mutex
-	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n == 1
-		mu.Unlock()
-		if first {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
-			}
-			return
+	url, requests := serveFirst(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
 		}
+	}, func(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		time.Sleep(30 * time.Millisecond) // the body arrives after a while: the timeout must not cut it
 		io.WriteString(w, "late but whole")
-	}))
+	})
 	p := fast
 	p.AttemptTimeout = 500 * time.Millisecond
 	resp, err := client(p).Get(url)
@@ -425,9 +429,7 @@ func TestTransportAttemptTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readAll(t, resp)
-	mu.Lock()
-	defer mu.Unlock()
-	if got != "late but whole" || n != 2 {
+	if n := requests(); got != "late but whole" || n != 2 {
 		t.Errorf("body %q after %d requests", got, n)
 	}
 }
