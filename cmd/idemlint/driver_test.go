@@ -150,10 +150,7 @@ func sortedJSON(t *testing.T, s string) string {
 // exits 3 with findings, and it does not follow type errors with a line
 // per check.
 func TestStreamMatchesMultichecker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, demo := binary(t), demoDir(t)
+	bin, demo := endToEnd(t)
 	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
