@@ -43,6 +43,8 @@ func (c *checker) newFlow(region *ast.BlockStmt, params map[*ast.Ident]int) *flo
 // region (the suite's one value flow, retryscope.EachDef) or a call that
 // fills a buffer with random bytes.
 type step struct {
+	stmt ast.Node // the def's statement
+	lhs  ast.Expr
 	def  retryscope.Def
 	read *ast.CallExpr
 	buf  ast.Expr // read's buffer
@@ -54,9 +56,9 @@ type step struct {
 func (f *flow) run() {
 	var steps []step
 	ast.Inspect(f.region, func(n ast.Node) bool {
-		retryscope.EachDef(n, func(d retryscope.Def) {
+		retryscope.EachDef(n, func(lhs ast.Expr, d retryscope.Def) {
 			if d.Binds() != nil {
-				steps = append(steps, step{def: d})
+				steps = append(steps, step{stmt: n, lhs: lhs, def: d})
 			}
 		})
 		if call, ok := n.(*ast.CallExpr); ok {
@@ -74,7 +76,7 @@ func (f *flow) run() {
 				continue
 			}
 			rhs := s.def.Binds()
-			changed = f.bind(s.def.Stmt(), s.def.Lhs(), rhs, f.fresh(rhs)) || changed
+			changed = f.bind(s.stmt, s.lhs, rhs, f.fresh(rhs)) || changed
 		}
 		if !changed {
 			return

@@ -41,21 +41,17 @@ import (
 //     side or a comparison operand (passed to a call, stored elsewhere,
 //     &v) Escapes: code the index does not see may change or read it.
 
-// Def is one assignment to a variable (see the rules above).
+// Def is one assignment to a variable (see the rules above). It holds
+// the value, not what is assigned: an index holds a def per variable
+// (Of); All and EachDef give what each def assigns beside it.
 type Def struct {
-	lhs   ast.Expr    // what is assigned: an identifier, or any other expression (x.F, m[k], *p)
 	rhs   ast.Expr    // the value; nil for ++ and --, and a var without value
 	op    token.Token // DEFINE, ASSIGN, ADD_ASSIGN, MUL_ASSIGN, SHL_ASSIGN, INC, ..., RANGE, VAR
 	tuple int         // index into rhs's results when rhs returns several values, else -1
 	pos   token.Pos   // where the new value takes effect
-	stmt  ast.Node    // the AssignStmt, IncDecStmt, ValueSpec or RangeStmt
 }
 
 type def = Def
-
-// Lhs returns what the def assigns: a variable's identifier, or an
-// expression such as x.F or m[k].
-func (d Def) Lhs() ast.Expr { return d.lhs }
 
 // RHS returns the assigned expression: nil for ++ and -- and a var
 // declaration without value; the ranged expression of a range clause.
@@ -70,9 +66,6 @@ func (d Def) Tuple() int { return d.tuple }
 
 // Pos returns where the def's value takes effect.
 func (d Def) Pos() token.Pos { return d.pos }
-
-// Stmt returns the statement (or value spec) the def is part of.
-func (d Def) Stmt() ast.Node { return d.stmt }
 
 // Plain reports whether the def gives the variable a value of its own
 // (=, :=, var) rather than changing the one it had (op=, ++, --) or
@@ -92,30 +85,37 @@ func (d Def) Binds() ast.Expr {
 	return d.rhs
 }
 
-// EachDef calls yield with every def the node n makes, in source order:
-// an assignment, ++ or --, a value spec or a range clause; other nodes
-// make none.
-func EachDef(n ast.Node, yield func(Def)) {
+// EachDef calls yield with every def the node n makes and what it
+// assigns (a variable's identifier, or an expression such as x.F, m[k],
+// *p), in source order: an assignment, ++ or --, a value spec or a range
+// clause; other nodes make none.
+func EachDef(n ast.Node, yield func(lhs ast.Expr, d Def)) {
 	switch n := n.(type) {
 	case *ast.AssignStmt:
 		for i, lhs := range n.Lhs {
 			rhs, tuple := value(i, len(n.Lhs), n.Rhs)
-			yield(Def{lhs: lhs, rhs: rhs, op: n.Tok, tuple: tuple, pos: n.End(), stmt: n})
+			yield(lhs, Def{rhs: rhs, op: n.Tok, tuple: tuple, pos: n.End()})
 		}
 	case *ast.IncDecStmt:
-		yield(Def{lhs: n.X, op: n.Tok, tuple: -1, pos: n.Pos(), stmt: n})
+		yield(n.X, Def{op: n.Tok, tuple: -1, pos: n.Pos()})
 	case *ast.ValueSpec:
 		for i, name := range n.Names {
 			rhs, tuple := value(i, len(n.Names), n.Values)
-			yield(Def{lhs: name, rhs: rhs, op: token.VAR, tuple: tuple, pos: name.Pos(), stmt: n})
+			yield(name, Def{rhs: rhs, op: token.VAR, tuple: tuple, pos: name.Pos()})
 		}
 	case *ast.RangeStmt:
 		for _, e := range []ast.Expr{n.Key, n.Value} {
 			if e != nil {
-				yield(Def{lhs: e, rhs: n.X, op: token.RANGE, tuple: -1, pos: n.Pos(), stmt: n})
+				yield(e, Def{rhs: n.X, op: token.RANGE, tuple: -1, pos: n.Pos()})
 			}
 		}
 	}
+}
+
+// Assign is a def with what it assigns.
+type Assign struct {
+	Lhs ast.Expr
+	Def
 }
 
 // value is the multi-value rule: the value the i-th of n left-hand sides
@@ -154,8 +154,11 @@ type DefIndex struct {
 	root   ast.Node
 	defs   map[types.Object][]Def
 	fields map[types.Object][]FieldSet
-	all    []Def // every def, whatever its left-hand side, in source order
 
+	// all and escapes are computed the first time a check asks: the
+	// model asks neither.
+	allOnce    sync.Once
+	all        []Assign
 	escapeOnce sync.Once
 	escapes    map[types.Object]bool
 }
@@ -165,22 +168,23 @@ type defIndex = DefIndex
 // BuildDefIndex indexes the defs of fn, a function or any other node.
 func BuildDefIndex(info *types.Info, fn ast.Node) *DefIndex {
 	di := &DefIndex{info: info, root: fn, defs: make(map[types.Object][]Def), fields: make(map[types.Object][]FieldSet)}
-	add := func(d Def) {
-		di.all = append(di.all, d)
-		if o := di.obj(d.lhs); o != nil {
+	var stmt ast.Node
+	add := func(lhs ast.Expr, d Def) {
+		if o := di.obj(lhs); o != nil {
 			di.defs[o] = append(di.defs[o], d)
 			return
 		}
 		if d.op == token.RANGE || d.op == token.VAR {
 			return
 		}
-		if sel, ok := ast.Unparen(d.lhs).(*ast.SelectorExpr); ok && d.op != token.INC && d.op != token.DEC {
+		if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && d.op != token.INC && d.op != token.DEC {
 			if o := di.obj(sel.X); o != nil {
-				di.fields[o] = append(di.fields[o], FieldSet{field: sel.Sel.Name, rhs: d.rhs, pos: d.stmt.Pos()})
+				di.fields[o] = append(di.fields[o], FieldSet{field: sel.Sel.Name, rhs: d.rhs, pos: stmt.Pos()})
 			}
 		}
 	}
 	ast.Inspect(fn, func(n ast.Node) bool {
+		stmt = n
 		EachDef(n, add)
 		return true
 	})
@@ -207,8 +211,17 @@ func (di *DefIndex) Of(o types.Object) []Def { return di.defs[o] }
 func (di *DefIndex) FieldSets(o types.Object) []FieldSet { return di.fields[o] }
 
 // All returns every def of the index in source order, whatever it assigns
-// (x.F, m[k] and *p as well as variables).
-func (di *DefIndex) All() []Def { return di.all }
+// (x.F, m[k] and *p as well as variables); it walks the node once, the
+// first time it is asked.
+func (di *DefIndex) All() []Assign {
+	di.allOnce.Do(func() {
+		ast.Inspect(di.root, func(n ast.Node) bool {
+			EachDef(n, func(lhs ast.Expr, d Def) { di.all = append(di.all, Assign{Lhs: lhs, Def: d}) })
+			return true
+		})
+	})
+	return di.all
+}
 
 // Origin resolves a local variable to the value last assigned to it by a
 // plain def before pos, again and again (v := w; w := f() resolves v to

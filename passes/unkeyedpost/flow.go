@@ -111,9 +111,9 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 	}
 	type pair struct{ lhs, rhs ast.Expr }
 	var pairs []pair
-	for _, d := range c.defIndex(fd).All() {
-		if rhs := d.Binds(); rhs != nil {
-			pairs = append(pairs, pair{d.Lhs(), rhs})
+	for _, a := range c.defIndex(fd).All() {
+		if rhs := a.Binds(); rhs != nil {
+			pairs = append(pairs, pair{a.Lhs, rhs})
 		}
 	}
 	rootOfPair := func(p pair) (types.Object, types.Object) {

@@ -41,8 +41,7 @@ func New(s Spec) *analysis.Analyzer {
 		Requires:  []*analysis.Analyzer{scope, suppress.Analyzer},
 		FactTypes: s.FactTypes,
 		Run: func(pass *analysis.Pass) (any, error) {
-			res, _ := pass.ResultOf[scope].(*retryscope.Result) // read only by checks that do not skip the package
-			s.Run(pass, res)
+			s.Run(pass, pass.ResultOf[scope].(*retryscope.Result))
 			return nil, nil
 		},
 	}
