@@ -168,27 +168,27 @@ type defIndex = DefIndex
 // BuildDefIndex indexes the defs of fn, a function or any other node.
 func BuildDefIndex(info *types.Info, fn ast.Node) *DefIndex {
 	di := &DefIndex{info: info, root: fn, defs: make(map[types.Object][]Def), fields: make(map[types.Object][]FieldSet)}
-	var stmt ast.Node
-	add := func(lhs ast.Expr, d Def) {
-		if o := di.obj(lhs); o != nil {
-			di.defs[o] = append(di.defs[o], d)
-			return
-		}
-		if d.op == token.RANGE || d.op == token.VAR {
-			return
-		}
-		if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && d.op != token.INC && d.op != token.DEC {
-			if o := di.obj(sel.X); o != nil {
-				di.fields[o] = append(di.fields[o], FieldSet{field: sel.Sel.Name, rhs: d.rhs, pos: stmt.Pos()})
-			}
-		}
-	}
 	ast.Inspect(fn, func(n ast.Node) bool {
-		stmt = n
-		EachDef(n, add)
+		EachDef(n, func(lhs ast.Expr, d Def) { di.add(n, lhs, d) })
 		return true
 	})
 	return di
+}
+
+// add records the def d of stmt, which assigns lhs.
+func (di *DefIndex) add(stmt ast.Node, lhs ast.Expr, d Def) {
+	if o := di.obj(lhs); o != nil {
+		di.defs[o] = append(di.defs[o], d)
+		return
+	}
+	if d.op == token.RANGE || d.op == token.VAR {
+		return
+	}
+	if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && d.op != token.INC && d.op != token.DEC {
+		if o := di.obj(sel.X); o != nil {
+			di.fields[o] = append(di.fields[o], FieldSet{field: sel.Sel.Name, rhs: d.rhs, pos: stmt.Pos()})
+		}
+	}
 }
 
 func buildDefIndex(info *types.Info, fn ast.Node) *DefIndex { return BuildDefIndex(info, fn) }
