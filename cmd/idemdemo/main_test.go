@@ -397,32 +397,7 @@ func TestDemoCrashAndRetry(t *testing.T) {
 
 	receiptsFile := filepath.Join(t.TempDir(), "receipts.log")
 	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s", "-receipts", receiptsFile)...)
-	var fresh reply
-	for attempt := 0; ; attempt++ {
-		r, err := post(t, client, base, key, body)
-		if err != nil {
-			t.Fatalf("retry: %v", err)
-		}
-		if r.status == 201 {
-			fresh = r
-			break
-		}
-		if r.status != 409 || attempt > 5 {
-			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
-		}
-		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
-		if err != nil || secs < 1 || secs > 1 {
-			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
-		}
-		time.Sleep(time.Duration(secs) * time.Second)
-	}
-	if fresh.header.Get("Idempotent-Replayed") != "" {
-		t.Fatalf("the retry after the crash was a replay")
-	}
-	again, err := post(t, client, base, key, body)
-	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
-	}
+	fresh := retryAfterCrash(t, client, base, key, body)
 	if n := count(t, base); n != 1 {
 		t.Fatalf("payments = %d, want exactly 1", n)
 	}
@@ -749,4 +724,39 @@ func TestDemoRelayRun(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
+}
+
+// retryAfterCrash retries the request that a killed process left in
+// progress until the restarted process answers 201 (meanwhile a 409 with
+// Retry-After: 1, the lease), and checks that this answer is no replay and
+// that one more retry replays it. It returns the answer.
+func retryAfterCrash(t *testing.T, client *http.Client, base, key, body string) reply {
+	t.Helper()
+	var fresh reply
+	for attempt := 0; ; attempt++ {
+		r, err := post(t, client, base, key, body)
+		if err != nil {
+			t.Fatalf("retry: %v", err)
+		}
+		if r.status == 201 {
+			fresh = r
+			break
+		}
+		if r.status != 409 || attempt > 5 {
+			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
+		}
+		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if err != nil || secs != 1 {
+			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
+		}
+		time.Sleep(time.Duration(secs) * time.Second)
+	}
+	if fresh.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the retry after the crash was a replay")
+	}
+	again, err := post(t, client, base, key, body)
+	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
+	}
+	return fresh
 }

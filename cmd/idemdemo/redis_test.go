@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"os"
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -102,32 +101,7 @@ func TestDemoRedisCrashAndRetry(t *testing.T) {
 	}
 
 	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s")...)
-	var fresh reply
-	for attempt := 0; ; attempt++ {
-		r, err := post(t, client, base, key, body)
-		if err != nil {
-			t.Fatalf("retry: %v", err)
-		}
-		if r.status == 201 {
-			fresh = r
-			break
-		}
-		if r.status != 409 || attempt > 5 {
-			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
-		}
-		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
-		if err != nil || secs != 1 {
-			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
-		}
-		time.Sleep(time.Second)
-	}
-	if fresh.header.Get("Idempotent-Replayed") != "" {
-		t.Fatalf("the retry after the crash was a replay")
-	}
-	again, err := post(t, client, base, key, body)
-	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
-	}
+	retryAfterCrash(t, client, base, key, body)
 	if r, _ := post(t, client, base, key, `{"amount":1,"currency":"EUR"}`); r.status != 422 {
 		t.Fatalf("other body: %d, want 422", r.status)
 	}

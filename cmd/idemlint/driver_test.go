@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // outcome is what one run of the command printed and returned.
@@ -148,16 +150,13 @@ func sortedJSON(t *testing.T, s string) string {
 // exits 3 with findings, and it does not follow type errors with a line
 // per check.
 func TestStreamMatchesMultichecker(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, demo := binary(t), demoDir(t)
-	broken := writeFiles(t, map[string]string{
+	bin, demo := endToEnd(t)
+	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
 		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc H() { a.G() }\n",
 	})
-	facts := writeFiles(t, map[string]string{
+	facts := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nimport \"time\"\n\nfunc send() error { return nil }\n\n" +
 			"func Sync() error {\n\tvar err error\n\tfor i := 0; i < 4; i++ {\n\t\tif err = send(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n\treturn err\n}\n",
@@ -202,18 +201,3 @@ func TestStreamMatchesMultichecker(t *testing.T) {
 }
 
 var illTypedLine = regexp.MustCompile(`(?m)^\w+: (analysis skipped due to errors in package|failed prerequisites: .*)\n`)
-
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}

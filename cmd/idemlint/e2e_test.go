@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/demo/findings.txt from the standalone driver's output")
@@ -48,6 +49,16 @@ func findings(t *testing.T, out []byte) []string {
 	return got
 }
 
+// endToEnd skips the test in -short mode and returns the command to test
+// and the demo module.
+func endToEnd(t *testing.T) (bin, demo string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: builds and runs the command")
+	}
+	return binary(t), demoDir(t)
+}
+
 func demoDir(t *testing.T) string {
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {
@@ -78,10 +89,7 @@ func run(t *testing.T, dir string, wantExit int, name string, args ...string) []
 // TestDemoDrivers runs the standalone command and the vet tool over the
 // demo module: both must report exactly the reviewed findings.
 func TestDemoDrivers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	standalone := findings(t, run(t, dir, 3, bin, "./..."))
 	golden := filepath.Join(dir, "findings.txt")
 	if *update {
@@ -140,10 +148,7 @@ var checkMessages = map[string]string{
 
 // TestDisableFlag checks -<check>=false drops that check's findings.
 func TestDisableFlag(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	got := findings(t, run(t, dir, 3, bin, "-nojitter=false", "./..."))
 	if len(got) == 0 {
 		t.Fatal("no findings with -nojitter=false")
@@ -159,10 +164,7 @@ func TestDisableFlag(t *testing.T) {
 // with the messages as the checks wrote them (no check name appended), and
 // exits 3 as text does.
 func TestJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	out := run(t, dir, 3, bin, "-json", "./...")
 	for _, want := range []string{`"example.com/demo/payments"`, `"unboundedretry"`, `"nojitter"`, `"posn"`} {
 		if !bytes.Contains(out, []byte(want)) {
@@ -176,10 +178,7 @@ func TestJSON(t *testing.T) {
 
 // TestBadFlag checks a malformed suite flag is a clear usage error.
 func TestBadFlag(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	out := run(t, dir, 2, bin, "-retry-funcs=notafunction", "./...")
 	if !bytes.Contains(out, []byte(`retry-funcs: "notafunction" is not a full function name`)) {
 		t.Errorf("unexpected output: %s", out)
@@ -189,10 +188,7 @@ func TestBadFlag(t *testing.T) {
 // TestFixBuilds applies every suggested fix to a copy of the demo module
 // and checks the result still builds and passes go vet.
 func TestFixBuilds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, src := binary(t), demoDir(t)
+	bin, src := endToEnd(t)
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
@@ -227,10 +223,7 @@ func TestFixBuilds(t *testing.T) {
 // TestVetFix checks go vet -vettool=idemlint -fix makes exactly the edits
 // idemlint -fix makes, on two copies of the demo module.
 func TestVetFix(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, src := binary(t), demoDir(t)
+	bin, src := endToEnd(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -280,12 +273,9 @@ func TestVetFix(t *testing.T) {
 // TestActionableErrors checks that what stops a run is told in the go
 // command's or the type checker's words, without a line per check below it.
 func TestActionableErrors(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, demo := binary(t), demoDir(t)
+	bin, demo := endToEnd(t)
 	outside := t.TempDir()
-	broken := writeFiles(t, map[string]string{
+	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
 	})
@@ -315,10 +305,7 @@ func TestActionableErrors(t *testing.T) {
 // go vet: checks turned off at the top and for a path, a flag that wins
 // over the file, and errors with the file and line.
 func TestConfigFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, src := binary(t), demoDir(t)
+	bin, src := endToEnd(t)
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // goldenFormats are the output formats with a reviewed copy of the demo's
@@ -39,10 +40,7 @@ func normalize(out []byte, dir string) []byte {
 // TestFormats runs the standalone command over the demo module in each
 // format: each exits 3 and prints the reviewed output.
 func TestFormats(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	for format, name := range goldenFormats {
 		cmd := exec.Command(bin, "-format", format, "./...")
 		cmd.Dir = dir
@@ -176,11 +174,11 @@ func TestExitCodes(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin := binary(t)
-	clean := writeFiles(t, map[string]string{
+	clean := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return 1 }\n",
 	})
-	broken := writeFiles(t, map[string]string{
+	broken := testgopath.WriteTree(t, map[string]string{
 		"go.mod": "module example.com/m\n\ngo 1.26\n",
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n",
 	})
@@ -197,10 +195,7 @@ func TestExitCodes(t *testing.T) {
 // TestVersion checks idemlint version and -V=full, whose form go vet
 // parses: "idemlint version <version> ... buildID=<hash>".
 func TestVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	short := string(run(t, dir, 0, bin, "version"))
 	if !regexp.MustCompile(`^idemlint version (\(devel\)|v\S+)\n$`).MatchString(short) {
 		t.Errorf("idemlint version: %q", short)
@@ -217,10 +212,7 @@ func TestVersion(t *testing.T) {
 // TestFormatUsage checks -format on the multichecker's route (json becomes
 // -json; sarif and github are the streaming driver's) and a bad value.
 func TestFormatUsage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	multi := runDriver(t, bin, dir, "multichecker", "-format", "json", "./payments").sorted(t)
 	stream := runDriver(t, bin, dir, "stream", "-format", "json", "./payments")
 	if multi.stdout != stream.stdout || !strings.Contains(multi.stdout, `"posn"`) {
@@ -277,10 +269,7 @@ func less(a, b [3]string) bool {
 // order: go vet itself visits a package's checks in Go map order
 // (cmd/go/internal/vet's printJSONDiagnostics), which no vet tool controls.
 func TestSorted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end: builds and runs the command")
-	}
-	bin, dir := binary(t), demoDir(t)
+	bin, dir := endToEnd(t)
 	for _, args := range [][]string{{"./..."}, {"-format", "github", "./..."}} {
 		ps := positions(run(t, dir, 3, bin, args...))
 		if len(ps) < 10 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/internal/driver"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // vetModule is a module whose package app is vetted with its imports as
@@ -106,7 +107,7 @@ func TestVetPrefilter(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command and go vet")
 	}
 	bin := binary(t)
-	dir := writeFiles(t, vetModule)
+	dir := testgopath.WriteTree(t, vetModule)
 	vet := func(mode string) (findings, skipped []string) {
 		t.Helper()
 		log := filepath.Join(t.TempDir(), "skipped")

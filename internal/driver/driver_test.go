@@ -2,31 +2,13 @@ package driver
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
-
-// writeModule writes a module from a map of relative file names to
-// contents into a temporary directory and returns the directory.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // analyzeDir loads patterns in dir with the driver and returns its text
 // output (package errors, then analysis errors and findings) and the exit
@@ -125,7 +107,7 @@ func Pay(c *a.Client) error {
 // own source types; both when the dependency is analysed as a root and
 // when it is only a dependency.
 func TestFactsFromExportData(t *testing.T) {
-	dir := writeModule(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
+	dir := testgopath.WriteTree(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
 	for _, patterns := range [][]string{{"./..."}, {"./b"}} {
 		out, code := analyzeDir(t, dir, true, patterns...)
 		for _, want := range []string{
@@ -148,7 +130,7 @@ func TestFactsFromExportData(t *testing.T) {
 // the multichecker's line per check that says so is left out (it is in
 // the JSON tree), with no error of the importer's own.
 func TestTypeErrors(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testgopath.WriteTree(t, map[string]string{
 		"go.mod": goMod,
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
 		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc H() { a.G() }\n",
@@ -183,7 +165,7 @@ func TestTypeErrors(t *testing.T) {
 
 // TestTests checks that test files are analysed unless tests is false.
 func TestTests(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testgopath.WriteTree(t, map[string]string{
 		"go.mod":      goMod,
 		"a/a.go":      "package a\n\nfunc send() error { return nil }\n",
 		"a/a_test.go": "package a\n\nimport \"time\"\n\nfunc retry() error {\n\tvar err error\n\tfor {\n\t\tif err = send(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n}\n",
@@ -238,7 +220,7 @@ func TestParseFlags(t *testing.T) {
 // function with a fact, the standard library), and no other; the findings
 // that cross packages stay.
 func TestPrefilterSkips(t *testing.T) {
-	dir := writeModule(t, map[string]string{
+	dir := testgopath.WriteTree(t, map[string]string{
 		"go.mod": goMod,
 		"a/a.go": retryHelper,
 		"b/b.go": retryCaller,

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // panicky returns a check, guarded as the suite guards its own, that
@@ -51,7 +52,7 @@ func checkPanicError(t *testing.T, err string) {
 // exit code is 1. It checks the same of go/analysis's own checker, which
 // the multichecker and go vet -vettool use.
 func TestPanicIsPackageError(t *testing.T) {
-	dir := writeModule(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
+	dir := testgopath.WriteTree(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
 	t.Chdir(dir)
 	suite := append(analyzers.New(&analyzers.Config{}), panicky("example.com/m/b"))
 	// nojitter on a and b, nestedretry on b

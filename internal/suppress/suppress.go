@@ -190,6 +190,17 @@ func (idx *Index) Generated(pos token.Pos) bool {
 	return idx.generated[idx.fset.Position(pos).Filename]
 }
 
+// GeneratedAt reports whether pos lies in one of pass's files that is
+// generated, for the checks that skip generated code before they report.
+func GeneratedAt(pass *analysis.Pass, pos token.Pos) bool {
+	for _, f := range pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return ast.IsGenerated(f)
+		}
+	}
+	return false
+}
+
 // Report reports d through pass unless it lies in a generated file or a
 // directive silences it for check. Every idemlint check reports through
 // Report, so no check needs its own test for generated files; pass must

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 )
@@ -153,4 +154,36 @@ func Run(t testing.TB, gopath string, a *analysis.Analyzer, patterns ...string) 
 		}
 	}
 	return out
+}
+
+// Fixes runs a and its suggested fixes over the packages that patterns
+// name in the check's testdata merged with the stubs (the fixed files must
+// match their goldens, see analysistest.RunWithSuggestedFixes) and returns
+// how many fixes a suggested.
+func Fixes(t *testing.T, a *analysis.Analyzer, patterns ...string) int {
+	t.Helper()
+	n := 0
+	for _, r := range analysistest.RunWithSuggestedFixes(t, Dir(t, analysistest.TestData()), a, patterns...) {
+		for _, d := range r.Diagnostics {
+			n += len(d.SuggestedFixes)
+		}
+	}
+	return n
+}
+
+// WriteTree writes files (relative names to contents) into a temporary
+// directory, removed when the test ends, and returns the directory.
+func WriteTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // flow follows fresh values through one region of code: a retry scope's
@@ -38,35 +39,45 @@ func (c *checker) newFlow(region *ast.BlockStmt, params map[*ast.Ident]int) *flo
 	return f
 }
 
-// run propagates fresh values until nothing changes.
+// step is one thing run propagates fresh values through: a def of the
+// region (the suite's one value flow, retryscope.EachDef) or a call that
+// fills a buffer with random bytes.
+type step struct {
+	stmt ast.Node // the def's statement
+	lhs  ast.Expr
+	def  retryscope.Def
+	read *ast.CallExpr
+	buf  ast.Expr // read's buffer
+}
+
+// run propagates fresh values until nothing changes. A multi-value
+// assignment (v, err := uuid.NewRandom()) binds its first variable to the
+// call (retryscope.Def.Binds).
 func (f *flow) run() {
+	var steps []step
+	ast.Inspect(f.region, func(n ast.Node) bool {
+		retryscope.EachDef(n, func(lhs ast.Expr, d retryscope.Def) {
+			if d.Binds() != nil {
+				steps = append(steps, step{stmt: n, lhs: lhs, def: d})
+			}
+		})
+		if call, ok := n.(*ast.CallExpr); ok {
+			if buf := f.readBuf(call); buf != nil {
+				steps = append(steps, step{read: call, buf: buf})
+			}
+		}
+		return true
+	})
 	for range 4 {
 		changed := false
-		ast.Inspect(f.region, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					for i := range n.Lhs {
-						changed = f.bind(n, n.Lhs[i], n.Rhs[i], f.fresh(n.Rhs[i])) || changed
-					}
-				} else if len(n.Rhs) == 1 {
-					// v, err := uuid.NewRandom()
-					changed = f.bind(n, n.Lhs[0], nil, f.fresh(n.Rhs[0])) || changed
-				}
-			case *ast.ValueSpec:
-				for i, name := range n.Names {
-					switch {
-					case len(n.Values) == len(n.Names):
-						changed = f.bind(n, name, n.Values[i], f.fresh(n.Values[i])) || changed
-					case len(n.Values) == 1 && i == 0:
-						changed = f.bind(n, name, nil, f.fresh(n.Values[0])) || changed
-					}
-				}
-			case *ast.CallExpr:
-				changed = f.readInto(n) || changed
+		for _, s := range steps {
+			if s.read != nil {
+				changed = f.readInto(s.read, s.buf) || changed
+				continue
 			}
-			return true
-		})
+			rhs := s.def.Binds()
+			changed = f.bind(s.stmt, s.lhs, rhs, f.fresh(rhs)) || changed
+		}
 		if !changed {
 			return
 		}
@@ -127,28 +138,32 @@ func (f *flow) setField(o types.Object, field string, org ast.Node) bool {
 	return true
 }
 
-// readInto records a buffer filled with random bytes: crypto/rand.Read(b),
-// math/rand.Read(b), io.ReadFull(crypto/rand.Reader, b).
-func (f *flow) readInto(call *ast.CallExpr) bool {
+// readBuf returns the buffer a call fills with random bytes:
+// crypto/rand.Read(b), math/rand.Read(b), io.ReadFull(crypto/rand.Reader, b).
+func (f *flow) readBuf(call *ast.CallExpr) ast.Expr {
 	fn := typeutil.StaticCallee(f.c.info, call)
 	if fn == nil {
-		return false
+		return nil
 	}
-	var buf ast.Expr
 	switch fn.FullName() {
 	case "crypto/rand.Read", "math/rand.Read", "(*math/rand.Rand).Read":
 		if len(call.Args) == 1 {
-			buf = call.Args[0]
+			return call.Args[0]
 		}
 	case "io.ReadFull":
 		if len(call.Args) == 2 {
 			if sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
 				if v, ok := f.c.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
-					buf = call.Args[1]
+					return call.Args[1]
 				}
 			}
 		}
 	}
+	return nil
+}
+
+// readInto records that call fills buf with random bytes.
+func (f *flow) readInto(call *ast.CallExpr, buf ast.Expr) bool {
 	id := rootIdent(buf)
 	if id == nil {
 		return false

@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -40,23 +42,10 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	a := &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/keyinloop.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
-			return nil, nil
-		},
-	}
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
-	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
-	a.Flags.Var(keys.List{P: &cfg.KeyFields}, "key-fields", "comma-separated extra struct fields that carry an idempotency key")
+	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
 }
 
@@ -73,7 +62,7 @@ type checker struct {
 	// sinkParams lists, per package function, the parameters that reach a
 	// key sink.
 	sinkParams map[*types.Func]map[int]bool
-	parents    map[ast.Node]keys.Parents // per scope function
+	parents    keys.ParentIndex // per scope function
 	reported   map[ast.Node]bool
 }
 
@@ -96,7 +85,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
 		fresh:      make(map[*types.Func]bool),
 		sinkParams: make(map[*types.Func]map[int]bool),
-		parents:    make(map[ast.Node]keys.Parents),
+		parents:    make(keys.ParentIndex),
 		reported:   make(map[ast.Node]bool),
 	}
 	for _, g := range cfg.KeyGenerators {
@@ -113,7 +102,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	}
 	c.summarise()
 	for _, s := range scopes {
-		if generated(pass, s.Body.Pos()) {
+		if suppress.GeneratedAt(pass, s.Body.Pos()) {
 			continue
 		}
 		f := c.newFlow(s.Body, nil)
@@ -144,7 +133,7 @@ func (c *checker) summarise() {
 					changed = true
 				}
 			}
-			params := paramObjs(c.info, fd)
+			params := astq.Params(c.info, fd)
 			if len(params) == 0 {
 				continue
 			}
@@ -172,25 +161,6 @@ func (c *checker) summarise() {
 			return
 		}
 	}
-}
-
-// paramObjs returns fd's named parameters with their indices.
-func paramObjs(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
-	out := make(map[*ast.Ident]int)
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		if len(field.Names) == 0 {
-			i++
-			continue
-		}
-		for _, name := range field.Names {
-			if info.Defs[name] != nil && name.Name != "_" {
-				out[name] = i
-			}
-			i++
-		}
-	}
-	return out
 }
 
 // sink is a place where a value becomes an idempotency key.
@@ -341,7 +311,7 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	if !ok {
 		return none, false
 	}
-	parents := c.parentsOf(s.Func)
+	parents := c.parents.Of(s.Func)
 	above := keys.Above(s, parents)
 	if above == nil {
 		return none, false
@@ -376,15 +346,6 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 			{Pos: start, End: end},
 		},
 	}, true
-}
-
-func (c *checker) parentsOf(fn ast.Node) keys.Parents {
-	p := c.parents[fn]
-	if p == nil {
-		p = keys.ParentsOf(fn)
-		c.parents[fn] = p
-	}
-	return p
 }
 
 // assignedIn reports whether o is assigned in n by a statement other than
@@ -431,13 +392,4 @@ func (c *checker) declaresOther(n ast.Node, id *ast.Ident) bool {
 // in reports whether pos lies within n.
 func in(n ast.Node, pos token.Pos) bool {
 	return n != nil && n.Pos() <= pos && pos < n.End()
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

@@ -16,15 +16,7 @@ func TestKeyInLoop(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	results := analysistest.RunWithSuggestedFixes(t, dir, keyinloop.Analyzer, "fixes")
-	fixes := 0
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			fixes += len(d.SuggestedFixes)
-		}
-	}
-	if fixes != 3 {
+	if fixes := testgopath.Fixes(t, keyinloop.Analyzer, "fixes"); fixes != 3 {
 		t.Errorf("got %d suggested fixes, want 3 (loop, labelled loop, library call)", fixes)
 	}
 }

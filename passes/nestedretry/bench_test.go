@@ -4,9 +4,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	gochecker "golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
+	"github.com/idemlint/idemlint/internal/benchcheck"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
 )
 
@@ -16,13 +15,7 @@ import (
 // on every dependency too (facts), once skipping standard packages as it
 // does by default and once analysing them.
 func BenchmarkStd(b *testing.B) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, "net/http")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		b.Fatal("load errors")
-	}
+	pkgs := benchcheck.Std(b)
 	for _, bc := range []struct {
 		name    string
 		a       *analysis.Analyzer
@@ -35,12 +28,7 @@ func BenchmarkStd(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			skipStd = bc.skipStd
 			defer func() { skipStd = true }()
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := gochecker.Analyze([]*analysis.Analyzer{bc.a}, pkgs, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchcheck.Loop(b, bc.a, pkgs)
 		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -22,36 +23,20 @@ import (
 // Name is the check's name.
 const Name = "nestedretry"
 
-// Config configures the check.
-type Config struct {
-	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
-	Scope *analysis.Analyzer
-}
+// Config configures the check: the retry model to read.
+type Config = check.Config
 
 // Analyzer is the check with the default configuration.
 var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	a := &analysis.Analyzer{
-		Name:      Name,
-		Doc:       Documentation.AnalyzerDoc(),
-		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/nestedretry.md",
-		Requires:  []*analysis.Analyzer{scope, suppress.Analyzer},
-		FactTypes: []analysis.Fact{new(retriesFact)},
-		Run: func(pass *analysis.Pass) (any, error) {
-			if skipStd && isStd(pass) {
-				return nil, nil
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(retriesFact)},
+		Run: func(pass *analysis.Pass, res *retryscope.Result) {
+			if !skipStd || !isStd(pass) {
+				newChecker(pass, res).run()
 			}
-			newChecker(pass, pass.ResultOf[scope].(*retryscope.Result)).run()
-			return nil, nil
-		},
-	}
-	return a
+		}})
 }
 
 // A layer is one retry layer of the package: a retry loop, a retry

@@ -11,37 +11,22 @@ import (
 
 	"github.com/idemlint/idemlint/internal/fiximport"
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // Name is the check's name.
 const Name = "nojitter"
 
-// Config configures the check.
-type Config struct {
-	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
-	Scope *analysis.Analyzer
-}
+// Config configures the check: the retry model to read.
+type Config = check.Config
 
 // Analyzer is the check with the default configuration.
 var Analyzer = New(&Config{})
 
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	return &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/nojitter.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result))
-			return nil, nil
-		},
-	}
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
 }
 
 const runtimeFix = "use retry.Do, which waits with full jitter"

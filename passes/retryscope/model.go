@@ -249,6 +249,9 @@ type Result struct {
 	grpcConns map[*ast.CallExpr]*GRPCConn
 	grpcOrder []*GRPCConn
 	grpcCalls map[*ast.CallExpr]*GRPCOptions
+	// the def index of each outermost function (see Defs)
+	info *types.Info
+	defs map[ast.Node]*DefIndex
 }
 
 // Scopes returns every retry scope of the package in source order.

@@ -108,6 +108,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		funcs: make(map[*types.Func]*ast.FuncDecl),
 		defs:  make(map[ast.Node]*defIndex),
 	}
+	m.res.info, m.res.defs = m.info, m.defs
 	for _, n := range cfg.RetryFuncs {
 		m.extra[n] = true
 	}
@@ -191,7 +192,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 // sets on a package variable (func init() { client.Backoff = ... }) counts.
 func (m *model) packageDefs() *defIndex {
 	if m.pkgDefs == nil {
-		m.pkgDefs = &defIndex{defs: make(map[types.Object][]def), fields: make(map[types.Object][]fieldSet)}
+		m.pkgDefs = &defIndex{info: m.info, defs: make(map[types.Object][]def), fields: make(map[types.Object][]fieldSet)}
 		for _, f := range m.pass.Files {
 			di := buildDefIndex(m.info, f)
 			for o, ds := range di.defs {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -62,7 +63,7 @@ func describeCodes(cs []uint32, all bool) string {
 // constant service config's retryableStatusCodes.
 func (c *checker) grpcSettings(res *retryscope.Result) {
 	for _, conn := range res.GRPCConns() {
-		if !conn.Retries(nil) || generated(c.pass, conn.Dial.Pos()) {
+		if !conn.Retries(nil) || suppress.GeneratedAt(c.pass, conn.Dial.Pos()) {
 			continue
 		}
 		if conn.Interceptor {
@@ -95,7 +96,7 @@ func (c *checker) grpcCodeList(codes []retryscope.GRPCCode, what string) {
 // grpcLoops checks the hand retry loops of the model that test gRPC codes.
 func (c *checker) grpcLoops(res *retryscope.Result) {
 	for _, s := range res.Scopes() {
-		if s.Kind != retryscope.Loop || s.Body == nil || s.NotFor || generated(c.pass, s.Pos) {
+		if s.Kind != retryscope.Loop || s.Body == nil || s.NotFor || suppress.GeneratedAt(c.pass, s.Pos) {
 			continue
 		}
 		w := &codeWalker{c: c}
@@ -387,7 +388,7 @@ func (w *codeWalker) isNilError(x, y ast.Expr) bool {
 // (avast's RetryIf) when its
 // predicate tests gRPC codes.
 func (c *checker) grpcLibraryCall(call *ast.CallExpr) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}

@@ -10,37 +10,23 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // Name is the check's name.
 const Name = "retrystatus"
 
-// Config configures the check.
-type Config struct {
-	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
-	Scope *analysis.Analyzer
-}
+// Config configures the check: the retry model to read.
+type Config = check.Config
 
 // Analyzer is the check with the default configuration.
 var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	return &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrystatus.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result))
-			return nil, nil
-		},
-	}
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
 }
 
 // The messages' fixes, short; the docs give the why (the answer to a
@@ -85,7 +71,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 		c.libraries(f)
 	}
 	for _, s := range res.Scopes() {
-		if s.Kind == retryscope.LibraryCall && s.Body != nil && !generated(pass, s.Pos) {
+		if s.Kind == retryscope.LibraryCall && s.Body != nil && !suppress.GeneratedAt(pass, s.Pos) {
 			c.operation(s)
 		}
 	}
@@ -398,7 +384,7 @@ func (c *checker) predicateField(id *ast.Ident) bool {
 }
 
 func (c *checker) libraryCall(call *ast.CallExpr) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return
 	}
@@ -584,7 +570,7 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					found = true
 				}
 			case *ast.CallExpr:
-				f := callee(c.info, n)
+				f := astq.Callee(c.info, n)
 				if f == nil {
 					break
 				}
@@ -651,7 +637,7 @@ func (c *checker) stringValue(e ast.Expr) (string, bool) {
 func (c *checker) nonNilError(e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
-		if fn := callee(c.info, e); fn != nil {
+		if fn := astq.Callee(c.info, e); fn != nil {
 			switch fn.FullName() {
 			case "errors.New", "fmt.Errorf":
 				return true
@@ -699,33 +685,6 @@ func labelOf(fn ast.Node, loop ast.Node) string {
 		return label == ""
 	})
 	return label
-}
-
-func callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr:
-		return callee(info, &ast.CallExpr{Fun: f.X})
-	case *ast.IndexListExpr:
-		return callee(info, &ast.CallExpr{Fun: f.X})
-	default:
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }
 
 // operation checks the operation a retry library repeats: the statuses

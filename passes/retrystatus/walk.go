@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -47,7 +48,7 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			}
 		case *ast.CallExpr:
 			// runtime/retry.ResponseError(resp) reads resp's status.
-			if fn := callee(c.info, n); fn != nil && retryscope.ResponseError(fn) && len(n.Args) == 1 {
+			if fn := astq.Callee(c.info, n); fn != nil && retryscope.ResponseError(fn) && len(n.Args) == 1 {
 				if o := c.objOf(n.Args[0]); o != nil {
 					u.holders[o] = true
 				}
@@ -366,7 +367,7 @@ func (w *walker) ends(x ast.Expr) bool {
 		_, builtin := w.u.c.info.Uses[id].(*types.Builtin)
 		return builtin
 	}
-	if fn := callee(w.u.c.info, call); fn != nil {
+	if fn := astq.Callee(w.u.c.info, call); fn != nil {
 		switch fn.FullName() {
 		case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
 			"(*log.Logger).Fatal", "(*log.Logger).Fatalf", "(*log.Logger).Fatalln":
@@ -483,7 +484,7 @@ func (w *walker) responseError(e ast.Expr) bool {
 	if !ok || len(call.Args) != 1 {
 		return false
 	}
-	fn := callee(w.u.c.info, call)
+	fn := astq.Callee(w.u.c.info, call)
 	return fn != nil && retryscope.ResponseError(fn) && w.u.c.isHolderExpr(w.u, call.Args[0])
 }
 
@@ -810,7 +811,7 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 		if class := w.restyClass(x); class != nil {
 			return class(code), true
 		}
-		fn := callee(info, x)
+		fn := astq.Callee(info, x)
 		if fn != nil && fn.FullName() == "errors.As" && len(x.Args) == 2 {
 			if a, ok := ast.Unparen(x.Args[1]).(*ast.UnaryExpr); ok && a.Op == token.AND && u.holders[u.c.objOf(a.X)] {
 				return true, true
@@ -827,7 +828,7 @@ func (w *walker) restyClass(call *ast.CallExpr) func(int) bool {
 	if !ok || len(call.Args) != 0 || !w.u.holders[w.u.c.objOf(sel.X)] {
 		return nil
 	}
-	fn := callee(w.u.c.info, call)
+	fn := astq.Callee(w.u.c.info, call)
 	if fn == nil || fn.Pkg() == nil {
 		return nil
 	}
@@ -913,7 +914,7 @@ func (w *walker) retriedError(e ast.Expr, st state) bool {
 	u := w.u
 	e = ast.Unparen(e)
 	if call, ok := e.(*ast.CallExpr); ok {
-		if fn := callee(u.c.info, call); fn != nil {
+		if fn := astq.Callee(u.c.info, call); fn != nil {
 			name := fn.FullName()
 			if w.op.stops[name] {
 				return false
@@ -952,7 +953,7 @@ func (w *walker) act(st state, e ast.Expr) state {
 			if tv, ok := info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				return true
 			}
-			fn := callee(info, n)
+			fn := astq.Callee(info, n)
 			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) {
 				st.acted = true
 			}

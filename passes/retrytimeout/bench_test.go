@@ -3,10 +3,7 @@ package retrytimeout_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	gochecker "golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
+	"github.com/idemlint/idemlint/internal/benchcheck"
 	"github.com/idemlint/idemlint/passes/retrytimeout"
 	"github.com/idemlint/idemlint/passes/unboundedretry"
 )
@@ -14,21 +11,5 @@ import (
 // BenchmarkStd measures the check over net/http, loaded once from source,
 // next to unboundedretry, which reads the same retry model and nothing else.
 func BenchmarkStd(b *testing.B) {
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax}, "net/http")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		b.Fatal("load errors")
-	}
-	for _, a := range []*analysis.Analyzer{unboundedretry.Analyzer, retrytimeout.Analyzer} {
-		b.Run(a.Name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := gochecker.Analyze([]*analysis.Analyzer{a}, pkgs, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchcheck.Each(b, "", benchcheck.Std(b), unboundedretry.Analyzer, retrytimeout.Analyzer)
 }

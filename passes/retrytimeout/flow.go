@@ -5,6 +5,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // cleanhttp's DefaultClient and DefaultPooledClient return clients with
@@ -14,166 +18,27 @@ const cleanhttp = "github.com/hashicorp/go-cleanhttp"
 // maxDepth bounds the tracing of values through variables.
 const maxDepth = 8
 
-// value is one value a local variable takes: rhs, or result tuple of rhs
-// when tuple >= 0. rhs is nil for a var declaration without a value.
-type value struct {
-	rhs   ast.Expr
-	tuple int
-}
-
-// flow knows where the local variables of one function declaration (its
-// closures included) get their values and how they are used.
+// flow reads where the local variables of one function declaration (its
+// closures included) get their values and whether they escape, through
+// the model's def index (the suite's one value flow, retryscope.DefIndex).
 type flow struct {
-	c      *checker
-	values map[types.Object][]value
-	// fields lists the fields assigned on each variable: v.F = x.
-	fields map[types.Object]map[string][]ast.Expr
-	// escapes holds the variables whose value or address may reach code the
-	// check does not see: passed to a call, assigned elsewhere, address taken.
-	escapes map[types.Object]bool
-	params  map[types.Object]bool
+	c  *checker
+	di *retryscope.DefIndex
 }
 
 func newFlow(c *checker, fd *ast.FuncDecl) *flow {
-	f := &flow{c: c, values: make(map[types.Object][]value), fields: make(map[types.Object]map[string][]ast.Expr),
-		escapes: make(map[types.Object]bool), params: make(map[types.Object]bool)}
-	info := c.info
-	obj := func(e ast.Expr) types.Object {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if o := info.Defs[id]; o != nil {
-				return o
-			}
-			return info.Uses[id]
-		}
-		return nil
-	}
-	// Parameters and results of the function and of its closures come from
-	// outside.
-	addParams := func(ft *ast.FuncType) {
-		for _, fl := range []*ast.FieldList{ft.Params, ft.Results} {
-			if fl == nil {
-				continue
-			}
-			for _, field := range fl.List {
-				for _, n := range field.Names {
-					if o := info.Defs[n]; o != nil {
-						f.params[o] = true
-					}
-				}
-			}
-		}
-	}
-	if fd.Recv != nil {
-		for _, field := range fd.Recv.List {
-			for _, n := range field.Names {
-				if o := info.Defs[n]; o != nil {
-					f.params[o] = true
-				}
-			}
-		}
-	}
-	addParams(fd.Type)
-	var stack []ast.Node
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			addParams(n.Type)
-		case *ast.AssignStmt:
-			for i, lhs := range n.Lhs {
-				var v value
-				switch {
-				case len(n.Rhs) == len(n.Lhs):
-					v = value{rhs: n.Rhs[i], tuple: -1}
-				case len(n.Rhs) == 1:
-					v = value{rhs: n.Rhs[0], tuple: i}
-				}
-				if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
-					v = value{rhs: n.Rhs[0], tuple: -2} // x op= y: not traced
-				}
-				if o := obj(lhs); o != nil {
-					f.values[o] = append(f.values[o], v)
-					continue
-				}
-				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-					if o := obj(sel.X); o != nil {
-						if f.fields[o] == nil {
-							f.fields[o] = make(map[string][]ast.Expr)
-						}
-						f.fields[o][sel.Sel.Name] = append(f.fields[o][sel.Sel.Name], v.rhs)
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				o := info.Defs[name]
-				if o == nil {
-					continue
-				}
-				switch {
-				case len(n.Values) == 0:
-					f.values[o] = append(f.values[o], value{tuple: -1})
-				case len(n.Values) == len(n.Names):
-					f.values[o] = append(f.values[o], value{rhs: n.Values[i], tuple: -1})
-				default:
-					f.values[o] = append(f.values[o], value{rhs: n.Values[0], tuple: i})
-				}
-			}
-		case *ast.RangeStmt:
-			for _, e := range []ast.Expr{n.Key, n.Value} {
-				if o := obj(e); o != nil {
-					f.values[o] = append(f.values[o], value{rhs: n.X, tuple: -2})
-				}
-			}
-		case *ast.Ident:
-			o := info.Uses[n]
-			if o == nil {
-				return true
-			}
-			switch p := parent.(type) {
-			case *ast.SelectorExpr:
-				// v.Method(...) or v.Field: a use that does not let v's value go.
-				if p.X == n {
-					return true
-				}
-			case *ast.AssignStmt:
-				for _, lhs := range p.Lhs {
-					if lhs == n {
-						return true
-					}
-				}
-			case *ast.BinaryExpr:
-				return true // compared
-			case *ast.IfStmt, *ast.ExprStmt:
-				return true
-			}
-			f.escapes[o] = true
-		}
-		return true
-	})
-	return f
+	return &flow{c: c, di: c.res.Defs(fd)}
 }
 
-// local reports whether o is a variable of the function that the flow
-// knows all the values of.
+// local reports whether o is a variable of the function, not a parameter,
+// that the flow knows all the values of.
 func (f *flow) local(o types.Object) bool {
-	v, ok := o.(*types.Var)
-	return ok && !v.IsField() && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && !f.params[o] && len(f.values[o]) > 0
+	return retryscope.Local(o) && !retryscope.IsParam(o) && len(f.di.Of(o)) > 0
 }
 
-func (f *flow) obj(e ast.Expr) types.Object {
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-		return f.c.info.Uses[id]
-	}
-	return nil
+// sets reports whether the function stores the field on o.
+func (f *flow) sets(o types.Object, field string) bool {
+	return slices.ContainsFunc(f.di.FieldSets(o), func(fs retryscope.FieldSet) bool { return fs.Field() == field })
 }
 
 // clientWithoutTimeout reports whether the *http.Client (or http.Client)
@@ -197,7 +62,7 @@ func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (client, bool) {
 	case *ast.CompositeLit:
 		return f.clientLit(e, e, "")
 	case *ast.CallExpr:
-		if fn := callee(f.c.info, e); fn != nil {
+		if fn := astq.Callee(f.c.info, e); fn != nil {
 			switch fn.FullName() {
 			case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 				return client{desc: "cleanhttp." + fn.Name() + "()", pos: e.Pos(), end: e.End()}, true
@@ -210,23 +75,23 @@ func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (client, bool) {
 		}
 	case *ast.Ident:
 		o := f.c.info.Uses[e]
-		if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["Timeout"] != nil || f.fields[o]["Transport"] != nil {
+		if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "Timeout") || f.sets(o, "Transport") {
 			return client{}, false
 		}
 		var found client
-		for _, v := range f.values[o] {
-			if v.tuple != -1 {
+		for _, v := range f.di.Of(o) {
+			if !v.Plain() || v.Tuple() != -1 {
 				return client{}, false
 			}
 			var c client
-			if v.rhs == nil {
+			if v.RHS() == nil {
 				if !isClient(o.Type()) {
 					return client{}, false // a nil pointer
 				}
 				c = client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Name()))}
 			} else {
 				var ok bool
-				if c, ok = f.clientWithoutTimeout(v.rhs, depth+1); !ok {
+				if c, ok = f.clientWithoutTimeout(v.RHS(), depth+1); !ok {
 					return client{}, false
 				}
 			}
@@ -302,7 +167,7 @@ func (f *flow) requestWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 	case *ast.Ident:
 		return f.each(e, depth, 0, f.requestWithoutDeadline)
 	case *ast.CallExpr:
-		fn := callee(f.c.info, e)
+		fn := astq.Callee(f.c.info, e)
 		if fn == nil {
 			return "", false
 		}
@@ -335,11 +200,11 @@ func (f *flow) each(id *ast.Ident, depth, want int, check func(ast.Expr, int) (s
 		return "", false
 	}
 	desc := ""
-	for _, v := range f.values[o] {
-		if v.rhs == nil || (v.tuple != -1 && v.tuple != want) {
+	for _, v := range f.di.Of(o) {
+		if !v.Plain() || v.RHS() == nil || (v.Tuple() != -1 && v.Tuple() != want) {
 			return "", false
 		}
-		d, ok := check(v.rhs, depth+1)
+		d, ok := check(v.RHS(), depth+1)
 		if !ok {
 			return "", false
 		}
@@ -361,7 +226,7 @@ func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
 	case *ast.Ident:
 		return f.each(e, depth, 0, f.contextWithoutDeadline)
 	case *ast.CallExpr:
-		fn := callee(f.c.info, e)
+		fn := astq.Callee(f.c.info, e)
 		if fn == nil {
 			return "", false
 		}
@@ -389,21 +254,24 @@ func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
 		return nil, false
 	}
 	o := f.c.info.Uses[id]
-	if o == nil || !f.local(o) || f.escapes[o] || f.fields[o]["HTTPClient"] != nil {
+	if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "HTTPClient") {
 		return nil, false
 	}
-	for _, v := range f.fields[o]["RetryMax"] {
-		if tv, ok := f.c.info.Types[v]; !ok || tv.Value == nil || constant.Sign(tv.Value) <= 0 {
+	for _, fs := range f.di.FieldSets(o) {
+		if fs.Field() != "RetryMax" {
+			continue
+		}
+		if tv, ok := f.c.info.Types[fs.RHS()]; !ok || tv.Value == nil || constant.Sign(tv.Value) <= 0 {
 			return nil, false // no retries, or a count the check cannot see
 		}
 	}
 	var made *ast.CallExpr
-	for _, v := range f.values[o] {
-		call, ok := ast.Unparen(v.rhs).(*ast.CallExpr)
-		if !ok || v.tuple != -1 {
+	for _, v := range f.di.Of(o) {
+		call, ok := ast.Unparen(v.RHS()).(*ast.CallExpr)
+		if !ok || !v.Plain() || v.Tuple() != -1 {
 			return nil, false
 		}
-		if fn := callee(f.c.info, call); fn == nil || httpName(fn) != "net/http.NewClient" {
+		if fn := astq.Callee(f.c.info, call); fn == nil || httpName(fn) != "net/http.NewClient" {
 			return nil, false
 		}
 		if made == nil {

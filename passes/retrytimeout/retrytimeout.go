@@ -10,6 +10,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -17,31 +19,15 @@ import (
 // Name is the check's name.
 const Name = "retrytimeout"
 
-// Config configures the check.
-type Config struct {
-	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
-	Scope *analysis.Analyzer
-}
+// Config configures the check: the retry model to read.
+type Config = check.Config
 
 // Analyzer is the check with the default configuration.
 var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	return &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/retrytimeout.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result))
-			return nil, nil
-		},
-	}
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
 }
 
 // The messages' fixes; the docs give the longer why and the runtime's
@@ -97,7 +83,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 			})
 		}
 		for _, s := range res.Scopes() {
-			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !generated(pass, lit.Pos()) {
+			if lit, ok := s.Node.(*ast.CompositeLit); ok && s.Kind == retryscope.Client && !suppress.GeneratedAt(pass, lit.Pos()) {
 				if at, msg, cl := c.checkStored(res, s, lit); msg != "" {
 					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: clientRelated(cl.pos, cl.end, cl.desc)})
 				}
@@ -105,7 +91,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 		}
 	}
 	for _, s := range res.Scopes() {
-		if s.Body == nil || generated(pass, s.Body.Pos()) {
+		if s.Body == nil || suppress.GeneratedAt(pass, s.Body.Pos()) {
 			continue
 		}
 		ast.Inspect(s.Body, func(n ast.Node) bool {
@@ -152,7 +138,7 @@ func importsMirror(pkg *types.Package) bool {
 // checkRetryable returns the finding for a go-retryablehttp send with no
 // timeout.
 func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() == nil || !retryscope.HTTPMirrorPath(fn.Pkg().Path()) || fn.Pkg() == c.pass.Pkg {
 		return finding{}, false // the library's own code is not its users'
 	}
@@ -279,7 +265,7 @@ func (c *checker) isParam(e ast.Expr) bool {
 	}
 	f := c.flowAt(id.Pos())
 	o := c.info.Uses[id]
-	return f != nil && o != nil && f.params[o]
+	return f != nil && o != nil && retryscope.IsParam(o)
 }
 
 type checker struct {
@@ -295,7 +281,7 @@ type checker struct {
 // check returns the finding for call, when call is an HTTP call proven to
 // have no timeout.
 func (c *checker) check(call *ast.CallExpr) (finding, bool) {
-	fn := callee(c.info, call)
+	fn := astq.Callee(c.info, call)
 	if fn == nil {
 		return finding{}, false
 	}
@@ -390,29 +376,4 @@ func (c *checker) flowAt(pos token.Pos) *flow {
 		}
 	}
 	return nil
-}
-
-func callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr:
-		return callee(info, &ast.CallExpr{Fun: f.X})
-	default:
-		return nil
-	}
-	fn, _ := info.Uses[id].(*types.Func)
-	return fn
-}
-
-func generated(pass *analysis.Pass, pos token.Pos) bool {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return ast.IsGenerated(f)
-		}
-	}
-	return false
 }

@@ -23,7 +23,7 @@ func (c *checker) fix(fd *ast.FuncDecl, scope *retryscope.Scope, s *sendInfo) (a
 	if !ok {
 		return none, false
 	}
-	p := c.parentsOf(fd)
+	p := c.parents.Of(fd)
 	stmt, ok := p[built].(*ast.AssignStmt)
 	if !ok || len(stmt.Lhs) != 2 || len(stmt.Rhs) != 1 {
 		return none, false
@@ -43,7 +43,7 @@ func (c *checker) fix(fd *ast.FuncDecl, scope *retryscope.Scope, s *sendInfo) (a
 		if !(scope.Node.Pos() <= scope.Body.Pos() && scope.Body.End() <= scope.Node.End()) {
 			return none, false
 		}
-		if above = keys.Above(scope, c.parentsOf(fd)); above == nil {
+		if above = keys.Above(scope, c.parents.Of(fd)); above == nil {
 			return none, false
 		}
 	case c.res.Innermost(built.Pos()) != nil:

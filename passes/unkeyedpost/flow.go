@@ -13,73 +13,9 @@ import (
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-// def is one assignment to a local variable.
-type def struct {
-	rhs   ast.Expr
-	tuple int // index into rhs's results when rhs returns several values, else -1
-	pos   token.Pos
-}
-
-// fieldSet is an assignment v.F = rhs.
-type fieldSet struct {
-	field string
-	rhs   ast.Expr
-}
-
-// defIndex lists the assignments of one function, closures included.
-type defIndex struct {
-	defs   map[types.Object][]def
-	fields map[types.Object][]fieldSet
-}
-
-func (c *checker) defIndex(fd *ast.FuncDecl) *defIndex {
-	if di := c.defs[fd]; di != nil {
-		return di
-	}
-	di := &defIndex{defs: make(map[types.Object][]def), fields: make(map[types.Object][]fieldSet)}
-	add := func(lhs, rhs ast.Expr, tuple int, pos token.Pos) {
-		switch l := ast.Unparen(lhs).(type) {
-		case *ast.Ident:
-			if o := c.obj(l); o != nil {
-				di.defs[o] = append(di.defs[o], def{rhs: rhs, tuple: tuple, pos: pos})
-			}
-		case *ast.SelectorExpr:
-			if id, ok := ast.Unparen(l.X).(*ast.Ident); ok {
-				if o := c.obj(id); o != nil {
-					di.fields[o] = append(di.fields[o], fieldSet{field: l.Sel.Name, rhs: rhs})
-				}
-			}
-		}
-	}
-	ast.Inspect(fd, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok != token.DEFINE && n.Tok != token.ASSIGN {
-				return true
-			}
-			for i, lhs := range n.Lhs {
-				switch {
-				case len(n.Rhs) == len(n.Lhs):
-					add(lhs, n.Rhs[i], -1, n.End())
-				case len(n.Rhs) == 1:
-					add(lhs, n.Rhs[0], i, n.End())
-				}
-			}
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				switch {
-				case len(n.Values) == len(n.Names):
-					add(name, n.Values[i], -1, name.Pos())
-				case len(n.Values) == 1:
-					add(name, n.Values[0], i, name.Pos())
-				}
-			}
-		}
-		return true
-	})
-	c.defs[fd] = di
-	return di
-}
+// defIndex returns the model's def index of fd (the suite's one value
+// flow, see retryscope.DefIndex).
+func (c *checker) defIndex(fd *ast.FuncDecl) *retryscope.DefIndex { return c.res.Defs(fd) }
 
 func (c *checker) obj(id *ast.Ident) types.Object {
 	if id.Name == "_" {
@@ -92,32 +28,9 @@ func (c *checker) obj(id *ast.Ident) types.Object {
 }
 
 // origin resolves a local variable to the value last assigned to it before
-// pos; the first result of a call assigned to several variables counts as
-// the call. Other expressions are returned as they are.
+// pos (retryscope.DefIndex.Origin).
 func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Expr {
-	di := c.defIndex(fd)
-	for range 8 {
-		e = ast.Unparen(e)
-		id, ok := e.(*ast.Ident)
-		if !ok {
-			return e
-		}
-		o := c.info.Uses[id]
-		if v, ok := o.(*types.Var); !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
-			return e
-		}
-		var best *def
-		for i, d := range di.defs[o] {
-			if d.pos < before && d.rhs != nil && (best == nil || d.pos > best.pos) {
-				best = &di.defs[o][i]
-			}
-		}
-		if best == nil || best.tuple > 0 {
-			return e
-		}
-		e, before = best.rhs, best.pos
-	}
-	return e
+	return c.defIndex(fd).Origin(e, before)
 }
 
 // rootObj returns the variable at the root of req, req.Header,
@@ -196,28 +109,11 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 	}
 	type pair struct{ lhs, rhs ast.Expr }
 	var pairs []pair
-	ast.Inspect(fd, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			switch {
-			case len(n.Lhs) == len(n.Rhs):
-				for i := range n.Lhs {
-					pairs = append(pairs, pair{n.Lhs[i], n.Rhs[i]})
-				}
-			case len(n.Rhs) == 1:
-				pairs = append(pairs, pair{n.Lhs[0], n.Rhs[0]})
-			}
-		case *ast.ValueSpec:
-			for i := range n.Names {
-				if len(n.Values) == len(n.Names) {
-					pairs = append(pairs, pair{n.Names[i], n.Values[i]})
-				} else if len(n.Values) == 1 && i == 0 {
-					pairs = append(pairs, pair{n.Names[0], n.Values[0]})
-				}
-			}
+	for _, a := range c.defIndex(fd).All() {
+		if rhs := a.Binds(); rhs != nil {
+			pairs = append(pairs, pair{a.Lhs, rhs})
 		}
-		return true
-	})
+	}
 	rootOfPair := func(p pair) (types.Object, types.Object) {
 		r := c.aliasRoot(p.rhs)
 		if r == nil {
@@ -316,10 +212,14 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 		}
 		o, ok := c.obj(h).(*types.Var)
 		// A local map (not a parameter: its entries come from callers).
-		return ok && !o.IsField() && len(c.defIndex(fd).defs[o]) > 0 && !c.keyedIn(fd, []types.Object{o}, true)
+		return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []types.Object{o}, true)
 	}
 	return false
 }
+
+// assigned reports whether d gives its variable the value of an
+// expression.
+func assigned(d retryscope.Def) bool { return d.Plain() && d.RHS() != nil }
 
 // observesResponse reports whether call is handed a response beside the
 // request (a logger's LogRoundTrip(req, res, err, ...)): it runs after the
@@ -355,7 +255,7 @@ func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 // first.
 func (c *checker) rangesAround(fd *ast.FuncDecl, n ast.Node) []*ast.RangeStmt {
 	var out []*ast.RangeStmt
-	p := c.parentsOf(fd)
+	p := c.parents.Of(fd)
 	for a := p[n]; a != nil; a = p[a] {
 		if rs, ok := a.(*ast.RangeStmt); ok {
 			out = append(out, rs)
@@ -545,21 +445,12 @@ func (c *checker) parentsOfNode(n ast.Node) keys.Parents {
 		if f.FileStart <= n.Pos() && n.Pos() <= f.FileEnd {
 			for _, d := range f.Decls {
 				if d.Pos() <= n.Pos() && n.End() <= d.End() {
-					return c.parentsOf(d)
+					return c.parents.Of(d)
 				}
 			}
 		}
 	}
 	return keys.Parents{}
-}
-
-func (c *checker) parentsOf(n ast.Node) keys.Parents {
-	p := c.parents[n]
-	if p == nil {
-		p = keys.ParentsOf(n)
-		c.parents[n] = p
-	}
-	return p
 }
 
 // loopRepeatsAfter reports whether the loop may start another pass after

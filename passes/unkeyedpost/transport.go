@@ -114,7 +114,7 @@ func exportedRecv(info *types.Info, fd *ast.FuncDecl) bool {
 
 // isParam reports whether v is a parameter of fd.
 func isParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
-	for id := range params(info, fd) {
+	for id := range astq.Params(info, fd) {
 		if info.Defs[id] == v {
 			return true
 		}

@@ -12,6 +12,8 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -34,21 +36,9 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	scope := cfg.Scope
-	if scope == nil {
-		scope = retryscope.Analyzer
-	}
-	a := &analysis.Analyzer{
-		Name:     Name,
-		Doc:      Documentation.AnalyzerDoc(),
-		URL:      "https://github.com/idemlint/idemlint/blob/main/docs/unkeyedpost.md",
-		Requires: []*analysis.Analyzer{scope, suppress.Analyzer},
-		Run: func(pass *analysis.Pass) (any, error) {
-			run(pass, pass.ResultOf[scope].(*retryscope.Result), cfg)
-			return nil, nil
-		},
-	}
-	a.Flags.Var(keys.List{P: &cfg.KeyHeaders}, "key-headers", "comma-separated extra request headers that carry an idempotency key")
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+	check.KeyFlags(a, &cfg.KeyHeaders, nil)
 	return a
 }
 
@@ -76,8 +66,7 @@ type checker struct {
 	// each request of a scope gets a key of its own (key, key2, ...), as a
 	// server rejects one key sent with two different requests.
 	keysAbove map[*retryscope.Scope]int
-	defs      map[ast.Node]*defIndex
-	parents   map[ast.Node]keys.Parents
+	parents   keys.ParentIndex
 	file      *ast.File
 	// viaParams lets resolve follow a request or method parameter to the
 	// package's call sites (not while summarising helpers: a helper that
@@ -100,8 +89,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
 		postHelpers: make(map[*types.Func]string),
-		defs:        make(map[ast.Node]*defIndex),
-		parents:     make(map[ast.Node]keys.Parents),
+		parents:     make(keys.ParentIndex),
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -142,7 +130,7 @@ func (c *checker) summarise() {
 	for range 3 {
 		changed := false
 		for fn, fd := range c.funcs {
-			for id, i := range params(c.info, fd) {
+			for id, i := range astq.Params(c.info, fd) {
 				o := c.info.Defs[id]
 				if !isRequestish(o.Type()) {
 					continue
@@ -158,7 +146,7 @@ func (c *checker) summarise() {
 		}
 	}
 	for fn, fd := range c.funcs {
-		for id, i := range params(c.info, fd) {
+		for id, i := range astq.Params(c.info, fd) {
 			o := c.info.Defs[id]
 			if !isRequest(o.Type(), "net/http") || c.keyedParams[fn][i] {
 				continue
@@ -217,25 +205,6 @@ func set(m map[*types.Func]map[int]bool, fn *types.Func, i int) {
 		m[fn] = make(map[int]bool)
 	}
 	m[fn][i] = true
-}
-
-// params returns fd's named parameters with their indices.
-func params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
-	out := make(map[*ast.Ident]int)
-	i := 0
-	for _, field := range fd.Type.Params.List {
-		if len(field.Names) == 0 {
-			i++
-			continue
-		}
-		for _, name := range field.Names {
-			if info.Defs[name] != nil && name.Name != "_" {
-				out[name] = i
-			}
-			i++
-		}
-	}
-	return out
 }
 
 // sendInfo is one send of a non-idempotent request.
@@ -603,9 +572,9 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool 
 		return false
 	}
 	for _, o := range s.reqObjs {
-		for _, fs := range c.defIndex(fd).fields[o] {
-			if fs.field == "Method" {
-				if name, ok = c.stringValue(fd, fs.rhs); !ok {
+		for _, fs := range c.defIndex(fd).FieldSets(o) {
+			if fs.Field() == "Method" {
+				if name, ok = c.stringValue(fd, fs.RHS()); !ok {
 					return false
 				}
 			}

@@ -15,15 +15,7 @@ func TestUnkeyedPost(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	results := analysistest.RunWithSuggestedFixes(t, dir, unkeyedpost.Analyzer, "fixes", "fixalias", "fixstd")
-	fixes := 0
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			fixes += len(d.SuggestedFixes)
-		}
-	}
-	if fixes != 8 {
+	if fixes := testgopath.Fixes(t, unkeyedpost.Analyzer, "fixes", "fixalias", "fixstd"); fixes != 8 {
 		t.Errorf("got %d suggested fixes, want 8 (loop, library, built before, client, two requests in one loop, alias, std-only imports)", fixes)
 	}
 }

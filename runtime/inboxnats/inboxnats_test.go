@@ -34,7 +34,8 @@ func effect(ctx context.Context, msg jetstream.Msg) error {
 	return err
 }
 
-func connect(t testing.TB, stream string) (jetstream.JetStream, jetstream.Consumer) {
+// jetStream connects to the test server, until the test ends.
+func jetStream(t testing.TB) jetstream.JetStream {
 	t.Helper()
 	nc, err := nats.Connect("nats://" + addr)
 	if err != nil {
@@ -45,6 +46,12 @@ func connect(t testing.TB, stream string) (jetstream.JetStream, jetstream.Consum
 	if err != nil {
 		t.Fatal(err)
 	}
+	return js
+}
+
+func connect(t testing.TB, stream string) (jetstream.JetStream, jetstream.Consumer) {
+	t.Helper()
+	js := jetStream(t)
 	ctx := context.Background()
 	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
 		Durable: consumerName, AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Second,
@@ -114,15 +121,7 @@ func TestConsumerChild(t *testing.T) {
 // newStream makes a stream of its own for the test, deleted when it ends.
 func newStream(t testing.TB) (jetstream.JetStream, string) {
 	t.Helper()
-	nc, err := nats.Connect("nats://" + addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := jetStream(t)
 	stream := brokertest.Name("IDEMTEST_")
 	if _, err := js.CreateStream(context.Background(), jetstream.StreamConfig{Name: stream, Subjects: []string{stream + ".>"}}); err != nil {
 		t.Fatalf("create stream (is JetStream enabled on %s?): %v", addr, err)

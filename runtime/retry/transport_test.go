@@ -186,18 +186,8 @@ func TestTransportStatuses(t *testing.T) {
 
 func TestTransportRetryAfterClamped(t *testing.T) {
 	for _, value := range []string{"3600", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)} {
-		f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {value}}}
-		url := serve(t, f)
-		var waits []time.Duration
-		p := Policy{BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond,
-			OnRetry: func(_ int, _ error, d time.Duration) { waits = append(waits, d) }}
-		start := time.Now()
-		resp, err := client(p).Get(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if el := time.Since(start); el > 2*time.Second {
+		_, waits, _, el := getRetryAfter(t, Policy{BaseDelay: time.Millisecond, MaxDelay: 20 * time.Millisecond}, value)
+		if el > 2*time.Second {
 			t.Errorf("Retry-After %s: took %v", value, el)
 		}
 		if len(waits) != 1 || waits[0] != 20*time.Millisecond {
@@ -205,21 +195,30 @@ func TestTransportRetryAfterClamped(t *testing.T) {
 		}
 	}
 	// A Retry-After that ends past the deadline: no wait, no doomed attempt; the 503 itself is returned.
-	f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {"3"}}}
+	resp, waits, f, el := getRetryAfter(t, Policy{MaxDelay: time.Hour, Deadline: 50 * time.Millisecond}, "3")
+	if len(waits) != 0 || resp.StatusCode != 503 || len(f.seen()) != 1 || el > 40*time.Millisecond {
+		t.Errorf("waits %v, status %d, %d attempts in %v; want the first 503 back at once", waits, resp.StatusCode,
+			len(f.seen()), el)
+	}
+}
+
+// getRetryAfter GETs, through a client with p, a server that answers 503
+// with Retry-After: value first. It returns the response (its body
+// closed), the waits p's OnRetry saw, the server, and how long the GET
+// took.
+func getRetryAfter(t *testing.T, p Policy, value string) (*http.Response, []time.Duration, *flaky, time.Duration) {
+	t.Helper()
+	f := &flaky{statuses: []int{503}, header: http.Header{"Retry-After": {value}}}
 	url := serve(t, f)
 	var waits []time.Duration
-	p := Policy{MaxDelay: time.Hour, Deadline: 50 * time.Millisecond,
-		OnRetry: func(_ int, _ error, d time.Duration) { waits = append(waits, d) }}
+	p.OnRetry = func(_ int, _ error, d time.Duration) { waits = append(waits, d) }
 	start := time.Now()
 	resp, err := client(p).Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if len(waits) != 0 || resp.StatusCode != 503 || len(f.seen()) != 1 || time.Since(start) > 40*time.Millisecond {
-		t.Errorf("waits %v, status %d, %d attempts in %v; want the first 503 back at once", waits, resp.StatusCode,
-			len(f.seen()), time.Since(start))
-	}
+	return resp, waits, f, time.Since(start)
 }
 
 func TestTransportBodyWithoutGetBody(t *testing.T) {
@@ -351,29 +350,41 @@ func TestTransportErrors(t *testing.T) {
 	}
 
 	// A connection dropped once, then a good answer.
-	var n int
-	var mu sync.Mutex
-	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n == 1
-		mu.Unlock()
-		if first {
-			c, _, _ := w.(http.Hijacker).Hijack()
-			c.Close()
-			return
-		}
+	url, requests := serveFirst(t, func(w http.ResponseWriter, r *http.Request) {
+		c, _, _ := w.(http.Hijacker).Hijack()
+		c.Close()
+	}, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "fine")
-	}))
+	})
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("payload"))
 	resp, err := client(fast).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if readAll(t, resp) != "fine" || n != 2 {
+	if n := requests(); readAll(t, resp) != "fine" || n != 2 {
 		t.Errorf("dropped connection: %d requests, want 2", n)
+	}
+}
+
+// serveFirst serves first to the first request and then to the others,
+// and returns the URL and a count of the requests so far.
+func serveFirst(t *testing.T, first, then http.HandlerFunc) (string, func() int) {
+	var n int
+	var mu sync.Mutex
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		h := then
+		if n == 1 {
+			h = first
+		}
+		mu.Unlock()
+		h(w, r)
+	}))
+	return url, func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return n
 	}
 }
 
@@ -401,24 +412,16 @@ func TestTransportCancelDuringWait(t *testing.T) {
 }
 
 func TestTransportAttemptTimeout(t *testing.T) {
-	var n int
-	var mu sync.Mutex
-	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		n++
-		first := n == 1
-		mu.Unlock()
-		if first {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
-			}
-			return
+	url, requests := serveFirst(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
 		}
+	}, func(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		time.Sleep(30 * time.Millisecond) // the body arrives after a while: the timeout must not cut it
 		io.WriteString(w, "late but whole")
-	}))
+	})
 	p := fast
 	p.AttemptTimeout = 500 * time.Millisecond
 	resp, err := client(p).Get(url)
@@ -426,9 +429,7 @@ func TestTransportAttemptTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := readAll(t, resp)
-	mu.Lock()
-	defer mu.Unlock()
-	if got != "late but whole" || n != 2 {
+	if n := requests(); got != "late but whole" || n != 2 {
 		t.Errorf("body %q after %d requests", got, n)
 	}
 }

@@ -96,3 +96,42 @@ func IsNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.IsNil()
 }
+
+// Callee returns the function or method call statically calls (for a
+// generic one, as its identifier names it), or nil.
+func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr:
+		return Callee(info, &ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return Callee(info, &ast.CallExpr{Fun: f.X})
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	return fn
+}
+
+// Params returns fd's named parameters (not _) with their indices.
+func Params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
+	out := make(map[*ast.Ident]int)
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			if info.Defs[name] != nil && name.Name != "_" {
+				out[name] = i
+			}
+			i++
+		}
+	}
+	return out
+}

@@ -29,6 +29,20 @@ func ParentsOf(root ast.Node) Parents {
 	return p
 }
 
+// ParentIndex holds the parent index of each root it was asked for.
+type ParentIndex map[ast.Node]Parents
+
+// Of returns the parent index of root, built the first time it is asked
+// for.
+func (pi ParentIndex) Of(root ast.Node) Parents {
+	p := pi[root]
+	if p == nil {
+		p = ParentsOf(root)
+		pi[root] = p
+	}
+	return p
+}
+
 // Above returns the statement before which code that must run once, before
 // the scope's first attempt, is inserted: the loop statement (or its
 // label), or the statement that contains the library call. It returns nil
