@@ -1,149 +1,66 @@
-// Package hooks holds retry loops whose wait is an optional hook: a func
-// field the package leaves nil unless its users set it (elastic-transport's
-// and opensearch-go's RetryBackoff), so by default the loop retries at
-// once; and whose cap is a field the constructor defaults (MaxRetries 3
-// when 0). Beside them, the look-alikes: a hook the constructor sets.
+// Package hooks: a transport whose backoff hook is nil unless users set it
+// (elastic-transport's RetryBackoff): by default it retries at once, as
+// many times as its MaxRetries default allows.
 package hooks
 
 import (
-	"errors"
-	"math/rand"
 	"net/http"
 	"time"
 )
 
-var defaultMaxRetries = 3
+var defaultRetries = 3
 
-const defaultHealthRetries = 5
-
-// Config is what users pass: RetryBackoff is nil unless they set it.
-type Config struct {
-	MaxRetries    int
-	HealthRetries int
-	RetryBackoff  func(attempt int) time.Duration
+type Options struct {
+	Retries int
+	Backoff func(attempt int) time.Duration
 }
 
-// Option configures a Config: what they store is the users' choice.
-type Option func(*Config)
-
-func WithMaxRetries(n int) Option { return func(c *Config) { c.MaxRetries = n } }
-
-func WithRetryBackoff(f func(int) time.Duration) Option {
-	return func(c *Config) { c.RetryBackoff = f }
+func WithBackoff(f func(int) time.Duration) func(*Options) {
+	return func(o *Options) { o.Backoff = f }
 }
 
-type Client struct {
-	maxRetries    int
-	healthRetries int
-	retryBackoff  func(attempt int) time.Duration
-	jittered      func(attempt int) time.Duration
-	hc            *http.Client
+type Transport struct {
+	opts Options
+	hc   *http.Client
 }
 
-func New(cfg Config, opts ...Option) *Client {
-	for _, o := range opts {
-		o(&cfg)
+func NewTransport(opts Options) *Transport {
+	if opts.Retries == 0 {
+		opts.Retries = defaultRetries
 	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = defaultMaxRetries
-	}
-	if cfg.HealthRetries == 0 {
-		cfg.HealthRetries = defaultHealthRetries
-	}
-	return &Client{
-		maxRetries:    cfg.MaxRetries,
-		healthRetries: cfg.HealthRetries,
-		retryBackoff:  cfg.RetryBackoff,
-		jittered: func(attempt int) time.Duration {
-			return time.Duration(rand.Int63n(int64(100 * time.Millisecond << attempt)))
-		},
-		hc: &http.Client{Timeout: 10 * time.Second},
-	}
+	return &Transport{opts: opts, hc: &http.Client{Timeout: 5 * time.Second}}
 }
 
-var errRetry = errors.New("retry")
-
-// Perform waits only if RetryBackoff is set, which it is not by default:
-// up to 4 attempts at once.
-func (c *Client) Perform(req *http.Request) (*http.Response, error) {
-	var res *http.Response
-	var err error
-	for i := 0; i <= c.maxRetries; i++ { // want "retry loop makes 4 attempts with no wait between them; add a jittered backoff, or use retry.Do"
-		res, err = c.hc.Do(req)
-		if err == nil {
-			break
+func (t *Transport) RoundTrip(req *http.Request) (res *http.Response, err error) {
+	for i := 0; i <= t.opts.Retries; i++ { // want "retry loop makes 4 attempts with no wait between them; add a jittered backoff, or use retry.Do"
+		if res, err = t.hc.Do(req); err == nil {
+			return res, nil
 		}
-		if c.retryBackoff != nil {
-			time.Sleep(c.retryBackoff(i + 1))
+		if t.opts.Backoff != nil {
+			time.Sleep(t.opts.Backoff(i))
 		}
 	}
-	return res, err
+	return nil, err
 }
 
-// PerformLast is opensearch-go's: the hook is tested beside the count.
-func (c *Client) PerformLast(req *http.Request) (*http.Response, error) {
-	var res *http.Response
-	var err error
-	for i := 0; i <= c.healthRetries; i++ { // want "retry loop makes 6 attempts with no wait between them; add a jittered backoff, or use retry.Do"
-		res, err = c.hc.Do(req)
-		if err == nil {
-			break
-		}
-		if c.retryBackoff != nil && i < c.healthRetries {
-			timer := time.NewTimer(c.retryBackoff(i + 1))
-			<-timer.C
-		}
-	}
-	return res, err
-}
-
-// PerformJittered waits on a hook the constructor sets: its waits are that
-// function's.
-func (c *Client) PerformJittered(req *http.Request) (*http.Response, error) {
-	var res *http.Response
-	var err error
-	for i := 0; i <= c.maxRetries; i++ {
-		res, err = c.hc.Do(req)
-		if err == nil {
-			break
-		}
-		if c.jittered != nil {
-			time.Sleep(c.jittered(i + 1))
-		}
-	}
-	return res, err
-}
-
-// Look-alike: every caller passes the backoff (a constructor's parameter,
-// not an option), so the hook's wait is what they pass, not none; and the
-// cap is a field with two defaults.
-type required struct {
-	max     int
+// Look-alike: a transport whose caller always passes the backoff.
+type Required struct {
 	backoff func(int) time.Duration
 	hc      *http.Client
 }
 
-func newRequired(backoff func(int) time.Duration) *required {
-	return &required{max: 2, backoff: backoff, hc: &http.Client{Timeout: time.Second}}
+func NewRequired(backoff func(int) time.Duration) *Required {
+	return &Required{backoff: backoff, hc: http.DefaultClient}
 }
 
-func newRequiredLong(backoff func(int) time.Duration) *required {
-	r := newRequired(backoff)
-	r.max = 5
-	return r
-}
-
-func (r *required) perform(req *http.Request) (*http.Response, error) {
-	var res *http.Response
-	var err error
-	for i := 0; i <= r.max; i++ {
-		res, err = r.hc.Do(req)
-		if err == nil {
-			break
+func (t *Required) RoundTrip(req *http.Request) (res *http.Response, err error) {
+	for i := 0; i < 5; i++ {
+		if res, err = t.hc.Do(req); err == nil {
+			return res, nil
 		}
-		if r.backoff != nil {
-			time.Sleep(r.backoff(i + 1))
+		if t.backoff != nil {
+			time.Sleep(t.backoff(i))
 		}
 	}
-	return res, err
+	return nil, err
 }

@@ -1,91 +1,28 @@
-// Package override holds waits through a local func variable that a helper
-// of the package picks: the users' function when they set one, a default
-// otherwise (Tencent Cloud's safeDurationFunc(c.profile.NetworkFailureRetryDuration),
-// profile.ExponentialBackoff by default). The default decides: a
-// deterministic default has no jitter, a jittered one has.
+// Package override: a delay picked by "the users' function, or a default"
+// (Tencent Cloud's safeDurationFunc) is the default's when users set none.
 package override
 
-import (
-	"math"
-	"math/rand"
-	"time"
-)
+import "time"
 
-type DurationFunc func(index int) time.Duration
+func exponential(n int) time.Duration { return time.Second << n }
 
-// ExponentialBackoff is 2^index seconds: no jitter.
-func ExponentialBackoff(index int) time.Duration {
-	return time.Duration(math.Pow(2, float64(index))) * time.Second
-}
+type Settings struct{ Delay func(int) time.Duration }
 
-// JitteredBackoff draws in [0, 2^index) seconds.
-func JitteredBackoff(index int) time.Duration {
-	return time.Duration(rand.Int63n(int64(time.Second) << index))
-}
-
-type Profile struct {
-	MaxRetries    int
-	RetryDuration DurationFunc
-	OtherDuration DurationFunc
-}
-
-func safeDurationFunc(f DurationFunc) DurationFunc {
+func pick(f func(int) time.Duration) func(int) time.Duration {
 	if f != nil {
 		return f
 	}
-	return ExponentialBackoff
+	return exponential
 }
 
-func jitteredDurationFunc(f DurationFunc) DurationFunc {
-	if f != nil {
-		return f
-	}
-	return JitteredBackoff
-}
+func call() error { return nil }
 
-type Client struct{ profile *Profile }
-
-func send() error { return nil }
-
-func (c *Client) sendWithRetry() error {
-	durationFunc := safeDurationFunc(c.profile.RetryDuration)
-	var err error
-	for idx := 0; idx <= 3; idx++ {
-		if err = send(); err == nil {
-			return nil
-		}
-		time.Sleep(durationFunc(idx)) // want "deterministic backoff between retry attempts has no jitter; wait a random duration in \\[0, d\\), e.g. retry.Jitter\\(d\\)"
-	}
-	return err
-}
-
-// Look-alike: the default is jittered.
-func (c *Client) sendJittered() error {
-	durationFunc := jitteredDurationFunc(c.profile.RetryDuration)
-	var err error
-	for idx := 0; idx <= 3; idx++ {
-		if err = send(); err == nil {
-			return nil
-		}
-		time.Sleep(durationFunc(idx))
-	}
-	return err
-}
-
-// Look-alike: the package sets OtherDuration to a jittered function of its
-// own, so the override branch is taken: jittered too.
-func NewClient() *Client {
-	return &Client{profile: &Profile{OtherDuration: JitteredBackoff}}
-}
-
-func (c *Client) sendOther() error {
-	durationFunc := safeDurationFunc(c.profile.OtherDuration)
-	var err error
-	for idx := 0; idx <= 3; idx++ {
-		if err = send(); err == nil {
-			return nil
-		}
-		time.Sleep(durationFunc(idx))
+func (s *Settings) run() error {
+	delay := pick(s.Delay)
+	err := call()
+	for n := 0; err != nil && n < 5; n++ {
+		time.Sleep(delay(n)) // want "deterministic backoff between retry attempts has no jitter; wait a random duration in \\[0, d\\), e.g. retry.Jitter\\(d\\)"
+		err = call()
 	}
 	return err
 }
