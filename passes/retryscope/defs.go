@@ -230,8 +230,19 @@ func (di *DefIndex) All() []Assign {
 // def before pos (a parameter) and any other expression are returned as
 // they are, without parentheses.
 func (di *DefIndex) Origin(e ast.Expr, before token.Pos) ast.Expr {
+	return di.resolve(e, before, false)
+}
+
+// resolve is Origin; with strict, the retry model's rule: it also looks
+// through &x, and a variable whose last plain def is any result of a
+// multi-value call is not resolved (b, err := newBackoff() leaves b as b),
+// nor is one that a multi-value def sets only (such defs are passed over).
+func (di *DefIndex) resolve(e ast.Expr, before token.Pos, strict bool) ast.Expr {
 	for range maxDepth {
 		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && strict && u.Op == token.AND {
+			e = ast.Unparen(u.X)
+		}
 		id, ok := e.(*ast.Ident)
 		if !ok {
 			return e
@@ -242,7 +253,7 @@ func (di *DefIndex) Origin(e ast.Expr, before token.Pos) ast.Expr {
 		}
 		var best *Def
 		for i, d := range di.defs[o] {
-			if d.Plain() && d.rhs != nil && d.pos < before && (best == nil || d.pos > best.pos) {
+			if d.Plain() && d.rhs != nil && d.pos < before && (!strict || d.tuple < 0) && (best == nil || d.pos > best.pos) {
 				best = &di.defs[o][i]
 			}
 		}

@@ -99,33 +99,7 @@ func funcPackage(name string) (string, bool) {
 // pos, looking through parentheses and &. Other expressions are returned
 // as they are.
 func (m *model) origin(di *defIndex, e ast.Expr, before token.Pos) ast.Expr {
-	for range maxDepth {
-		e = ast.Unparen(e)
-		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-			e = ast.Unparen(u.X)
-		}
-		id, ok := e.(*ast.Ident)
-		if !ok {
-			return e
-		}
-		o := m.info.Uses[id]
-		if o == nil || !local(o) {
-			return e
-		}
-		var best *def
-		for i, d := range di.defs[o] {
-			if d.pos < before && d.rhs != nil && d.tuple < 0 && (d.op == token.DEFINE || d.op == token.ASSIGN || d.op == token.VAR) {
-				if best == nil || d.pos > best.pos {
-					best = &di.defs[o][i]
-				}
-			}
-		}
-		if best == nil {
-			return e
-		}
-		e, before = best.rhs, best.pos
-	}
-	return e
+	return di.resolve(e, before, true)
 }
 
 // fieldSets returns the assignments v.F = x to the local variable e names.
