@@ -276,6 +276,20 @@ func (m *model) calledInPackage(fn *types.Func) bool {
 	return m.calledFuncs[fn]
 }
 
+// visitDefault walks with visit what if statement st runs when its branch
+// is not taken (its init and its else), for an ast.Inspect visitor that
+// passes over the branch: it returns false, so the caller's walk does not
+// descend into st again.
+func visitDefault(st *ast.IfStmt, visit func(ast.Node) bool) bool {
+	if st.Init != nil {
+		ast.Inspect(st.Init, visit)
+	}
+	if st.Else != nil {
+		ast.Inspect(st.Else, visit)
+	}
+	return false
+}
+
 // untakenByDefault reports whether the branch an if statement's cond
 // guards is not taken by default: cond is an unset hook (unsetHook), or a
 // conjunction with one (c.retryBackoff != nil && i < c.maxRetries).

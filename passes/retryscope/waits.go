@@ -150,13 +150,7 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			if m.untakenByDefault(n.Cond) {
 				// if c.retryBackoff != nil { wait }: a hook the package
 				// leaves nil; by default the loop does not wait there.
-				if n.Init != nil {
-					ast.Inspect(n.Init, visit)
-				}
-				if n.Else != nil {
-					ast.Inspect(n.Else, visit)
-				}
-				return false
+				return visitDefault(n, visit)
 			}
 		case *ast.ForStmt:
 			// A nested for loop paces itself: its waits are its own (a
@@ -789,10 +783,7 @@ func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool
 			return false
 		case *ast.IfStmt:
 			if unsetOverride(n.Cond) {
-				if n.Else != nil {
-					ast.Inspect(n.Else, visit)
-				}
-				return false
+				return visitDefault(n, visit)
 			}
 		case *ast.ReturnStmt:
 			if len(n.Results) != 1 {
@@ -887,13 +878,7 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 			if c.m.untakenByDefault(n.Cond) || slices.Contains(c.untaken, n) {
 				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
 				// the package never sets; the default is what follows.
-				if n.Init != nil {
-					ast.Inspect(n.Init, visit)
-				}
-				if n.Else != nil {
-					ast.Inspect(n.Else, visit)
-				}
-				return false
+				return visitDefault(n, visit)
 			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
