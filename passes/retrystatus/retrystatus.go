@@ -169,32 +169,35 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	}
 }
 
-// sources returns the variables of fn the responses of u are made from,
-// directly or through other variables.
-func (c *checker) sources(fn ast.Node, u *unit) map[types.Object]bool {
+// assigned indexes the assignment statements in n (the model's def rule,
+// retryscope.EachDef: each result of a multi-value call is that call):
+// each variable's right-hand sides, and those of the variables that hold
+// u's responses.
+func (c *checker) assigned(n ast.Node, u *unit) (map[types.Object][]ast.Expr, []ast.Expr) {
 	defs := map[types.Object][]ast.Expr{}
-	var roots []ast.Expr
-	ast.Inspect(fn, func(n ast.Node) bool {
+	var held []ast.Expr
+	ast.Inspect(n, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok {
 			return true
 		}
-		for i, lhs := range as.Lhs {
-			o := c.objOf(lhs)
-			if o == nil {
-				continue
+		retryscope.EachDef(as, func(lhs ast.Expr, d retryscope.Def) {
+			if o := c.objOf(lhs); o != nil && d.RHS() != nil {
+				defs[o] = append(defs[o], d.RHS())
+				if u.holders[o] {
+					held = append(held, d.RHS())
+				}
 			}
-			rhs := as.Rhs[0]
-			if len(as.Rhs) == len(as.Lhs) {
-				rhs = as.Rhs[i]
-			}
-			defs[o] = append(defs[o], rhs)
-			if u.holders[o] {
-				roots = append(roots, rhs)
-			}
-		}
+		})
 		return true
 	})
+	return defs, held
+}
+
+// sources returns the variables of fn the responses of u are made from,
+// directly or through other variables.
+func (c *checker) sources(fn ast.Node, u *unit) map[types.Object]bool {
+	defs, roots := c.assigned(fn, u)
 	out := map[types.Object]bool{}
 	var visit func(e ast.Expr, depth int)
 	visit = func(e ast.Expr, depth int) {
@@ -231,29 +234,7 @@ func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
 		return false
 	}
 	body := loopBody(loop)
-	defs := map[types.Object][]ast.Expr{}
-	var sources []ast.Expr
-	ast.Inspect(body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, lhs := range as.Lhs {
-			o := c.objOf(lhs)
-			if o == nil {
-				continue
-			}
-			rhs := as.Rhs[0]
-			if len(as.Rhs) == len(as.Lhs) {
-				rhs = as.Rhs[i]
-			}
-			defs[o] = append(defs[o], rhs)
-			if u.holders[o] {
-				sources = append(sources, rhs)
-			}
-		}
-		return true
-	})
+	defs, sources := c.assigned(body, u)
 	seen := map[types.Object]bool{}
 	found := false
 	var visit func(e ast.Expr, depth int)
