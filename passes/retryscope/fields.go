@@ -109,6 +109,22 @@ func (m *model) fieldStores() map[*types.Var][]fieldStore {
 	return m.stores
 }
 
+// storedValue returns what store s puts in its field, resolved through
+// the locals of the function that makes it (c.backoff = d, d :=
+// 2*time.Second before), and the def index it was read in; nil when the
+// store is not a plain assignment of a visible value (++, op=, &x.F, a
+// tuple).
+func (m *model) storedValue(s fieldStore) (ast.Expr, *defIndex) {
+	if s.rhs == nil || (s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL) {
+		return nil, nil
+	}
+	di := m.packageDefs()
+	if s.fn != nil {
+		di = m.defIndex(s.fn)
+	}
+	return ast.Unparen(m.origin(di, s.rhs, s.pos)), di
+}
+
 // written reports whether any code of the package stores into field v.
 func (m *model) written(v *types.Var) bool { return len(m.fieldStores()[v]) > 0 }
 
@@ -146,14 +162,10 @@ func (m *model) nilByDefault(v *types.Var, depth int) bool {
 		return false
 	}
 	for _, s := range m.fieldStores()[v] {
-		if s.rhs == nil || (s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL) {
+		e, di := m.storedValue(s)
+		if e == nil {
 			return false
 		}
-		di := m.packageDefs()
-		if s.fn != nil {
-			di = m.defIndex(s.fn)
-		}
-		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
 		if tv, ok := m.info.Types[e]; ok && tv.IsNil() {
 			continue
 		}
@@ -315,14 +327,10 @@ func (m *model) intDefault(v *types.Var, depth int) (int64, bool) {
 	var n int64
 	found := false
 	for _, s := range m.fieldStores()[v] {
-		if s.rhs == nil || (s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL) {
+		e, di := m.storedValue(s)
+		if e == nil {
 			return 0, false
 		}
-		di := m.packageDefs()
-		if s.fn != nil {
-			di = m.defIndex(s.fn)
-		}
-		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
 		if m.optionParam(di, s, e) {
 			continue // an option's WithMaxRetries(n): the users' choice, not the default
 		}
@@ -436,12 +444,8 @@ func (m *model) fieldDefaultOf(v *types.Var) *fieldDefault {
 			add(WaitUnknown) // x.F, err = f()
 			continue
 		}
-		di := m.packageDefs()
-		if s.fn != nil {
-			di = m.defIndex(s.fn)
-		}
 		// c.backoff = d, with d := 2 * time.Second before it
-		e := ast.Unparen(m.origin(di, s.rhs, s.pos))
+		e, di := m.storedValue(s)
 		if tv, ok := m.info.Types[e]; ok && tv.Value != nil {
 			d.values = append(d.values, tv.Value)
 			add(WaitConstant)

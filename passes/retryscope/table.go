@@ -5,6 +5,8 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // A Library is what the retry model knows of one package of a retry
@@ -455,14 +457,8 @@ func HTTPMirrorPath(path string) bool {
 // HTTPMirrorType reports whether t is, or points to, the type name of a
 // library whose API mirrors net/http's (its Request).
 func HTTPMirrorType(t types.Type, name string) bool {
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && HTTPMirrorPath(n.Obj().Pkg().Path()) && n.Obj().Name() == name
+	n := astq.NamedOf(t)
+	return n != nil && HTTPMirrorPath(n.Pkg().Path()) && n.Name() == name
 }
 
 // JitterFunc returns the package and name of the function a fix wraps a

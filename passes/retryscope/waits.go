@@ -657,14 +657,10 @@ func (c *classifier) funcField(v *types.Var, call *ast.CallExpr, depth int) Wait
 	}
 	k, any := WaitUnknown, false
 	for _, s := range c.m.fieldStores()[v] {
-		if s.op != token.ASSIGN && s.op != token.DEFINE && s.op != token.ILLEGAL || s.rhs == nil {
+		e, di := c.m.storedValue(s)
+		if e == nil {
 			return WaitUnknown
 		}
-		di := c.m.packageDefs()
-		if s.fn != nil {
-			di = c.m.defIndex(s.fn)
-		}
-		e := ast.Unparen(c.m.origin(di, s.rhs, s.pos))
 		if tv, ok := c.m.info.Types[e]; ok && tv.IsNil() {
 			continue
 		}

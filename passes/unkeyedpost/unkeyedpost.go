@@ -692,16 +692,7 @@ func (c *checker) builtKeyed(built ast.Expr) bool {
 }
 
 // isRequest reports whether t is *path.Request (or path.Request).
-func isRequest(t types.Type, path string) bool {
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == "Request"
-}
+func isRequest(t types.Type, path string) bool { return astq.IsNamed(t, path, "Request") }
 
 // isRequestish reports whether a value of type t can carry a request's
 // headers: an *http.Request, a *retryablehttp.Request, an http.Header.

@@ -60,11 +60,21 @@ func Assignments(info *types.Info, body *ast.BlockStmt, v *types.Var) []ast.Expr
 // IsNamed reports whether t, or the type t points to, is the named type
 // path.name.
 func IsNamed(t types.Type, path, name string) bool {
+	n := NamedOf(t)
+	return n != nil && n.Pkg().Path() == path && n.Name() == name
+}
+
+// NamedOf returns the name of t, or of the type t points to, when it is a
+// named type of a package; nil otherwise.
+func NamedOf(t types.Type) *types.TypeName {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+	if !ok || n.Obj().Pkg() == nil {
+		return nil
+	}
+	return n.Obj()
 }
 
 // Func returns the type and body of a *ast.FuncDecl or *ast.FuncLit; nil,
