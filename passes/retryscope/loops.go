@@ -880,10 +880,16 @@ func (w *loopWalk) collect(n ast.Node) {
 				}
 			}
 		case *ast.IncDecStmt:
-			if o := w.obj(n.X); o != nil {
+			o := w.obj(n.X)
+			if o == nil {
+				o = w.fieldCounter(n.X) // b.Steps--
+			}
+			if o != nil {
 				w.counts[o] = true
 				w.down[o] = w.down[o] || n.Tok == token.DEC
 			}
+		case *ast.CallExpr:
+			w.countsDownIn(n) // b.Step(), which decrements b.Steps
 		}
 		return true
 	})
@@ -1560,7 +1566,11 @@ func (w *loopWalk) counterCap(e ast.Expr) Cap {
 	if !ok {
 		return c
 	}
-	if o := w.obj(b.X); o != nil && w.down[o] {
+	o := w.obj(b.X)
+	if o == nil {
+		o = w.fieldCounter(b.X)
+	}
+	if o != nil && w.down[o] {
 		return c // counts down from a start the model does not read
 	}
 	var n int64

@@ -11,7 +11,7 @@ import (
 
 func TestUnboundedRetry(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, unboundedretry.Analyzer, "unbounded", "jobs", "predicate", "grpcloops", "defaults")
+	analysistest.Run(t, dir, unboundedretry.Analyzer, "unbounded", "jobs", "predicate", "grpcloops", "defaults", "steps")
 }
 
 func TestStrictContext(t *testing.T) {

@@ -1,0 +1,88 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A loop can count its attempts in a field of a local value rather than
+// in a variable: for b.Steps > 0 { ...; time.Sleep(b.Step()) }, where the
+// method Step (pointer receiver, this package) decrements b.Steps. This is
+// the apimachinery wait.ExponentialBackoff loop, copied into many modules
+// (go-containerregistry's internal/retry/wait among them): it is bounded
+// by the Steps it was given, a number the model does not read.
+
+// fieldCounter returns the field that e counts in: x.F where x is a local
+// variable and F an integer field, or nil.
+func (w *loopWalk) fieldCounter(e ast.Expr) types.Object {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	base := w.obj(sel.X)
+	if base == nil || !local(base) {
+		return nil
+	}
+	f, ok := w.m.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !f.IsField() || !isInteger(f.Type()) {
+		return nil
+	}
+	return f
+}
+
+// countsDownIn records, for a call x.M() on a local x whose method M (of
+// this package, pointer receiver) decrements a field of its receiver, that
+// field as a counter counting down.
+func (w *loopWalk) countsDownIn(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if base := w.obj(sel.X); base == nil || !local(base) {
+		return
+	}
+	fn, ok := w.m.info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return
+	}
+	if _, ok := recv.Type().(*types.Pointer); !ok {
+		return // a value receiver decrements a copy
+	}
+	fd := w.m.funcs[fn.Origin()]
+	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return
+	}
+	r := w.m.info.Defs[fd.Recv.List[0].Names[0]]
+	if r == nil {
+		return
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var lhs ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IncDecStmt:
+			if n.Tok == token.DEC {
+				lhs = n.X
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.SUB_ASSIGN && len(n.Lhs) == 1 {
+				lhs = n.Lhs[0]
+			}
+		}
+		if s, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
+			if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && w.m.info.Uses[id] == r {
+				if f, ok := w.m.info.Uses[s.Sel].(*types.Var); ok && f.IsField() && isInteger(f.Type()) {
+					w.counts[f] = true
+					w.down[f] = true
+				}
+			}
+		}
+		return true
+	})
+}
