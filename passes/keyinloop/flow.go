@@ -441,7 +441,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 	}
 	sig := fn.Signature()
 	params := sig.Params()
-	summary := f.c.sinkParams[fn.Origin()]
+	summary := f.c.sinkSummary(fn)
 	for i, a := range call.Args {
 		pi := i
 		if sig.Variadic() && pi >= params.Len()-1 {

@@ -57,10 +57,11 @@ type checker struct {
 	names *keys.Names
 	gens  map[string]bool
 	funcs map[*types.Func]*ast.FuncDecl
-	// fresh lists the package's functions that return a fresh value.
+	// fresh holds, per package function summarised, whether it returns a
+	// fresh value (see isFresh).
 	fresh map[*types.Func]bool
-	// sinkParams lists, per package function, the parameters that reach a
-	// key sink.
+	// sinkParams holds, per package function summarised, the parameters
+	// that reach a key sink (see sinkSummary).
 	sinkParams map[*types.Func]map[int]bool
 	parents    keys.ParentIndex // per scope function
 	reported   map[ast.Node]bool
@@ -100,7 +101,6 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			}
 		}
 	}
-	c.summarise()
 	for _, s := range scopes {
 		if suppress.GeneratedAt(pass, s.Body.Pos()) {
 			continue
@@ -118,49 +118,67 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	}
 }
 
-// summarise finds the package's small helpers: functions that return a
-// fresh value, and functions whose parameters reach a key sink. Helpers of
-// helpers are found by repeating, up to a small depth.
-func (c *checker) summarise() {
-	for range 3 {
-		changed := false
-		for fn, fd := range c.funcs {
-			if !c.fresh[fn] && fd.Type.Results != nil && len(fd.Type.Results.List) > 0 {
-				f := c.newFlow(fd.Body, nil)
-				f.run()
-				if f.returnsFresh() {
-					c.fresh[fn] = true
-					changed = true
-				}
-			}
-			params := astq.Params(c.info, fd)
-			if len(params) == 0 {
-				continue
-			}
-			f := c.newFlow(fd.Body, params)
-			f.run()
-			for _, sk := range f.sinks() {
-				id, ok := sk.origin.(*ast.Ident)
-				if !ok {
-					continue
-				}
-				i, ok := params[id]
-				if !ok {
-					continue
-				}
-				if c.sinkParams[fn] == nil {
-					c.sinkParams[fn] = make(map[int]bool)
-				}
-				if !c.sinkParams[fn][i] {
-					c.sinkParams[fn][i] = true
-					changed = true
-				}
-			}
+// The package's small helpers are summarised on demand, when a flow meets
+// a call of one (most functions of a package are never called from a
+// retry): whether a function returns a fresh value (isFresh), and which of
+// its parameters reach a key sink (sinkSummary). A function met again while
+// its summary is being computed (recursion) counts as neither.
+
+// isFresh reports whether fn, a function of the package, returns a fresh
+// value on every call.
+func (c *checker) isFresh(fn *types.Func) bool {
+	fn = fn.Origin()
+	if v, ok := c.fresh[fn]; ok {
+		return v
+	}
+	fd := c.funcs[fn]
+	if fd == nil || fd.Type.Results == nil || len(fd.Type.Results.List) == 0 {
+		c.fresh[fn] = false
+		return false
+	}
+	c.fresh[fn] = false // in progress
+	f := c.newFlow(fd.Body, nil)
+	f.run()
+	v := f.returnsFresh()
+	c.fresh[fn] = v
+	return v
+}
+
+// sinkSummary returns the parameters of fn, a function of the package,
+// that reach a key sink.
+func (c *checker) sinkSummary(fn *types.Func) map[int]bool {
+	fn = fn.Origin()
+	if v, ok := c.sinkParams[fn]; ok {
+		return v
+	}
+	fd := c.funcs[fn]
+	if fd == nil {
+		c.sinkParams[fn] = nil
+		return nil
+	}
+	params := astq.Params(c.info, fd)
+	if len(params) == 0 {
+		c.sinkParams[fn] = nil
+		return nil
+	}
+	c.sinkParams[fn] = nil // in progress
+	f := c.newFlow(fd.Body, params)
+	f.run()
+	var out map[int]bool
+	for _, sk := range f.sinks() {
+		id, ok := sk.origin.(*ast.Ident)
+		if !ok {
+			continue
 		}
-		if !changed {
-			return
+		if i, ok := params[id]; ok {
+			if out == nil {
+				out = make(map[int]bool)
+			}
+			out[i] = true
 		}
 	}
+	c.sinkParams[fn] = out
+	return out
 }
 
 // sink is a place where a value becomes an idempotency key.
@@ -218,7 +236,7 @@ func (c *checker) generatorName(call *ast.CallExpr) string {
 
 // isGenerator reports whether fn returns a fresh value on every call.
 func (c *checker) isGenerator(fn *types.Func) bool {
-	if c.gens[fn.FullName()] || c.fresh[fn.Origin()] {
+	if c.gens[fn.FullName()] || c.isFresh(fn) {
 		return true
 	}
 	return keys.Fresh(fn)
