@@ -358,16 +358,7 @@ func product(f []int) int {
 func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 	h := hit{pos: callPos(call), end: call.Fun.End()}
 	if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil {
-		fn = fn.Origin()
-		h.callee, h.fn = names.Of(fn), fn
-		if fn.Pkg() == c.pass.Pkg {
-			if d := c.x.funcs[fn]; d != nil {
-				h.reach = c.summary(d)
-			}
-		} else {
-			h.reach = c.importFact(fn)
-		}
-		return h, h.reach != nil
+		return c.funcHit(call, fn)
 	}
 	// a method of an interface of this package that one type of it
 	// implements (sarama's Client, implemented by *client)
@@ -385,8 +376,62 @@ func (c *checker) callHit(call *ast.CallExpr) (hit, bool) {
 			h.reach = c.summary(lit)
 			return h, h.reach != nil
 		}
+		// a func parameter: the functions its callers pass (vault's
+		// renew, passed RenewTokenAsSelf or Sys().Renew)
+		// a func variable: the functions assigned to it (renew :=
+		// c.Sys().Renew) or, for a parameter, the functions its callers
+		// pass (vault's renew, passed RenewTokenAsSelf or Sys().Renew)
+		if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+			var values []ast.Expr
+			if retryscope.IsParam(v) {
+				values, _ = c.res.ArgsOf(v)
+			} else if c.x.local(v) {
+				values = c.x.defs[v]
+			}
+			for _, a := range values {
+				if fn := c.funcValue(a); fn != nil {
+					if g, ok := c.funcHit(call, fn); ok {
+						return g, true
+					}
+				}
+			}
+		}
 	}
 	return h, false
+}
+
+// funcValue returns the function a func-valued expression denotes
+// statically: a function, or a method value of a concrete type.
+func (c *checker) funcValue(e ast.Expr) *types.Func {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := c.pass.TypesInfo.Uses[e].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		if s, ok := c.pass.TypesInfo.Selections[e]; ok {
+			if s.Kind() != types.MethodVal || types.IsInterface(s.Recv()) {
+				return nil
+			}
+		}
+		fn, _ := c.pass.TypesInfo.Uses[e.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// funcHit is callHit for a call that runs fn.
+func (c *checker) funcHit(call *ast.CallExpr, fn *types.Func) (hit, bool) {
+	h := hit{pos: callPos(call), end: call.Fun.End()}
+	fn = fn.Origin()
+	h.callee, h.fn = names.Of(fn), fn
+	if fn.Pkg() == c.pass.Pkg {
+		if d := c.x.funcs[fn]; d != nil {
+			h.reach = c.summary(d)
+		}
+	} else {
+		h.reach = c.importFact(fn)
+	}
+	return h, h.reach != nil
 }
 
 // soleImpl returns the method that a call through an interface declared

@@ -52,7 +52,7 @@ func TestFactRoundTrip(t *testing.T) {
 
 func TestClients(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase")
+	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")
 }
 
 func TestAcrossPackages(t *testing.T) {

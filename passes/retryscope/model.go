@@ -252,6 +252,11 @@ type Result struct {
 	// the def index of each outermost function (see Defs)
 	info *types.Info
 	defs map[ast.Node]*DefIndex
+	// the package's files and the call sites of its functions (see ArgsOf)
+	pkg       *types.Package
+	files     []*ast.File
+	sites     *callSites
+	paramFunc map[*types.Var]*types.Func
 }
 
 // Scopes returns every retry scope of the package in source order.

@@ -109,6 +109,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		defs:  make(map[ast.Node]*defIndex),
 	}
 	m.res.info, m.res.defs = m.info, m.defs
+	m.res.pkg, m.res.files = pass.Pkg, pass.Files
 	for _, n := range cfg.RetryFuncs {
 		m.extra[n] = true
 	}
