@@ -91,6 +91,10 @@ of the package), the check reports:
 
 Calls are followed along the static call graph: functions, methods on
 concrete types, and closures held in local variables, within the package;
+a call through a func variable runs the functions and method values
+assigned to it, and through a func parameter of an unexported function
+used only in calls, the ones its callers pass (vault's
+` + "`doRenewWithOptions(..., renew, ...)`" + `, passed ` + "`RenewTokenAsSelf`" + ` or ` + "`Sys().Renew`" + `);
 across packages through a fact that the check exports on every exported
 function or method that retries (directly or through its callees), with the
 attempt cap when known. Because a Google Cloud client's methods call
