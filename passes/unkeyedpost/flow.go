@@ -264,13 +264,21 @@ func (c *checker) rangesAround(fd *ast.FuncDecl, n ast.Node) []*ast.RangeStmt {
 	return out
 }
 
-// optionalHook reports whether call calls a func-typed field that the
-// code calls only when set (if c.Hook != nil { c.Hook(req) }): a hook a
-// user may install, which the request does not rely on for its key.
+// optionalHook reports whether call calls a func-typed field, or a method
+// of an interface-typed field, that the code calls only when set (if
+// c.Hook != nil { c.Hook(req) }, if c.signer != nil { c.signer.Sign(req) }):
+// a hook a user may install, which the request does not rely on for its
+// key.
 func (c *checker) optionalHook(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
+	}
+	if m, ok := c.info.Uses[sel.Sel].(*types.Func); ok && m.Signature().Recv() != nil && types.IsInterface(m.Signature().Recv().Type()) {
+		// c.signer.Sign(req): the hook is the field holding the interface
+		if sel, ok = ast.Unparen(sel.X).(*ast.SelectorExpr); !ok {
+			return false
+		}
 	}
 	field, ok := c.info.Uses[sel.Sel].(*types.Var)
 	if !ok || !field.IsField() {
