@@ -142,7 +142,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
-			if w.Const && c.names.Header(w.Name) || !w.Const && !c.clientWide(fd, w) && !(strict && c.copiedUnkeyed(fd, w)) {
+			if w.Const && c.names.Header(w.Name) || !w.Const && !c.clientWide(fd, w) && !(strict && c.copiedUnkeyed(fd, w)) && !c.copyJudged(fd, w, strict) {
 				return true
 			}
 		}
@@ -179,7 +179,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 						continue // req.Body, req.URL: a part of the request that holds no header
 					}
 				}
-				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i, strict) {
+				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(fd, n, i, strict) {
 					keyed = true
 				}
 			}
@@ -299,15 +299,19 @@ func (c *checker) optionalHook(call *ast.CallExpr) bool {
 	return false
 }
 
-// mayKey reports whether the call may set a key header on its i-th
-// argument.
-func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
+// mayKey reports whether the call, in fd, may set a key header on its
+// i-th argument.
+func (c *checker) mayKey(fd *ast.FuncDecl, call *ast.CallExpr, i int, strict bool) bool {
 	if _, _, ok := c.transportSend(call); ok {
 		return false // sending the request does not key it
 	}
 	fn := typeutil.StaticCallee(c.info, call)
 	if strict {
-		return fn != nil && c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
+		if fn == nil {
+			return false
+		}
+		_, copies := c.copies[fn.Origin()][c.paramIndex(fn, i)]
+		return copies || c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
 	}
 	if fn == nil {
 		if tv, ok := c.info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
@@ -317,6 +321,9 @@ func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
 			return false // a predicate hook (retryOnError(req, err)) decides; it does not key
 		}
 		return !c.optionalHook(call) // a function value: unknown
+	}
+	if copied, key := c.copiedKey(fd, fn, call, i); copied && key {
+		return true // a helper copies a header that may carry a key into it
 	}
 	if c.keyedParams[fn.Origin()][c.paramIndex(fn, i)] {
 		return true

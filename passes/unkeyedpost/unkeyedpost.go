@@ -59,6 +59,12 @@ type checker struct {
 	// sendsParams lists, per package function, the request parameters it
 	// sends with (*net/http.Client).Do without a key.
 	sendsParams map[*types.Func]map[int]bool
+	// copies lists, per package function, the header parameters it
+	// copies another header parameter into (copies.go).
+	copies map[*types.Func]map[int]int
+	// inKeySummary is set while keyedParams is computed: a copy of a
+	// parameter is then judged at the helper's call sites.
+	inKeySummary bool
 	// postHelpers maps the package functions that send an unkeyed POST or
 	// PATCH they build themselves to its method.
 	postHelpers map[*types.Func]string
@@ -88,6 +94,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:       make(map[*types.Func]*ast.FuncDecl),
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
+		copies:      make(map[*types.Func]map[int]int),
 		postHelpers: make(map[*types.Func]string),
 		parents:     make(keys.ParentIndex),
 	}
@@ -127,6 +134,8 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 // summarise finds the package's helpers that key a request parameter and
 // those that send one.
 func (c *checker) summarise() {
+	c.findCopies()
+	c.inKeySummary = true
 	for range 3 {
 		changed := false
 		for fn, fd := range c.funcs {
@@ -145,6 +154,7 @@ func (c *checker) summarise() {
 			break
 		}
 	}
+	c.inKeySummary = false
 	for fn, fd := range c.funcs {
 		for id, i := range astq.Params(c.info, fd) {
 			o := c.info.Defs[id]
@@ -194,6 +204,7 @@ func (c *checker) summarise() {
 
 // keyedSend reports whether s's request carries (or may carry) a key.
 func (c *checker) keyedSend(fd *ast.FuncDecl, s *sendInfo) bool {
+	defer c.withVia(s.via)()
 	if s.req != nil && c.keyed(fd, s.reqObjs) {
 		return true
 	}
@@ -227,6 +238,10 @@ type sendInfo struct {
 	// from is set when the request or its method is a parameter of the
 	// sending function: the package call site that passes a POST or PATCH.
 	from *ast.CallExpr
+	// via are the package call sites the request or its method was
+	// followed through, from ... to from: the headers they pass are
+	// judged along them (copies.go).
+	via []retryscope.Arg
 	// indirect is set when the request is built in another function (a
 	// caller, or a request builder of the package): no fix.
 	indirect bool
@@ -463,6 +478,7 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judg
 		}
 		s.method, s.from, s.indirect, s.built = sub.method, a.Call, true, nil
 		s.anyMethod, s.origin = sub.anyMethod, sub.origin
+		s.via = append(append([]retryscope.Arg(nil), sub.via...), a)
 		if sub.from != nil {
 			s.from = sub.from
 		}
@@ -497,7 +513,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
 		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
-			s.anyMethod, s.origin = sub.anyMethod, sub.origin
+			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			found = true
 		}
 		return !found
@@ -546,7 +562,7 @@ func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
 		}
 		if sub := c.send(hd, inner); sub != nil && sub.client == nil && sub.from != nil && !c.keyedSend(hd, sub) {
 			s.method, s.from, s.indirect, s.helper = sub.method, sub.from, true, true
-			s.anyMethod, s.origin = sub.anyMethod, sub.origin
+			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			if sub.from == s.call {
 				s.from = nil // the method is this call's own argument
 			}
