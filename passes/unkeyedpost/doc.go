@@ -40,7 +40,11 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   or PATCH found makes the send one: its message says where it comes from (` + "`(a POST from issues.go:118)`" + `), and there is
   no fix (the key belongs to the caller). A builder that sets a key header keys every request it builds; code it
   hands the request to (the caller's request options) does not count, and copying the entries of a local header map
-  whose names are all constant and none a key sets none. Call sites in other packages are not seen;
+  whose names are all constant and none a key sets none. A helper of the package that copies one header parameter
+  into another (` + "`copyHeader(target, source)`" + `: ` + "`for k, vs := range source { target[k] = vs }`" + `) keys the request
+  only with what it copies: the header passed for the source is judged at the call sites the method came through
+  (` + "`nil`" + `, a header the receiver holds for every request, a local header of literals and constant names none a
+  key carry none; a header of the caller's may carry one). Call sites in other packages are not seen;
 - the caller's requests, of any method: a retry that re-sends a request its callers give (a parameter of an
   exported function or of an exported method of an exported type that no call site of the package settles as a
   POST, or an exported ` + "`*http.Request`" + ` field of the receiver of a method of an exported type, as in the
@@ -60,7 +64,8 @@ Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idemp
 ` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper
 of the package it passes the request to); requests handed to code the check cannot see into (a function value, an
 interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant
-(a hook called only when set, ` + "`if c.PrepareRetry != nil { c.PrepareRetry(req) }`" + `, and values copied out of the request
+(a hook called only when set, ` + "`if c.PrepareRetry != nil { c.PrepareRetry(req) }`" + ` or an optional signer
+` + "`if c.signer != nil { c.signer.SignRequest(req) }`" + `, and values copied out of the request
 such as ` + "`req.Method`" + ` do not count); ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
 a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
 permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry
