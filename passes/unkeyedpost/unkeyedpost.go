@@ -129,6 +129,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			})
 		}
 	}
+	c.checkClientFields()
 }
 
 // summarise finds the package's helpers that key a request parameter and
