@@ -31,6 +31,13 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method;
   also such a client that a constructor of the package stores in a struct field (` + "`c.client = &retryablehttp.Client{...}`" + `
   in ` + "`newClient`" + `, every store of the field in the package that one client), sent through the field in another method;
+  and a client whose ` + "`StandardClient()`" + ` a function of the package stores in an ` + "`*http.Client`" + ` field
+  (` + "`c.HTTPClient = rc.StandardClient()`" + `, as godo's ` + "`New`" + `) when its policy retries every method (no
+  ` + "`CheckRetry`" + ` set on a ` + "`NewClient()`" + `, ` + "`DefaultRetryPolicy`" + `, ` + "`ErrorPropagatedRetryPolicy`" + `, or a func literal
+  that returns one's verdict and reads no request's method), the function gives the field no other transport, and
+  the package sends an unkeyed POST or PATCH with ` + "`Do`" + ` through the field, or through a sending helper it passes
+  the field to (` + "`DoRequestWithClient(ctx, c.HTTPClient, req)`" + `): that is reported at the client, which re-sends
+  them, with no fix;
 - the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
   ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
   method parameter by the methods they pass, and a request built by a request builder of the package
@@ -56,8 +63,8 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   (` + "`for k, v := range c.header`" + `), predicate hooks (` + "`c.retryOnError(req, err)`" + `), calls handed the response beside the
   request (a logger's ` + "`LogRoundTrip(req, res, ...)`" + `), and parts of the request (` + "`req.Body`" + `) set no key.
 
-It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
-request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
+It reports at the send (at the client for a retrying client behind a field, above); when a helper of the package
+sends a request built inside the retry, it reports where the request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
 itself (` + "`c.post(ctx, \"/charges\", body)`" + `), it reports the call.
 
 Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
