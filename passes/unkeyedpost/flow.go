@@ -34,10 +34,17 @@ func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Exp
 }
 
 // rootObj returns the variable at the root of req, req.Header,
-// req.Header["K"], &req.
+// req.Header["K"], &req, req.Raw().Header of a pipeline's request.
 func (c *checker) rootObj(e ast.Expr) types.Object {
 	for range 16 {
 		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			// req.Raw().Header: the header of a pipeline's request
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok || !retryscope.PipelineRaw(typeutil.StaticCallee(c.info, x)) {
+				return nil
+			}
+			e = sel.X
 		case *ast.Ident:
 			if _, ok := c.obj(x).(*types.Var); ok {
 				return c.obj(x)
@@ -69,6 +76,9 @@ func (c *checker) aliasRoot(e ast.Expr) types.Object {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if fn == nil || !ok || fn.Signature().Recv() == nil || fn.Signature().Results().Len() == 0 {
 			return nil
+		}
+		if retryscope.PipelineRaw(fn) {
+			return c.aliasRoot(sel.X) // req.Raw(): the pipeline request's own *http.Request
 		}
 		if !types.Identical(deref(fn.Signature().Recv().Type()), deref(fn.Signature().Results().At(0).Type())) {
 			return nil
@@ -175,7 +185,11 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 					if _, basic := t.Underlying().(*types.Basic); basic {
 						continue // req.Method, req.URL.Path: a copy, which cannot key the request
 					}
-					if _, part := ast.Unparen(a).(*ast.SelectorExpr); part && !isRequestish(t) {
+					part := ast.Unparen(a)
+					if star, ok := part.(*ast.StarExpr); ok {
+						part = ast.Unparen(star.X) // *req.URL: a copy of a part
+					}
+					if _, ok := part.(*ast.SelectorExpr); ok && !isRequestish(c.info.TypeOf(part)) {
 						continue // req.Body, req.URL: a part of the request that holds no header
 					}
 				}

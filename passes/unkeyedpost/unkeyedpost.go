@@ -279,6 +279,13 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		}
 		return nil
 	}
+	if retryscope.PipelineSend(fn) {
+		// req.Next(): a pipeline policy sends the request on
+		if s.req = recv(); s.req == nil || !c.resolve(fd, s) {
+			return nil
+		}
+		return s
+	}
 	entry := s.entry
 	if m, ok := retryscope.HTTPMirror(entry); ok {
 		entry = retrying + m
@@ -409,6 +416,12 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 				e, before = v.Args[0], v.Pos()
 				continue
 			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
+				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
+					e, before = sel.X, v.Pos()
+					continue
+				}
+			}
+			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, v)) { // req.Clone(ctx) of a pipeline's request
 				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
 					e, before = sel.X, v.Pos()
 					continue
@@ -712,7 +725,8 @@ func (c *checker) builtKeyed(built ast.Expr) bool {
 func isRequest(t types.Type, path string) bool { return astq.IsNamed(t, path, "Request") }
 
 // isRequestish reports whether a value of type t can carry a request's
-// headers: an *http.Request, a *retryablehttp.Request, an http.Header.
+// headers: an *http.Request, a *retryablehttp.Request, a pipeline's
+// request (azcore's *policy.Request), an http.Header.
 func isRequestish(t types.Type) bool {
-	return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || keys.IsHeader(t)
+	return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || retryscope.PipelineRequest(t) || keys.IsHeader(t)
 }
