@@ -55,10 +55,12 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
 - the caller's requests, of any method: a retry that re-sends a request its callers give (a parameter of an
   exported function or of an exported method of an exported type that no call site of the package settles as a
   POST, or an exported ` + "`*http.Request`" + ` field of the receiver of a method of an exported type, as in the
-  ` + "`RequestConfig`" + ` of a generated SDK) re-sends their POSTs too. Sends through values count here: an
+  ` + "`RequestConfig`" + ` of a generated SDK, or the request of a pipeline policy's ` + "`Do`" + `, which the SDK's pipeline hands
+  every request, re-sent with ` + "`req.Next()`" + ` or ` + "`req.Clone(ctx).Next()`" + ` as in azcore's retry policy) re-sends their
+  POSTs too. Sends through values count here: an
   ` + "`http.RoundTripper`" + `'s ` + "`RoundTrip`" + ` and a func value of the shape of ` + "`(*http.Client).Do`" + ` (` + "`handler := c.HTTPClient.Do`" + `,
-  wrapped in middleware). A function that compares the request's method (itself, or in a helper of the package it
-  hands the request to) decides by method and is not reported. The message says to key POSTs or to retry only
+  wrapped in middleware). A function that compares the request's method (` + "`req.Method`" + `, ` + "`req.Raw().Method`" + ` or a local
+  holding it; itself, or in a helper of the package it hands the request to) decides by method and is not reported. The message says to key POSTs or to retry only
   idempotent methods; there is no fix. Headers copied from a header map a client holds for every request
   (` + "`for k, v := range c.header`" + `), predicate hooks (` + "`c.retryOnError(req, err)`" + `), calls handed the response beside the
   request (a logger's ` + "`LogRoundTrip(req, res, ...)`" + `), and parts of the request (` + "`req.Body`" + `) set no key.
