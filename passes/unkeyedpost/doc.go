@@ -31,6 +31,13 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `. That client retries connection errors and 5xx for every method;
   also such a client that a constructor of the package stores in a struct field (` + "`c.client = &retryablehttp.Client{...}`" + `
   in ` + "`newClient`" + `, every store of the field in the package that one client), sent through the field in another method;
+  and a client whose ` + "`StandardClient()`" + ` a function of the package stores in an ` + "`*http.Client`" + ` field
+  (` + "`c.HTTPClient = rc.StandardClient()`" + `, as godo's ` + "`New`" + `) when its policy retries every method (no
+  ` + "`CheckRetry`" + ` set on a ` + "`NewClient()`" + `, ` + "`DefaultRetryPolicy`" + `, ` + "`ErrorPropagatedRetryPolicy`" + `, or a func literal
+  that returns one's verdict and reads no request's method), the function gives the field no other transport, and
+  the package sends an unkeyed POST or PATCH with ` + "`Do`" + ` through the field, or through a sending helper it passes
+  the field to (` + "`DoRequestWithClient(ctx, c.HTTPClient, req)`" + `): that is reported at the client, which re-sends
+  them, with no fix;
 - the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
   ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
   method parameter by the methods they pass, and a request built by a request builder of the package
@@ -40,27 +47,34 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   or PATCH found makes the send one: its message says where it comes from (` + "`(a POST from issues.go:118)`" + `), and there is
   no fix (the key belongs to the caller). A builder that sets a key header keys every request it builds; code it
   hands the request to (the caller's request options) does not count, and copying the entries of a local header map
-  whose names are all constant and none a key sets none. Call sites in other packages are not seen;
+  whose names are all constant and none a key sets none. A helper of the package that copies one header parameter
+  into another (` + "`copyHeader(target, source)`" + `: ` + "`for k, vs := range source { target[k] = vs }`" + `) keys the request
+  only with what it copies: the header passed for the source is judged at the call sites the method came through
+  (` + "`nil`" + `, a header the receiver holds for every request, a local header of literals and constant names none a
+  key carry none; a header of the caller's may carry one). Call sites in other packages are not seen;
 - the caller's requests, of any method: a retry that re-sends a request its callers give (a parameter of an
   exported function or of an exported method of an exported type that no call site of the package settles as a
   POST, or an exported ` + "`*http.Request`" + ` field of the receiver of a method of an exported type, as in the
-  ` + "`RequestConfig`" + ` of a generated SDK) re-sends their POSTs too. Sends through values count here: an
+  ` + "`RequestConfig`" + ` of a generated SDK, or the request of a pipeline policy's ` + "`Do`" + `, which the SDK's pipeline hands
+  every request, re-sent with ` + "`req.Next()`" + ` or ` + "`req.Clone(ctx).Next()`" + ` as in azcore's retry policy) re-sends their
+  POSTs too. Sends through values count here: an
   ` + "`http.RoundTripper`" + `'s ` + "`RoundTrip`" + ` and a func value of the shape of ` + "`(*http.Client).Do`" + ` (` + "`handler := c.HTTPClient.Do`" + `,
-  wrapped in middleware). A function that compares the request's method (itself, or in a helper of the package it
-  hands the request to) decides by method and is not reported. The message says to key POSTs or to retry only
+  wrapped in middleware). A function that compares the request's method (` + "`req.Method`" + `, ` + "`req.Raw().Method`" + ` or a local
+  holding it; itself, or in a helper of the package it hands the request to) decides by method and is not reported. The message says to key POSTs or to retry only
   idempotent methods; there is no fix. Headers copied from a header map a client holds for every request
   (` + "`for k, v := range c.header`" + `), predicate hooks (` + "`c.retryOnError(req, err)`" + `), calls handed the response beside the
   request (a logger's ` + "`LogRoundTrip(req, res, ...)`" + `), and parts of the request (` + "`req.Body`" + `) set no key.
 
-It reports at the send; when a helper of the package sends a request built inside the retry, it reports where the
-request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
+It reports at the send (at the client for a retrying client behind a field, above); when a helper of the package
+sends a request built inside the retry, it reports where the request is built; and when the retry calls a helper of the package that builds and sends an unkeyed POST or PATCH
 itself (` + "`c.post(ctx, \"/charges\", body)`" + `), it reports the call.
 
 Not reported: requests that carry a key header (` + "`Idempotency-Key`, `X-Idempotency-Key`" + `, or a name given with
 ` + "`-key-headers`" + `; set with ` + "`Header.Set`, `Add`" + `, a map assignment or a header literal, in the function or in a helper
 of the package it passes the request to); requests handed to code the check cannot see into (a function value, an
 interface method, a function of another package than ` + "`net/http`, `fmt`, `log`" + ` and the like), or given a header whose name is not constant
-(a hook called only when set, ` + "`if c.PrepareRetry != nil { c.PrepareRetry(req) }`" + `, and values copied out of the request
+(a hook called only when set, ` + "`if c.PrepareRetry != nil { c.PrepareRetry(req) }`" + ` or an optional signer
+` + "`if c.signer != nil { c.signer.SignRequest(req) }`" + `, and values copied out of the request
 such as ` + "`req.Method`" + ` do not count); ` + "`GET`, `HEAD`, `OPTIONS`,\n`PUT`, `DELETE`" + ` and methods that are not constant; a POST sent once; and retries that never repeat after the send:
 a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
 permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry

@@ -34,10 +34,17 @@ func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Exp
 }
 
 // rootObj returns the variable at the root of req, req.Header,
-// req.Header["K"], &req.
+// req.Header["K"], &req, req.Raw().Header of a pipeline's request.
 func (c *checker) rootObj(e ast.Expr) types.Object {
 	for range 16 {
 		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			// req.Raw().Header: the header of a pipeline's request
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok || !retryscope.PipelineRaw(typeutil.StaticCallee(c.info, x)) {
+				return nil
+			}
+			e = sel.X
 		case *ast.Ident:
 			if _, ok := c.obj(x).(*types.Var); ok {
 				return c.obj(x)
@@ -69,6 +76,9 @@ func (c *checker) aliasRoot(e ast.Expr) types.Object {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if fn == nil || !ok || fn.Signature().Recv() == nil || fn.Signature().Results().Len() == 0 {
 			return nil
+		}
+		if retryscope.PipelineRaw(fn) {
+			return c.aliasRoot(sel.X) // req.Raw(): the pipeline request's own *http.Request
 		}
 		if !types.Identical(deref(fn.Signature().Recv().Type()), deref(fn.Signature().Results().At(0).Type())) {
 			return nil
@@ -142,7 +152,7 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
-			if w.Const && c.names.Header(w.Name) || !w.Const && !c.clientWide(fd, w) && !(strict && c.copiedUnkeyed(fd, w)) {
+			if w.Const && c.names.Header(w.Name) || !w.Const && !c.clientWide(fd, w) && !(strict && c.copiedUnkeyed(fd, w)) && !c.copyJudged(fd, w, strict) {
 				return true
 			}
 		}
@@ -175,11 +185,15 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 					if _, basic := t.Underlying().(*types.Basic); basic {
 						continue // req.Method, req.URL.Path: a copy, which cannot key the request
 					}
-					if _, part := ast.Unparen(a).(*ast.SelectorExpr); part && !isRequestish(t) {
+					part := ast.Unparen(a)
+					if star, ok := part.(*ast.StarExpr); ok {
+						part = ast.Unparen(star.X) // *req.URL: a copy of a part
+					}
+					if _, ok := part.(*ast.SelectorExpr); ok && !isRequestish(c.info.TypeOf(part)) {
 						continue // req.Body, req.URL: a part of the request that holds no header
 					}
 				}
-				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(n, i, strict) {
+				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(fd, n, i, strict) {
 					keyed = true
 				}
 			}
@@ -264,13 +278,21 @@ func (c *checker) rangesAround(fd *ast.FuncDecl, n ast.Node) []*ast.RangeStmt {
 	return out
 }
 
-// optionalHook reports whether call calls a func-typed field that the
-// code calls only when set (if c.Hook != nil { c.Hook(req) }): a hook a
-// user may install, which the request does not rely on for its key.
+// optionalHook reports whether call calls a func-typed field, or a method
+// of an interface-typed field, that the code calls only when set (if
+// c.Hook != nil { c.Hook(req) }, if c.signer != nil { c.signer.Sign(req) }):
+// a hook a user may install, which the request does not rely on for its
+// key.
 func (c *checker) optionalHook(call *ast.CallExpr) bool {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return false
+	}
+	if m, ok := c.info.Uses[sel.Sel].(*types.Func); ok && m.Signature().Recv() != nil && types.IsInterface(m.Signature().Recv().Type()) {
+		// c.signer.Sign(req): the hook is the field holding the interface
+		if sel, ok = ast.Unparen(sel.X).(*ast.SelectorExpr); !ok {
+			return false
+		}
 	}
 	field, ok := c.info.Uses[sel.Sel].(*types.Var)
 	if !ok || !field.IsField() {
@@ -291,15 +313,19 @@ func (c *checker) optionalHook(call *ast.CallExpr) bool {
 	return false
 }
 
-// mayKey reports whether the call may set a key header on its i-th
-// argument.
-func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
+// mayKey reports whether the call, in fd, may set a key header on its
+// i-th argument.
+func (c *checker) mayKey(fd *ast.FuncDecl, call *ast.CallExpr, i int, strict bool) bool {
 	if _, _, ok := c.transportSend(call); ok {
 		return false // sending the request does not key it
 	}
 	fn := typeutil.StaticCallee(c.info, call)
 	if strict {
-		return fn != nil && c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
+		if fn == nil {
+			return false
+		}
+		_, copies := c.copies[fn.Origin()][c.paramIndex(fn, i)]
+		return copies || c.keyedParams[fn.Origin()][c.paramIndex(fn, i)]
 	}
 	if fn == nil {
 		if tv, ok := c.info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
@@ -309,6 +335,9 @@ func (c *checker) mayKey(call *ast.CallExpr, i int, strict bool) bool {
 			return false // a predicate hook (retryOnError(req, err)) decides; it does not key
 		}
 		return !c.optionalHook(call) // a function value: unknown
+	}
+	if copied, key := c.copiedKey(fd, fn, call, i); copied && key {
+		return true // a helper copies a header that may carry a key into it
 	}
 	if c.keyedParams[fn.Origin()][c.paramIndex(fn, i)] {
 		return true

@@ -74,7 +74,7 @@ func (c *checker) callersRequest(fd *ast.FuncDecl, s *sendInfo, e ast.Expr) bool
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := c.info.Uses[e].(*types.Var)
-		if !ok || !isParam(c.info, fd, v) || !fd.Name.IsExported() || !exportedRecv(c.info, fd) {
+		if !ok || !isParam(c.info, fd, v) || !(fd.Name.IsExported() && exportedRecv(c.info, fd) || c.pipelinePolicy(fd)) {
 			return false
 		}
 	case *ast.SelectorExpr:
@@ -96,6 +96,14 @@ func (c *checker) callersRequest(fd *ast.FuncDecl, s *sendInfo, e ast.Expr) bool
 	}
 	s.anyMethod, s.origin, s.indirect, s.method = true, e, true, "POST"
 	return true
+}
+
+// pipelinePolicy reports whether fd is a pipeline policy's Do, which the
+// pipeline hands every request of the SDK's clients
+// (retryscope.PipelinePolicy).
+func (c *checker) pipelinePolicy(fd *ast.FuncDecl) bool {
+	fn, _ := c.info.Defs[fd.Name].(*types.Func)
+	return retryscope.PipelinePolicy(fn)
 }
 
 // exportedRecv reports whether fd is a function, or a method of an
@@ -127,7 +135,8 @@ func isParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
 // followed).
 func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 	isMethod := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		// m := req.Method; if m != http.MethodGet
+		sel, ok := ast.Unparen(c.origin(fd, e, e.Pos())).(*ast.SelectorExpr)
 		if !ok || sel.Sel.Name != "Method" {
 			return false
 		}
@@ -157,7 +166,7 @@ func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 				break
 			}
 			for _, a := range n.Args {
-				if t := c.info.TypeOf(a); t != nil && (isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")) {
+				if t := c.info.TypeOf(a); t != nil && (isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || retryscope.PipelineRequest(t)) {
 					if c.testsMethod(c.funcs[fn.Origin()], depth+1) {
 						found = true
 					}

@@ -59,6 +59,12 @@ type checker struct {
 	// sendsParams lists, per package function, the request parameters it
 	// sends with (*net/http.Client).Do without a key.
 	sendsParams map[*types.Func]map[int]bool
+	// copies lists, per package function, the header parameters it
+	// copies another header parameter into (copies.go).
+	copies map[*types.Func]map[int]int
+	// inKeySummary is set while keyedParams is computed: a copy of a
+	// parameter is then judged at the helper's call sites.
+	inKeySummary bool
 	// postHelpers maps the package functions that send an unkeyed POST or
 	// PATCH they build themselves to its method.
 	postHelpers map[*types.Func]string
@@ -88,6 +94,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:       make(map[*types.Func]*ast.FuncDecl),
 		keyedParams: make(map[*types.Func]map[int]bool),
 		sendsParams: make(map[*types.Func]map[int]bool),
+		copies:      make(map[*types.Func]map[int]int),
 		postHelpers: make(map[*types.Func]string),
 		parents:     make(keys.ParentIndex),
 	}
@@ -122,11 +129,14 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			})
 		}
 	}
+	c.checkClientFields()
 }
 
 // summarise finds the package's helpers that key a request parameter and
 // those that send one.
 func (c *checker) summarise() {
+	c.findCopies()
+	c.inKeySummary = true
 	for range 3 {
 		changed := false
 		for fn, fd := range c.funcs {
@@ -145,6 +155,7 @@ func (c *checker) summarise() {
 			break
 		}
 	}
+	c.inKeySummary = false
 	for fn, fd := range c.funcs {
 		for id, i := range astq.Params(c.info, fd) {
 			o := c.info.Defs[id]
@@ -194,6 +205,7 @@ func (c *checker) summarise() {
 
 // keyedSend reports whether s's request carries (or may carry) a key.
 func (c *checker) keyedSend(fd *ast.FuncDecl, s *sendInfo) bool {
+	defer c.withVia(s.via)()
 	if s.req != nil && c.keyed(fd, s.reqObjs) {
 		return true
 	}
@@ -227,6 +239,10 @@ type sendInfo struct {
 	// from is set when the request or its method is a parameter of the
 	// sending function: the package call site that passes a POST or PATCH.
 	from *ast.CallExpr
+	// via are the package call sites the request or its method was
+	// followed through, from ... to from: the headers they pass are
+	// judged along them (copies.go).
+	via []retryscope.Arg
 	// indirect is set when the request is built in another function (a
 	// caller, or a request builder of the package): no fix.
 	indirect bool
@@ -262,6 +278,13 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 			return sel.X
 		}
 		return nil
+	}
+	if retryscope.PipelineSend(fn) {
+		// req.Next(): a pipeline policy sends the request on
+		if s.req = recv(); s.req == nil || !c.resolve(fd, s) {
+			return nil
+		}
+		return s
 	}
 	entry := s.entry
 	if m, ok := retryscope.HTTPMirror(entry); ok {
@@ -398,6 +421,12 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 					continue
 				}
 			}
+			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, v)) { // req.Clone(ctx) of a pipeline's request
+				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
+					e, before = sel.X, v.Pos()
+					continue
+				}
+			}
 			return c.builtBy(fd, s, v)
 		case *ast.SelectorExpr:
 			// req.Request: the *http.Request a *retryablehttp.Request wraps.
@@ -463,6 +492,7 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judg
 		}
 		s.method, s.from, s.indirect, s.built = sub.method, a.Call, true, nil
 		s.anyMethod, s.origin = sub.anyMethod, sub.origin
+		s.via = append(append([]retryscope.Arg(nil), sub.via...), a)
 		if sub.from != nil {
 			s.from = sub.from
 		}
@@ -497,7 +527,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
 		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
-			s.anyMethod, s.origin = sub.anyMethod, sub.origin
+			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			found = true
 		}
 		return !found
@@ -546,7 +576,7 @@ func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
 		}
 		if sub := c.send(hd, inner); sub != nil && sub.client == nil && sub.from != nil && !c.keyedSend(hd, sub) {
 			s.method, s.from, s.indirect, s.helper = sub.method, sub.from, true, true
-			s.anyMethod, s.origin = sub.anyMethod, sub.origin
+			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			if sub.from == s.call {
 				s.from = nil // the method is this call's own argument
 			}
@@ -695,7 +725,8 @@ func (c *checker) builtKeyed(built ast.Expr) bool {
 func isRequest(t types.Type, path string) bool { return astq.IsNamed(t, path, "Request") }
 
 // isRequestish reports whether a value of type t can carry a request's
-// headers: an *http.Request, a *retryablehttp.Request, an http.Header.
+// headers: an *http.Request, a *retryablehttp.Request, a pipeline's
+// request (azcore's *policy.Request), an http.Header.
 func isRequestish(t types.Type) bool {
-	return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || keys.IsHeader(t)
+	return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || retryscope.PipelineRequest(t) || keys.IsHeader(t)
 }

@@ -153,3 +153,58 @@ func (cfg *RequestConfig) Probe() (*http.Response, error) {
 	handler := cfg.HTTPClient.Do
 	return handler(cfg.Request)
 }
+
+// Signer signs a request (an AWS SigV4 signer): a user may install one.
+type Signer interface {
+	SignRequest(*http.Request) error
+}
+
+// SignedTransport signs each attempt when a signer is set.
+type SignedTransport struct {
+	rt      http.RoundTripper
+	signer  Signer
+	retries int
+}
+
+func (t *SignedTransport) sign(req *http.Request) error {
+	if t.signer != nil {
+		return t.signer.SignRequest(req)
+	}
+	return nil
+}
+
+// Perform re-sends every request; the optional signer is a hook the
+// request does not rely on for a key.
+func (t *SignedTransport) Perform(req *http.Request) (*http.Response, error) {
+	var err error
+	for i := 0; i <= t.retries; i++ {
+		if err = t.sign(req); err != nil {
+			return nil, err
+		}
+		var res *http.Response
+		res, err = t.rt.RoundTrip(req) // want `a retry of the caller's requests, POST too, has no idempotency key; key POSTs or retry only idempotent methods`
+		if err == nil {
+			return res, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// PerformEdited hands every request to an editor the transport always
+// calls: it may set a key.
+func (t *SignedTransport) PerformEdited(req *http.Request) (*http.Response, error) {
+	var err error
+	for i := 0; i <= t.retries; i++ {
+		if err = t.signer.SignRequest(req); err != nil {
+			return nil, err
+		}
+		var res *http.Response
+		res, err = t.rt.RoundTrip(req)
+		if err == nil {
+			return res, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil, err
+}
