@@ -35,6 +35,9 @@ type summary struct {
 	// attempt counter): either may happen. A status in neither depends on
 	// something the walk does not follow.
 	yes, no set
+	// acts: a path of fn does more than a status check before it returns
+	// (see state.acted): a call of fn may change the next attempt.
+	acts bool
 }
 
 // at returns what s says for code: the value when only one is possible,
@@ -136,7 +139,20 @@ func (c *checker) summarise(k sumKey) *summary {
 	if w.aborted || (w.yes.empty() && w.no.empty()) {
 		return nil
 	}
-	return &summary{yes: w.yes, no: w.no}
+	return &summary{yes: w.yes, no: w.no, acts: w.acts}
+}
+
+// checksStatus reports whether call is a status check of the package's
+// code (a predicate or an error given the status) that does nothing else:
+// it does not change the next attempt.
+func (w *walker) checksStatus(call *ast.CallExpr) bool {
+	s := w.predicateLeaf(call)
+	if s == nil {
+		if e, own := w.errorCall(call); !own {
+			s = e
+		}
+	}
+	return s != nil && !s.acts
 }
 
 func isBool(t types.Type) bool {

@@ -310,6 +310,7 @@ type walker struct {
 	yes, no   set
 	named     []*ast.Ident
 	nres      int
+	acts      bool // a path acted before its return
 }
 
 // opRules say which errors returned by a retry library's operation are
@@ -880,6 +881,9 @@ func (w *walker) decide(r *ast.ReturnStmt, st state) {
 		}
 		y, n := w.outcome(d, st)
 		w.yes, w.no = w.yes.or(y), w.no.or(n)
+		if w.act(st, d).acted {
+			w.acts = true
+		}
 		return
 	}
 	if w.decision >= len(r.Results) || !st.present || st.acted {
@@ -1302,7 +1306,7 @@ func (w *walker) act(st state, e ast.Expr) state {
 			if tv, ok := info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				return true
 			}
-			if w.isWait(n) {
+			if w.isWait(n) || w.checksStatus(n) {
 				return true
 			}
 			fn := astq.Callee(info, n)
