@@ -42,6 +42,8 @@ type checker struct {
 	pass      *analysis.Pass
 	info      *types.Info
 	summaries map[sumKey]*summary // the package's helpers, per status (summary.go)
+	// changedVars are the package-level variables the package changes.
+	changedVars map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {

@@ -2,6 +2,7 @@ package retrystatus
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -348,4 +349,162 @@ func (c *checker) attemptCalls(u *unit, body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// statusMap returns the statuses a package-level map literal of constant
+// status keys holds (var retryable = map[int]bool{429: true, 503: true}),
+// those whose value is true when vals, and whether the map is such a
+// literal that the package never changes.
+func (c *checker) statusMap(v *types.Var, vals bool) (set, bool) {
+	var s set
+	if v == nil || v.Pkg() != c.pass.Pkg || v.Parent() != v.Pkg().Scope() || c.changed()[v] {
+		return s, false
+	}
+	if _, ok := v.Type().Underlying().(*types.Map); !ok {
+		return s, false
+	}
+	lit := c.packageValue(v)
+	if lit == nil {
+		return s, false
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return s, false
+		}
+		tv, ok := c.info.Types[kv.Key]
+		if !ok || tv.Value == nil {
+			return s, false
+		}
+		code, ok := constant.Int64Val(constant.ToInt(tv.Value))
+		if !ok {
+			return s, false
+		}
+		if vals {
+			b, ok := c.info.Types[kv.Value]
+			if !ok || b.Value == nil || b.Value.Kind() != constant.Bool {
+				return s, false
+			}
+			if !constant.BoolVal(b.Value) {
+				continue
+			}
+		}
+		if code >= minStatus && code <= maxStatus {
+			s.add(int(code))
+		}
+	}
+	return s, true
+}
+
+// packageValue returns the composite literal a package-level variable is
+// declared with, or nil.
+func (c *checker) packageValue(v *types.Var) *ast.CompositeLit {
+	for _, f := range c.pass.Files {
+		if v.Pos() < f.FileStart || v.Pos() > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if c.info.Defs[n] == v && i < len(vs.Values) && len(vs.Names) == len(vs.Values) {
+						lit, _ := ast.Unparen(vs.Values[i]).(*ast.CompositeLit)
+						return lit
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// changed returns the package-level variables the package assigns, takes
+// the address of, stores into or deletes from, outside their declaration.
+func (c *checker) changed() map[types.Object]bool {
+	if c.changedVars != nil {
+		return c.changedVars
+	}
+	c.changedVars = map[types.Object]bool{}
+	root := func(e ast.Expr) types.Object {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.SelectorExpr:
+				e = x.X
+				continue
+			case *ast.Ident:
+				return c.info.Uses[x]
+			}
+			return nil
+		}
+	}
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if o := root(l); o != nil {
+						c.changedVars[o] = true
+					}
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if o := root(n.X); o != nil {
+						c.changedVars[o] = true
+					}
+				}
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "delete" && len(n.Args) > 0 {
+					if _, builtin := c.info.Uses[id].(*types.Builtin); builtin {
+						if o := root(n.Args[0]); o != nil {
+							c.changedVars[o] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return c.changedVars
+}
+
+// lookupLeaf evaluates, for code, a lookup of the status in a status map
+// (retryable[code]) or a variable assigned its comma-ok (_, ok := m[code]).
+func (w *walker) lookupLeaf(e ast.Expr, code int) (bool, bool) {
+	u := w.u
+	vals := true
+	var ix *ast.IndexExpr
+	switch x := ast.Unparen(e).(type) {
+	case *ast.IndexExpr:
+		ix = x
+	case *ast.Ident:
+		ix, vals = u.members[u.c.info.Uses[x]], false
+	}
+	if ix == nil || !u.c.isStatus(u, ix.Index) {
+		return false, false
+	}
+	id, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok {
+		return false, false
+	}
+	v, _ := u.c.info.Uses[id].(*types.Var)
+	if v == nil {
+		return false, false
+	}
+	if vals {
+		if m, ok := v.Type().Underlying().(*types.Map); !ok || !isBool(m.Elem()) {
+			return false, false
+		}
+	}
+	s, ok := u.c.statusMap(v, vals)
+	if !ok {
+		return false, false
+	}
+	return s.has(code), true
 }

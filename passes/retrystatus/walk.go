@@ -35,7 +35,10 @@ type unit struct {
 	// bound are the bool variables assigned once the result of a call:
 	// ok in delay, ok := r.Retry(code, err).
 	bound map[types.Object]boundCall
-	label string // the loop's label, if any
+	// members are the bool variables assigned once the comma-ok of a map
+	// lookup: ok in _, ok := m[code].
+	members map[types.Object]*ast.IndexExpr
+	label   string // the loop's label, if any
 }
 
 // boundCall is the call, and the index of its result, a variable holds.
@@ -48,7 +51,7 @@ type boundCall struct {
 func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 	u := &unit{c: c, holders: map[types.Object]bool{}, aliases: map[types.Object]bool{}, paired: map[types.Object]bool{},
 		nonNil: map[types.Object]bool{}, present: map[types.Object]bool{}, varying: map[types.Object]bool{},
-		bound: map[types.Object]boundCall{}}
+		bound: map[types.Object]boundCall{}, members: map[types.Object]*ast.IndexExpr{}}
 	assigned := map[types.Object]int{}
 	declared := map[types.Object]bool{} // var x T, without a value
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -117,6 +120,13 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			if o := c.objOf(as.Lhs[0]); o != nil && declared[o] && assigned[o] == 1 && isInteger(o.Type()) &&
 				c.isStatus(u, as.Rhs[0]) && c.underHolderTests(u, body, as) {
 				u.aliases[o] = true
+			}
+		}
+		if len(as.Rhs) == 1 && len(as.Lhs) == 2 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
+			if ix, ok := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr); ok {
+				if o := c.objOf(as.Lhs[1]); o != nil && assigned[o] == 1 && isBool(o.Type()) {
+					u.members[o] = ix
+				}
 			}
 		}
 		if len(as.Rhs) == 1 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
@@ -746,12 +756,6 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 	var def *ast.CaseClause
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
-		if len(cc.Body) > 0 {
-			if b, ok := cc.Body[len(cc.Body)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
-				w.aborted = true
-				return
-			}
-		}
 		if cc.List == nil {
 			def = cc
 			continue
@@ -772,7 +776,7 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		}
 		g := &guardRef{pos: cc.Case, end: cc.Colon + 1}
 		then, els := w.branchAt(cond, *rest, g)
-		if then != nil {
+		if then != nil && !fallsThrough(cc) {
 			w.stmts(cc.Body, *then, k, k)
 		}
 		rest = els
@@ -781,6 +785,9 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		return
 	}
 	if def != nil {
+		if fallsThrough(def) {
+			return // a path that falls through is not followed
+		}
 		st := *rest
 		if st.present && st.last != nil && st.guard == nil && w.mentionsStatus(s.Tag) {
 			st.guard = &guardRef{pos: def.Case, end: def.Colon + 1}
@@ -789,6 +796,16 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		return
 	}
 	k(*rest)
+}
+
+// fallsThrough reports whether a case clause ends in fallthrough: the
+// paths through it are not followed.
+func fallsThrough(cc *ast.CaseClause) bool {
+	if len(cc.Body) == 0 {
+		return false
+	}
+	b, ok := cc.Body[len(cc.Body)-1].(*ast.BranchStmt)
+	return ok && b.Tok == token.FALLTHROUGH
 }
 
 func (w *walker) branch(cond ast.Expr, st state) (then, els *state) {
@@ -926,6 +943,11 @@ func (w *walker) mentionsStatus(e ast.Expr) bool {
 		}
 		if x, ok := n.(ast.Expr); ok && w.predicateLeaf(x) != nil {
 			found = true
+		}
+		if x, ok := n.(ast.Expr); ok {
+			if _, known := w.lookupLeaf(x, minStatus); known {
+				found = true
+			}
 		}
 		return !found
 	})
@@ -1105,6 +1127,9 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 	if s := w.predicateLeaf(e); s != nil {
 		v, known, _ := s.at(code)
 		return v, known
+	}
+	if v, ok := w.lookupLeaf(e, code); ok {
+		return v, true
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:

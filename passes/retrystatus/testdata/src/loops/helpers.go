@@ -389,3 +389,83 @@ func (s *sender) sendServer(b []byte) {
 		time.Sleep(time.Duration(i) * time.Second)
 	}
 }
+
+// Status maps.
+
+var retryStatuses = map[int]bool{http.StatusNotFound: true, http.StatusBadGateway: true, http.StatusOK: false}
+
+func isRetryStatus(code int) bool { return retryStatuses[code] }
+
+func mapPredicate(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if isRetryStatus(resp.StatusCode) { // want `retry loop retries 404, a permanent status`
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
+
+var retrySet = map[int]struct{}{http.StatusConflict: {}, http.StatusServiceUnavailable: {}}
+
+func setMember(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := retrySet[resp.StatusCode]; ok { // want `retry loop retries 409, a permanent status`
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
+
+var transientSet = map[int]struct{}{http.StatusBadGateway: {}, http.StatusServiceUnavailable: {}, http.StatusGatewayTimeout: {}}
+
+// Only 5xx are in the set.
+func transientMember(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := transientSet[resp.StatusCode]; ok {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
+
+var grownSet = map[int]bool{http.StatusBadGateway: true}
+
+// RetryOn adds to grownSet: what it holds is not known.
+func RetryOn(code int) { grownSet[code] = true }
+
+func grownMember(c *http.Client, req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		resp, err := c.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if grownSet[resp.StatusCode] {
+			resp.Body.Close()
+			time.Sleep(time.Second)
+			continue
+		}
+		return resp, nil
+	}
+	return nil, errStatus
+}
