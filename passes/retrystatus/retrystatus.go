@@ -575,6 +575,13 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					found = true
 					break
 				}
+				if f.Pkg() == c.pass.Pkg && !c.takesResponse(u, n) && (depth > 0 && c.handsResponse(n) || depth == 0 && c.summaryOf(f, 0, ownResponse) != nil) {
+					// c.upload(b) gets its own response; report(res) in it is given it
+					if d := c.funcDecl(f); d != nil && depth < 2 {
+						visit(d, depth+1)
+					}
+					break
+				}
 				if !c.takesResponse(u, n) || f.Pkg() == nil {
 					break
 				}
@@ -598,6 +605,17 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 		return found
 	}
 	return visit(fn, 0)
+}
+
+// handsResponse reports whether call passes a variable of a type with a
+// status (an *http.Response) as an argument.
+func (c *checker) handsResponse(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if o, ok := c.objOf(a).(*types.Var); ok && hasStatus(o.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // takesResponse reports whether call passes a holder or one of its fields

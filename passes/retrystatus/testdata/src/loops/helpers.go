@@ -469,3 +469,29 @@ func grownMember(c *http.Client, req *http.Request) (*http.Response, error) {
 	}
 	return nil, errStatus
 }
+
+func (s *sender) uploadWaits(b []byte) error {
+	res, err := s.c.Get(s.endpoint)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	return s.throttled(res)
+}
+
+func (s *sender) throttled(res *http.Response) error {
+	if res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500 {
+		return fmt.Errorf("retry after %s", res.Header.Get("Retry-After"))
+	}
+	return nil
+}
+
+// The helper's request reads Retry-After.
+func (s *sender) sendWaits(b []byte) {
+	for i := 0; i != 10; i++ {
+		if err := s.uploadWaits(b); err == nil {
+			return
+		}
+		time.Sleep(time.Duration(i) * time.Second)
+	}
+}
