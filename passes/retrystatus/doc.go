@@ -94,7 +94,7 @@ another attempt, and reports at the condition that sends them there:
 | retry-go ` + "`" + `RetryIf` + "`" + ` | the predicate, where it finds a status in the error (` + "`" + `errors.As(err, &se)` + "`" + `, ` + "`" + `se, ok := err.(*T)` + "`" + `) | the condition |
 | failsafe-go ` + "`" + `HandleIf` + "`" + ` | the predicate | the condition |
 | go-retryablehttp ` + "`" + `CheckRetry` + "`" + ` (assigned, or in a ` + "`" + `Client` + "`" + ` literal) | the policy function | the condition |
-| the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition |
+| the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition, or the call of the package's helper that makes the error (` + "`" + `return checkResponse(resp)` + "`" + `) |
 
 The loops are those of idemlint's retry model, plus loops (` + "`" + `for` + "`" + `, or
 ` + "`" + `range` + "`" + ` over an integer) that the model leaves out because they retry on

@@ -910,8 +910,12 @@ func (w *walker) decide(r *ast.ReturnStmt, st state) {
 	var t set
 	if w.op != nil {
 		if s, _ := w.errorCall(d); s != nil && w.op.wrap == "" {
-			// return checkResponse(resp): the statuses it surely errs on.
+			// return checkResponse(resp): the statuses it surely errs on,
+			// reported at the call when no condition on the status came before.
 			t = s.yes.and(complement(s.no))
+			if st.guard == nil {
+				st.guard = &guardRef{pos: d.Pos(), end: d.End()}
+			}
 		} else if !w.retriedError(d, st) {
 			return
 		} else {
