@@ -94,7 +94,7 @@ another attempt, and reports at the condition that sends them there:
 | retry-go ` + "`" + `RetryIf` + "`" + ` | the predicate, where it finds a status in the error (` + "`" + `errors.As(err, &se)` + "`" + `, ` + "`" + `se, ok := err.(*T)` + "`" + `) | the condition |
 | failsafe-go ` + "`" + `HandleIf` + "`" + ` | the predicate | the condition |
 | go-retryablehttp ` + "`" + `CheckRetry` + "`" + ` (assigned, or in a ` + "`" + `Client` + "`" + ` literal) | the policy function | the condition |
-| the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition |
+| the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition, or the call of the package's helper that makes the error (` + "`" + `return checkResponse(resp)` + "`" + `) |
 
 The loops are those of idemlint's retry model, plus loops (` + "`" + `for` + "`" + `, or
 ` + "`" + `range` + "`" + ` over an integer) that the model leaves out because they retry on
@@ -117,8 +117,24 @@ A status is reported when it is **surely** retried:
 - A condition that does not depend on the attempt (an attempt counter, a
   clock, a context) may go either way: ` + "`" + `if i == last { return }` + "`" + ` does not
   hide a retry.
-- A condition on anything else the attempt produced (a helper given the
-  response, the body, a variable assigned in the loop) is not followed: a
+- A function of the package given the status or the response is followed
+  through a summary of what it returns per status, made by the same walk:
+  a predicate (` + "`" + `if shouldRetry(resp)` + "`" + `, ` + "`" + `isRetryable(resp.StatusCode)` + "`" + `, ` + "`" + `return code >= 500` + "`" + `, a
+  method such as ` + "`" + `r.Retry(code, err) (time.Duration, bool)` + "`" + `, or a bool variable assigned its result once),
+  a function that turns statuses into errors (` + "`" + `if resp.StatusCode >= 300 { return fmt.Errorf(...) }` + "`" + `, then
+  ` + "`" + `if err := checkResponse(resp); err != nil { continue }` + "`" + `), and a function that gets the response itself
+  (` + "`" + `if err = c.upload(b); err == nil { return }` + "`" + ` in a loop that retries every error). A predicate that
+  returns true on some path and false on another that does not depend on
+  the status (an attempt counter) may go either way. Lookups in a
+  package-level map literal of status constants that the package never
+  changes (` + "`" + `retryable[code]` + "`" + `, ` + "`" + `_, ok := retrySet[code]` + "`" + `) are evaluated
+  too; so is an integer assigned the status under ` + "`" + `if resp != nil { code = resp.StatusCode }` + "`" + `.
+- The error of reading the body (` + "`" + `body, err = io.ReadAll(resp.Body)` + "`" + `) and that of
+  the model's wait (` + "`" + `if err := sleep(ctx, d); err != nil` + "`" + `, a cancelled context) may be nil or not,
+  whatever the status; a bool the loop's condition tests (` + "`" + `for !done` + "`" + `) is
+  known until the path sets it.
+- A condition on anything else the attempt produced (a helper of another
+  package, the body, a variable assigned in the loop) is not followed: a
   status whose fate depends on it is never reported.
 
 Permanent statuses are the 4xx but 408 and 429, as
@@ -130,8 +146,10 @@ Permanent statuses are the 4xx but 408 and 429, as
 429 is reported in hand-written loops and retry-library operations when the
 function does not read ` + "`" + `Retry-After` + "`" + `: the header name (as a string or a
 constant), ` + "`" + `runtime/retry.ParseRetryAfter` + "`" + `, a ` + "`" + `RetryAfter` + "`" + ` field, a
-function of the package given the response that reads it, or a function
-from outside the standard library given the response (which may read it).
+function of the package given the response that reads it (or, for a
+function that gets its own response, it or what it hands the response
+to), or a function from outside the standard library given the response
+(which may read it).
 In retry predicates, whether the library waits for ` + "`" + `Retry-After` + "`" + ` is the
 library's business: 429 is not reported there.
 
@@ -157,15 +175,19 @@ retry.Do retries 404, a permanent status; wrap the error in retry.Unrecoverable 
   (` + "`" + `a.refreshToken()` + "`" + `), a write to a header, or a new value for something
   the request is made from (` + "`" + `url = nextEndpoint()` + "`" + `). The next attempt may
   differ: refreshing credentials on 401 and failing over on 404 are not
-  repeats.
-- Retries whose decision a helper makes (` + "`" + `if retryable(resp) { continue }` + "`" + `,
-  ` + "`" + `return retryablehttp.DefaultRetryPolicy(ctx, resp, err)` + "`" + `), or that
-  depends on the body or another variable assigned in the loop.
-- The status of a response that is not this attempt's (a variable not
-  assigned in the loop).
+  repeats. The package's own status checks that do nothing else (the
+  summarised helpers above), the model's waits, and functions that only
+  build a value from their arguments (` + "`" + `return &response{resp: resp}` + "`" + ` for a log line)
+  do not count.
+- Retries whose decision a helper of another package makes
+  (` + "`" + `return retryablehttp.DefaultRetryPolicy(ctx, resp, err)` + "`" + `), or that depends
+  on the body or another variable assigned in the loop.
 - Loops over items, pollers that never leave on success.
-- Paths that leave through a nested loop, ` + "`" + `goto` + "`" + ` or ` + "`" + `fallthrough` + "`" + `
-  (the loop is then not checked at all).
+- Paths that leave through a nested loop or ` + "`" + `goto` + "`" + ` (the loop is then not
+  checked at all), but for a ` + "`" + `range` + "`" + ` over endpoints that gets the response
+  (` + "`" + `for _, url := range urls { res, err := c.Do(req(url)) ... }` + "`" + `): its paths go on to the
+  next endpoint and, after the last, to the next attempt. Paths through a
+  ` + "`" + `fallthrough` + "`" + ` are not followed.
 - Operations that are called by the retry's operation rather than being it,
   retry-go calls with a ` + "`" + `RetryIf` + "`" + ` anywhere in the function or with spread
   options, and ` + "`" + `runtime/retry.Do` + "`" + ` with a ` + "`" + `Policy.Retryable` + "`" + ` or a policy

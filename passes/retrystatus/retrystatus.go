@@ -39,12 +39,15 @@ const (
 )
 
 type checker struct {
-	pass *analysis.Pass
-	info *types.Info
+	pass      *analysis.Pass
+	info      *types.Info
+	summaries map[sumKey]*summary // the package's helpers, per status (summary.go)
+	// changedVars are the package-level variables the package changes.
+	changedVars map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	c := &checker{pass: pass, info: pass.TypesInfo}
+	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}}
 	if grpcRelevant(pass.Pkg) {
 		c.grpcSettings(res)
 		c.grpcLoops(res)
@@ -98,10 +101,10 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 				case *ast.FuncLit:
 					return false // visited on its own
 				case *ast.ForStmt:
-					c.loop(n, m, m.Body, res.Of(m) != nil)
+					c.loop(n, m, m.Body, res.Of(m))
 				case *ast.RangeStmt:
 					if t, ok := c.info.Types[m.X]; ok && isInteger(t.Type) {
-						c.loop(n, m, m.Body, res.Of(m) != nil)
+						c.loop(n, m, m.Body, res.Of(m))
 					}
 				}
 				return true
@@ -130,13 +133,15 @@ func relevant(pkg *types.Package) bool {
 	return false
 }
 
-// loop checks a loop; modelled says the retry model found it a retry.
-func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled bool) {
+// loop checks a loop; scope is the retry model's, when it found it a
+// retry.
+func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, scope *retryscope.Scope) {
 	if body == nil || len(body.List) == 0 {
 		return
 	}
+	modelled := scope != nil
 	u := c.newUnit(body)
-	if len(u.holders) == 0 {
+	if len(u.holders) == 0 && !c.attemptCalls(u, body) {
 		return
 	}
 	if c.indexesByCounter(loop) || c.requestVaries(loop, u) {
@@ -144,11 +149,22 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, modelled
 	}
 	u.label = labelOf(fn, loop)
 	u.sources = c.sources(fn, u)
-	w := &walker{u: u, retried: map[guardRef]set{}}
+	w := &walker{u: u, retried: map[guardRef]set{}, scope: scope}
+	var st state
 	if f, ok := loop.(*ast.ForStmt); ok {
 		w.loopCond = f.Cond
+		// for !done: done is false in the body, until the path sets it.
+		if f.Cond != nil {
+			x, v := ast.Unparen(f.Cond), true
+			if n, ok := x.(*ast.UnaryExpr); ok && n.Op == token.NOT {
+				x, v = ast.Unparen(n.X), false
+			}
+			if o, ok := c.objOf(x).(*types.Var); ok && isBool(o.Type()) && o.Parent() != nil && o.Parent() != o.Pkg().Scope() {
+				st = st.withFlag(o, v, true)
+			}
+		}
 	}
-	w.stmts(body.List, state{}, nil, w.retry)
+	w.stmts(body.List, st, nil, w.retry)
 	if w.aborted {
 		return
 	}
@@ -559,6 +575,13 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					found = true
 					break
 				}
+				if f.Pkg() == c.pass.Pkg && !c.takesResponse(u, n) && (depth > 0 && c.handsResponse(n) || depth == 0 && c.summaryOf(f, 0, ownResponse) != nil) {
+					// c.upload(b) gets its own response; report(res) in it is given it
+					if d := c.funcDecl(f); d != nil && depth < 2 {
+						visit(d, depth+1)
+					}
+					break
+				}
 				if !c.takesResponse(u, n) || f.Pkg() == nil {
 					break
 				}
@@ -582,6 +605,17 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 		return found
 	}
 	return visit(fn, 0)
+}
+
+// handsResponse reports whether call passes a variable of a type with a
+// status (an *http.Response) as an argument.
+func (c *checker) handsResponse(call *ast.CallExpr) bool {
+	for _, a := range call.Args {
+		if o, ok := c.objOf(a).(*types.Var); ok && hasStatus(o.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // takesResponse reports whether call passes a holder or one of its fields

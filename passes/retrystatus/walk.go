@@ -32,14 +32,28 @@ type unit struct {
 	// sources are the variables the response is made from: the arguments
 	// of the call assigned to a holder, and what they are made from.
 	sources map[types.Object]bool
+	// bound are the bool variables assigned once the result of a call:
+	// ok in delay, ok := r.Retry(code, err).
+	bound map[types.Object]boundCall
+	// members are the bool variables assigned once the comma-ok of a map
+	// lookup: ok in _, ok := m[code].
+	members map[types.Object]*ast.IndexExpr
 	label   string // the loop's label, if any
+}
+
+// boundCall is the call, and the index of its result, a variable holds.
+type boundCall struct {
+	call   *ast.CallExpr
+	result int
 }
 
 // newUnit finds the holders, aliases and error pairs of body.
 func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 	u := &unit{c: c, holders: map[types.Object]bool{}, aliases: map[types.Object]bool{}, paired: map[types.Object]bool{},
-		nonNil: map[types.Object]bool{}, present: map[types.Object]bool{}, varying: map[types.Object]bool{}}
+		nonNil: map[types.Object]bool{}, present: map[types.Object]bool{}, varying: map[types.Object]bool{},
+		bound: map[types.Object]boundCall{}, members: map[types.Object]*ast.IndexExpr{}}
 	assigned := map[types.Object]int{}
+	declared := map[types.Object]bool{} // var x T, without a value
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
@@ -51,6 +65,15 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			if fn := astq.Callee(c.info, n); fn != nil && retryscope.ResponseError(fn) && len(n.Args) == 1 {
 				if o := c.objOf(n.Args[0]); o != nil {
 					u.holders[o] = true
+				}
+			}
+			// A response handed to a function of the package that takes one
+			// (c.report(res)): its summary reads the status.
+			c.handedResponses(n, u.holders)
+		case *ast.ValueSpec:
+			if len(n.Values) == 0 {
+				for _, id := range n.Names {
+					declared[c.info.Defs[id]] = true
 				}
 			}
 		case *ast.AssignStmt:
@@ -92,10 +115,81 @@ func (c *checker) newUnit(body *ast.BlockStmt) *unit {
 			if o := c.objOf(as.Lhs[0]); o != nil && assigned[o] == 1 && isInteger(o.Type()) && c.isStatus(u, as.Rhs[0]) {
 				u.aliases[o] = true
 			}
+		case len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Tok == token.ASSIGN:
+			// var code int; if resp != nil { code = resp.StatusCode }
+			if o := c.objOf(as.Lhs[0]); o != nil && declared[o] && assigned[o] == 1 && isInteger(o.Type()) &&
+				c.isStatus(u, as.Rhs[0]) && c.underHolderTests(u, body, as) {
+				u.aliases[o] = true
+			}
+		}
+		if len(as.Rhs) == 1 && len(as.Lhs) == 2 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
+			if ix, ok := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr); ok {
+				if o := c.objOf(as.Lhs[1]); o != nil && assigned[o] == 1 && isBool(o.Type()) {
+					u.members[o] = ix
+				}
+			}
+		}
+		if len(as.Rhs) == 1 && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
+			if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
+				for i, lhs := range as.Lhs {
+					if o := c.objOf(lhs); o != nil && assigned[o] == 1 && isBool(o.Type()) {
+						u.bound[o] = boundCall{call, i}
+					}
+				}
+			}
 		}
 		return true
 	})
 	return u
+}
+
+// handedResponses adds to holders the variables of a type with a status
+// that call hands to a function of the package in a parameter of such a
+// type.
+func (c *checker) handedResponses(call *ast.CallExpr, holders map[types.Object]bool) {
+	fn := astq.Callee(c.info, call)
+	if fn == nil || fn.Pkg() != c.pass.Pkg || call.Ellipsis.IsValid() {
+		return
+	}
+	params := fn.Signature().Params()
+	for i, a := range call.Args {
+		if i >= params.Len() {
+			break
+		}
+		o, ok := c.objOf(a).(*types.Var)
+		if ok && !o.IsField() && hasStatus(o.Type()) && types.Identical(o.Type(), params.At(i).Type()) {
+			holders[o] = true
+		}
+	}
+}
+
+// underHolderTests reports whether the statement s of body is reached only
+// through blocks and if statements testing that a holder is not nil.
+func (c *checker) underHolderTests(u *unit, body *ast.BlockStmt, s ast.Stmt) bool {
+	ok := false
+	var visit func(list []ast.Stmt) bool
+	visit = func(list []ast.Stmt) bool {
+		for _, x := range list {
+			if x == s {
+				ok = true
+				return true
+			}
+			switch x := x.(type) {
+			case *ast.BlockStmt:
+				if visit(x.List) {
+					return true
+				}
+			case *ast.IfStmt:
+				b, isBin := ast.Unparen(x.Cond).(*ast.BinaryExpr)
+				if x.Init == nil && isBin && b.Op == token.NEQ && isNil(c.info, b.Y) && c.isHolderExpr(u, b.X) && visit(x.Body.List) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	visit(body.List)
+	return ok
 }
 
 // statusHolder returns the variable X of X.StatusCode, when StatusCode is
@@ -147,6 +241,9 @@ const (
 	errUnknown uint8 = iota
 	errNil
 	errNonNil
+	// errEither: not known, and not about the status (a body read, a wait
+	// cancelled): a test of it may go either way, and tells on each side.
+	errEither
 )
 
 // guardRef is a condition that sends statuses towards another attempt.
@@ -165,6 +262,22 @@ type state struct {
 	// log, close the body or build an error: it may change the request
 	// (refresh a token, switch endpoints), so its retry is not a repeat.
 	acted bool
+	// flags are the bool variables whose value the path knows: the loop's
+	// condition variable (for !done), set to constants on the path.
+	flags map[types.Object]bool
+}
+
+func (st state) withFlag(o types.Object, v, known bool) state {
+	m := make(map[types.Object]bool, len(st.flags)+1)
+	for k, x := range st.flags {
+		m[k] = x
+	}
+	delete(m, o)
+	if known {
+		m[o] = v
+	}
+	st.flags = m
+	return st
 }
 
 func (st state) withErr(o types.Object, v uint8) state {
@@ -196,6 +309,18 @@ type walker struct {
 	// op, in predicate mode, says the decision is an error that the
 	// library retries when it is not nil (a retry library's operation).
 	op *opRules
+	// scope is the retry model's scope of the loop, if any: its waits.
+	scope *retryscope.Scope
+	// cont, inside a nested range walked as part of the attempt, goes on
+	// after it (its continue and its end).
+	cont func(state)
+	// summarise: the walk makes a helper's summary, in yes and no (what
+	// its decision surely is, per status); named are its named results.
+	summarise bool
+	yes, no   set
+	named     []*ast.Ident
+	nres      int
+	acts      bool // a path acted before its return
 }
 
 // opRules say which errors returned by a retry library's operation are
@@ -266,6 +391,15 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 	case *ast.AssignStmt:
 		w.assign(s, st, k)
 	case *ast.IfStmt:
+		if s.Else == nil && !w.mentionsStatus(s.Cond) && w.inert(s.Body) {
+			// if resp.Body != nil { resp.Body.Close() }: both ways go on.
+			if s.Init != nil {
+				w.stmt(s.Init, st, brk, func(st state) { k(w.act(st, s.Cond)) })
+			} else {
+				k(w.act(st, s.Cond))
+			}
+			return
+		}
 		after := func(st state) {
 			then, els := w.branch(s.Cond, st)
 			if then != nil {
@@ -318,6 +452,10 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 	case *ast.BranchStmt:
 		switch s.Tok {
 		case token.CONTINUE:
+			if s.Label == nil && w.cont != nil {
+				w.cont(st)
+				return
+			}
 			if !w.predicate && (s.Label == nil || s.Label.Name == u.label) {
 				w.retry(st)
 				return
@@ -346,6 +484,22 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 		st.acted = st.acted || st.present
 		k(st)
 	case *ast.ForStmt, *ast.RangeStmt:
+		if r, ok := s.(*ast.RangeStmt); ok && w.attemptRange(r) {
+			// for _, url := range urls { resp, err := c.Do(req(url)) ... }: the
+			// attempt tries each in turn; what falls off the last goes on.
+			outer := w.cont
+			var after func(state)
+			after = func(st state) {
+				in := w.cont
+				w.cont = outer
+				k(st)
+				w.cont = in
+			}
+			w.cont = after
+			w.stmts(r.Body.List, st, after, after)
+			w.cont = outer
+			return
+		}
 		// A nested loop is walked over: a path that leaves from inside it is
 		// not followed.
 		if !w.leavesFrom(s) {
@@ -375,6 +529,58 @@ func (w *walker) ends(x ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// attemptRange reports whether a nested range over something that is not
+// an integer gets the response (assigns a holder), outside a predicate,
+// and branches to no label.
+func (w *walker) attemptRange(r *ast.RangeStmt) bool {
+	if w.predicate || w.cont != nil {
+		return false
+	}
+	if t, ok := w.u.c.info.Types[r.X]; !ok || isInteger(t.Type) {
+		return false
+	}
+	if _, ok := w.u.c.info.Types[r.X].Type.Underlying().(*types.Chan); ok {
+		return false
+	}
+	gets, labels := false, false
+	ast.Inspect(r.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Label != nil || n.Tok == token.GOTO {
+				labels = true
+			}
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				if w.u.c.isHolderExpr(w.u, lhs) {
+					gets = true
+				}
+			}
+		}
+		return true
+	})
+	return gets && !labels
+}
+
+// inert reports whether a block only calls what does not change the next
+// attempt (closes a body, logs), with no assignment, branch or return.
+func (w *walker) inert(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	for _, s := range b.List {
+		x, ok := s.(*ast.ExprStmt)
+		if !ok || w.ends(x.X) {
+			return false
+		}
+		if w.act(state{present: true}, x.X).acted {
+			return false
+		}
+	}
+	return true
 }
 
 // leavesFrom reports whether a nested loop holds a return or a branch to
@@ -425,6 +631,10 @@ func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
 		if o == nil {
 			continue
 		}
+		if _, known := st.flags[o]; known || isBool(o.Type()) && len(s.Lhs) == len(s.Rhs) {
+			v, ok := w.boolConst(s.Rhs[min(i, len(s.Rhs)-1)])
+			st = st.withFlag(o, v, ok && len(s.Lhs) == len(s.Rhs))
+		}
 		if u.holders[o] {
 			if _, assert := ast.Unparen(s.Rhs[0]).(*ast.TypeAssertExpr); assert {
 				st.present, st.set, st.guard, st.last = true, all(), nil, nil
@@ -436,10 +646,56 @@ func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
 			}
 			continue
 		}
-		if !u.paired[o] || len(s.Lhs) != len(s.Rhs) {
+		if !isError(o.Type()) {
+			continue
+		}
+		_, tracked := st.errs[o]
+		if len(s.Lhs) != len(s.Rhs) {
+			if w.assignsHolder(s) {
+				continue // resp, err := c.Do(req): paired, nil
+			}
+			// body, err = io.ReadAll(resp.Body); err := sleep(ctx, d) returns one error
+			if call, ok := ast.Unparen(s.Rhs[0]).(*ast.CallExpr); ok && (w.bodyRead(call) || w.isWait(call)) {
+				st = st.withErr(o, errEither)
+			} else if tracked || u.paired[o] {
+				st = st.withErr(o, errUnknown)
+			}
 			continue
 		}
 		rhs := ast.Unparen(s.Rhs[i])
+		if call, ok := rhs.(*ast.CallExpr); ok && w.isWait(call) {
+			st = st.withErr(o, errEither)
+			continue
+		}
+		if sum, own := w.errorCall(rhs); sum != nil && (own || st.present) && !w.predicate {
+			// err = c.upload(b), err := checkResponse(resp): the error is
+			// decided by the status, as the helper's summary says.
+			g := &guardRef{pos: rhs.Pos(), end: rhs.End()}
+			if own {
+				st.present, st.set, st.guard, st.last = true, all(), nil, nil
+				for p := range u.paired {
+					st = st.withErr(p, errNil)
+				}
+			}
+			y, n := st.set.and(sum.yes), st.set.and(sum.no)
+			both := y.and(n)
+			for _, part := range []struct {
+				set set
+				v   uint8
+			}{{y.and(complement(both)), errNonNil}, {n.and(complement(both)), errNil}, {both, errEither}} {
+				if part.set.empty() {
+					continue
+				}
+				x := st.withErr(o, part.v)
+				x.set = part.set
+				x.last = g
+				k(x)
+			}
+			return
+		}
+		if !u.paired[o] && !tracked {
+			continue
+		}
 		switch {
 		case isNil(info, rhs):
 			st = st.withErr(o, errNil)
@@ -500,12 +756,6 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 	var def *ast.CaseClause
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
-		if len(cc.Body) > 0 {
-			if b, ok := cc.Body[len(cc.Body)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
-				w.aborted = true
-				return
-			}
-		}
 		if cc.List == nil {
 			def = cc
 			continue
@@ -526,7 +776,7 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		}
 		g := &guardRef{pos: cc.Case, end: cc.Colon + 1}
 		then, els := w.branchAt(cond, *rest, g)
-		if then != nil {
+		if then != nil && !fallsThrough(cc) {
 			w.stmts(cc.Body, *then, k, k)
 		}
 		rest = els
@@ -535,6 +785,9 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		return
 	}
 	if def != nil {
+		if fallsThrough(def) {
+			return // a path that falls through is not followed
+		}
 		st := *rest
 		if st.present && st.last != nil && st.guard == nil && w.mentionsStatus(s.Tag) {
 			st.guard = &guardRef{pos: def.Case, end: def.Colon + 1}
@@ -543,6 +796,16 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		return
 	}
 	k(*rest)
+}
+
+// fallsThrough reports whether a case clause ends in fallthrough: the
+// paths through it are not followed.
+func fallsThrough(cc *ast.CaseClause) bool {
+	if len(cc.Body) == 0 {
+		return false
+	}
+	b, ok := cc.Body[len(cc.Body)-1].(*ast.BranchStmt)
+	return ok && b.Tok == token.FALLTHROUGH
 }
 
 func (w *walker) branch(cond ast.Expr, st state) (then, els *state) {
@@ -575,21 +838,89 @@ func (w *walker) branchAt(cond ast.Expr, st state, g *guardRef) (then, els *stat
 		}
 		els = &s
 	}
+	// if err != nil, on an error that may go either way: it is not nil on
+	// one side, nil on the other.
+	if b, ok := ast.Unparen(cond).(*ast.BinaryExpr); ok && (b.Op == token.NEQ || b.Op == token.EQL) && isNil(w.u.c.info, b.Y) {
+		if o := w.u.c.objOf(b.X); o != nil && st.errs[o] == errEither {
+			t, f := errNonNil, errNil
+			if b.Op == token.EQL {
+				t, f = f, t
+			}
+			if then != nil {
+				x := then.withErr(o, t)
+				then = &x
+			}
+			if els != nil {
+				x := els.withErr(o, f)
+				els = &x
+			}
+		}
+	}
 	return then, els
+}
+
+// assignsHolder reports whether s assigns a holder.
+func (w *walker) assignsHolder(s *ast.AssignStmt) bool {
+	for _, lhs := range s.Lhs {
+		if w.u.c.isHolderExpr(w.u, lhs) {
+			return true
+		}
+	}
+	return false
+}
+
+// boolConst returns the value of a constant bool expression.
+func (w *walker) boolConst(e ast.Expr) (bool, bool) {
+	if tv, ok := w.u.c.info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+		return constant.BoolVal(tv.Value), true
+	}
+	return false, false
 }
 
 // decide records the statuses for which a predicate's return says retry.
 func (w *walker) decide(r *ast.ReturnStmt, st state) {
+	if w.summarise {
+		var d ast.Expr
+		switch {
+		case len(r.Results) == 0 && w.decision < len(w.named):
+			d = w.named[w.decision]
+		case len(r.Results) == w.nres && w.decision < w.nres:
+			d = r.Results[w.decision]
+		default:
+			return
+		}
+		if !st.present {
+			// return c.upload(b): the helper's own response decides.
+			if s, own := w.errorCall(d); w.op != nil && own && s != nil {
+				w.yes, w.no = w.yes.or(s.yes), w.no.or(s.no)
+			}
+			return
+		}
+		y, n := w.outcome(d, st)
+		w.yes, w.no = w.yes.or(y), w.no.or(n)
+		if w.act(st, d).acted {
+			w.acts = true
+		}
+		return
+	}
 	if w.decision >= len(r.Results) || !st.present || st.acted {
 		return
 	}
 	d := r.Results[w.decision]
 	var t set
 	if w.op != nil {
-		if !w.retriedError(d, st) {
+		if s, _ := w.errorCall(d); s != nil && w.op.wrap == "" {
+			// return checkResponse(resp): the statuses it surely errs on,
+			// reported at the call when no condition on the status came before.
+			t = s.yes.and(complement(s.no))
+			if st.guard == nil {
+				st.guard = &guardRef{pos: d.Pos(), end: d.End()}
+			}
+		} else if !w.retriedError(d, st) {
 			return
+		} else {
+			t = all()
 		}
-		t = all()
 	} else {
 		t, _ = w.split(d, st)
 	}
@@ -614,6 +945,14 @@ func (w *walker) mentionsStatus(e ast.Expr) bool {
 		if call, ok := n.(*ast.CallExpr); ok && w.restyClass(call) != nil {
 			found = true
 		}
+		if x, ok := n.(ast.Expr); ok && w.predicateLeaf(x) != nil {
+			found = true
+		}
+		if x, ok := n.(ast.Expr); ok {
+			if _, known := w.lookupLeaf(x, minStatus); known {
+				found = true
+			}
+		}
 		return !found
 	})
 	return found
@@ -635,14 +974,37 @@ func (w *walker) split(cond ast.Expr, st state) (t, e set) {
 		return t, e
 	}
 	val := make(map[ast.Expr]bool, len(atoms))
-	var neutral, opaque []ast.Expr
+	sums := make([]*summary, len(atoms))
+	perCode := false
 	for i, a := range atoms {
-		if kinds[i] == leafNeutral {
-			neutral = append(neutral, a)
-		} else {
-			opaque = append(opaque, a)
+		if sums[i] = w.predicateLeaf(a); sums[i] != nil {
+			perCode = true
 		}
 	}
+	var neutral, opaque []ast.Expr
+	kindsAt := func(code int) {
+		neutral, opaque = neutral[:0], opaque[:0]
+		for i, a := range atoms {
+			k := kinds[i]
+			if sums[i] != nil {
+				_, known, either := sums[i].at(code)
+				if known {
+					continue // eval takes it from the summary
+				}
+				if either {
+					k = leafNeutral
+				} else {
+					k = leafOpaque
+				}
+			}
+			if k == leafNeutral {
+				neutral = append(neutral, a)
+			} else {
+				opaque = append(opaque, a)
+			}
+		}
+	}
+	kindsAt(minStatus)
 	dependent := w.mentionsStatus(cond)
 	first := -1 // when cond does not depend on the status, one code decides for all
 	for code := minStatus; code <= maxStatus; code++ {
@@ -659,6 +1021,9 @@ func (w *walker) split(cond ast.Expr, st state) (t, e set) {
 			continue
 		}
 		first = code
+		if perCode {
+			kindsAt(code)
+		}
 		canTrue, canFalse := false, false
 		for nv := 0; nv < 1<<len(neutral); nv++ {
 			for i, a := range neutral {
@@ -703,16 +1068,23 @@ func (w *walker) atoms(cond ast.Expr, st state, out *[]ast.Expr, kinds *[]int) {
 			return
 		}
 	}
-	if _, ok := w.leaf(cond, minStatus, st); ok {
-		return
+	if w.predicateLeaf(cond) == nil {
+		if _, ok := w.leaf(cond, minStatus, st); ok {
+			return
+		}
 	}
 	*out = append(*out, cond)
-	*kinds = append(*kinds, w.kind(cond))
+	*kinds = append(*kinds, w.kind(cond, st))
 }
 
 // kind classifies a leaf the check does not evaluate.
-func (w *walker) kind(e ast.Expr) int {
+func (w *walker) kind(e ast.Expr, st state) int {
 	u := w.u
+	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && (b.Op == token.NEQ || b.Op == token.EQL) && isNil(u.c.info, b.Y) {
+		if o := u.c.objOf(b.X); o != nil && st.errs[o] == errEither {
+			return leafNeutral // a body read or a wait failed, or not
+		}
+	}
 	k := leafNeutral
 	ast.Inspect(e, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -756,10 +1128,20 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
 		return constant.BoolVal(tv.Value), true
 	}
+	if s := w.predicateLeaf(e); s != nil {
+		v, known, _ := s.at(code)
+		return v, known
+	}
+	if v, ok := w.lookupLeaf(e, code); ok {
+		return v, true
+	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		if u.present[info.Uses[x]] {
 			return true, true
+		}
+		if v, ok := st.flags[info.Uses[x]]; ok {
+			return v, true
 		}
 	case *ast.BinaryExpr:
 		switch x.Op {
@@ -794,7 +1176,7 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 			isNilNow = false
 		case u.nonNil[o]:
 			isNilNow = false
-		case u.paired[o]:
+		case u.paired[o] || st.errs[o] != errUnknown:
 			switch st.errs[o] {
 			case errNil:
 				isNilNow = true
@@ -953,8 +1335,11 @@ func (w *walker) act(st state, e ast.Expr) state {
 			if tv, ok := info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				return true
 			}
+			if w.isWait(n) || w.checksStatus(n) {
+				return true
+			}
 			fn := astq.Callee(info, n)
-			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) {
+			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) && !w.u.c.constructs(fn) {
 				st.acted = true
 			}
 		}

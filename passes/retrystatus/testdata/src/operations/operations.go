@@ -186,3 +186,41 @@ func cenkaltiPermanent(url string) error {
 		return backoff.Permanent(errStatus)
 	}, backoff.NewExponentialBackOff())
 }
+
+func clientStatusError(resp *http.Response) error {
+	if resp.StatusCode >= 400 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// The operation returns what a helper of the package makes of the status.
+func retryGoHelper(url string) error {
+	return retrygo.Do(func() error {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return clientStatusError(resp) // want `retry\.Do retries every 4xx but 408 and 429; wrap the error in retry\.Unrecoverable for them` `retry\.Do retries 429 without reading Retry-After`
+	}, retrygo.Attempts(3))
+}
+
+func serverStatusError(resp *http.Response) error {
+	if resp.StatusCode >= 500 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// The helper errs on 5xx only.
+func retryGoServerHelper(url string) error {
+	return retrygo.Do(func() error {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		return serverStatusError(resp)
+	}, retrygo.Attempts(3))
+}
