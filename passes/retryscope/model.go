@@ -252,6 +252,8 @@ type Result struct {
 	// the def index of each outermost function (see Defs)
 	info *types.Info
 	defs map[ast.Node]*DefIndex
+	// model answers FieldValues and FieldReach (fieldvalues.go)
+	model *model
 }
 
 // Scopes returns every retry scope of the package in source order.
