@@ -97,44 +97,15 @@ func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via string) (finding,
 }
 
 // fieldClient reports whether the *http.Client e is a field of a struct
-// type of the package (or a local copy of one, or a client proven to
-// have no timeout in its place: if hc == nil { hc = http.DefaultClient })
-// whose every value the package's code stores is a client proven to have
-// no timeout, and which the package never gives a Timeout or a Transport
-// nor passes to a function; it returns the field and one such client.
+// type of the package (fieldHolds), or a local copy of one that falls
+// back to a client proven to have no timeout (hc := c.hc; if hc == nil {
+// hc = http.DefaultClient }); it returns the field and one client it
+// holds by default.
 func (c *checker) fieldClient(f *flow, e ast.Expr, depth int) (*types.Var, client, bool) {
-	if depth > maxDepth {
-		return nil, client{}, false
-	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.SelectorExpr:
-		s, ok := c.info.Selections[e]
-		if !ok || s.Kind() != types.FieldVal {
-			return nil, client{}, false
-		}
-		v, _ := s.Obj().(*types.Var)
-		if v == nil || v.Pkg() != c.pass.Pkg || !isClient(v.Type()) {
-			return nil, client{}, false
-		}
-		vals, ok := c.res.FieldValues(v)
-		if !ok || len(vals) == 0 || c.res.FieldReach(v, "Timeout", "Transport") {
-			return nil, client{}, false
-		}
-		var first client
-		for i, val := range vals {
-			vf := c.flowAt(val.Value.Pos())
-			if vf == nil {
-				return nil, client{}, false
-			}
-			cl, ok := vf.clientWithoutTimeout(val.Value, 0)
-			if !ok {
-				return nil, client{}, false
-			}
-			if i == 0 {
-				first = cl
-			}
-		}
-		return v, first, true
+		v, cl, n := c.fieldHolds(e)
+		return v, cl, v != nil && n > 0
 	case *ast.Ident:
 		o := c.info.Uses[e]
 		if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "Timeout") || f.sets(o, "Transport") {
@@ -146,17 +117,64 @@ func (c *checker) fieldClient(f *flow, e ast.Expr, depth int) (*types.Var, clien
 			if !d.Plain() || d.Tuple() != -1 || d.RHS() == nil {
 				return nil, client{}, false
 			}
-			if v, cl, ok := c.fieldClient(f, d.RHS(), depth+1); ok && (field == nil || field == v) {
-				field, first = v, cl
+			if sel, ok := ast.Unparen(d.RHS()).(*ast.SelectorExpr); ok && c.info.Selections[sel] != nil {
+				v, cl, n := c.fieldHolds(sel)
+				if v == nil || (field != nil && field != v) {
+					return nil, client{}, false
+				}
+				field = v
+				if n > 0 && first.desc == "" {
+					first = cl
+				}
 				continue
 			}
-			if _, ok := f.clientWithoutTimeout(d.RHS(), depth+1); !ok {
+			cl, ok := f.clientWithoutTimeout(d.RHS(), depth+1)
+			if !ok {
 				return nil, client{}, false
 			}
+			if first.desc == "" {
+				first = cl
+			}
 		}
-		return field, first, field != nil
+		return field, first, field != nil && first.desc != ""
 	}
 	return nil, client{}, false
+}
+
+// fieldHolds returns the field e reads when it is an *http.Client field
+// of a struct type of the package whose every value the package's code
+// stores (the model's FieldValues: but nil and parameters passed on) is
+// a client proven to have no timeout, and which the package never gives
+// a Timeout or a Transport nor passes to a function; the first such
+// value and how many there are. A nil field when it is not.
+func (c *checker) fieldHolds(e *ast.SelectorExpr) (*types.Var, client, int) {
+	s, ok := c.info.Selections[e]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil, client{}, 0
+	}
+	v, _ := s.Obj().(*types.Var)
+	if v == nil || v.Pkg() != c.pass.Pkg || !isClient(v.Type()) {
+		return nil, client{}, 0
+	}
+	vals, ok := c.res.FieldValues(v)
+	if !ok || c.res.FieldReach(v, "Timeout", "Transport") {
+		return nil, client{}, 0
+	}
+	var first client
+	for i, val := range vals {
+		vf := c.flowAt(val.Value.Pos())
+		if vf == nil {
+			return nil, client{}, 0
+		}
+		cl, ok := vf.clientWithoutTimeout(val.Value, 0)
+		if !ok {
+			return nil, client{}, 0
+		}
+		if i == 0 {
+			first = cl
+		}
+	}
+	return v, first, len(vals)
 }
 
 // fromCaller reports whether e, a request or a context read in fr, is the
