@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
@@ -49,37 +50,68 @@ func (r *Result) FieldValues(v *types.Var) (vals []FieldValue, ok bool) {
 }
 
 // FieldReach reports whether the package's non-test code stores into a
-// field named one of names of the value field v holds (x.v.Timeout = d),
-// or passes that value to a function (configure(x.v)), which may.
+// field named one of names of the value field v holds (x.v.Timeout = d,
+// &x.v.Timeout).
 func (r *Result) FieldReach(v *types.Var, names ...string) bool {
 	m := r.model
-	holds := func(e ast.Expr) bool { return m.fieldOf(e) == v }
+	found := false
+	m.eachUse(v, func(n ast.Node, sel *ast.SelectorExpr) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range n.Lhs {
+				found = found || ast.Unparen(lhs) == sel && slices.Contains(names, sel.Sel.Name)
+			}
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && ast.Unparen(n.X) == sel && slices.Contains(names, sel.Sel.Name)
+		}
+	})
+	return found
+}
+
+// FieldPassed reports whether the package's non-test code passes the
+// value field v holds to a function (configure(x.v)), which may change it.
+func (r *Result) FieldPassed(v *types.Var) bool {
+	m := r.model
 	found := false
 	for _, f := range m.pass.Files {
 		if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, lhs := range n.Lhs {
-					if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && holds(sel.X) {
-						for _, name := range names {
-							found = found || sel.Sel.Name == name
-						}
-					}
-				}
-			case *ast.CallExpr:
-				for _, a := range n.Args {
-					found = found || holds(a)
-				}
-			case *ast.UnaryExpr:
-				if sel, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && n.Op == token.AND && holds(sel.X) {
-					found = true // &x.v.Timeout
+			if call, ok := n.(*ast.CallExpr); ok {
+				for _, a := range call.Args {
+					found = found || m.fieldOf(a) == v
 				}
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// eachUse calls f with each assignment or & expression of the package's
+// non-test code and each selector x.v.F in it.
+func (m *model) eachUse(v *types.Var, f func(ast.Node, *ast.SelectorExpr)) {
+	for _, file := range m.pass.Files {
+		if strings.HasSuffix(m.pass.Fset.File(file.Pos()).Name(), "_test.go") {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			var xs []ast.Expr
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				xs = n.Lhs
+			case *ast.UnaryExpr:
+				xs = []ast.Expr{n.X}
+			default:
+				return true
+			}
+			for _, x := range xs {
+				if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok && m.fieldOf(sel.X) == v {
+					f(n, sel)
+				}
+			}
+			return true
+		})
+	}
 }

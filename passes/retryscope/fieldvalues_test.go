@@ -15,7 +15,8 @@ import (
 
 // fieldValuesRun reports, at each _ = x.field, the values the package
 // stores in the field (Result.FieldValues) and whether it reaches into
-// the field's Timeout or passes it on (Result.FieldReach).
+// the field's Timeout (Result.FieldReach) or passes it to a function
+// (Result.FieldPassed).
 func fieldValuesRun(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
 	for _, f := range pass.Files {
@@ -41,7 +42,7 @@ func fieldValuesRun(pass *analysis.Pass) (any, error) {
 			for _, val := range vals {
 				out = append(out, types.ExprString(val.Value)+" in "+val.Func.Name.Name)
 			}
-			pass.Reportf(sel.Pos(), "field %s: [%s] reach=%t", v.Name(), strings.Join(out, "; "), res.FieldReach(v, "Timeout"))
+			pass.Reportf(sel.Pos(), "field %s: [%s] reach=%t passed=%t", v.Name(), strings.Join(out, "; "), res.FieldReach(v, "Timeout"), res.FieldPassed(v))
 			return true
 		})
 	}

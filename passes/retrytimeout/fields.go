@@ -157,7 +157,7 @@ func (c *checker) fieldHolds(e *ast.SelectorExpr) (*types.Var, client, int) {
 		return nil, client{}, 0
 	}
 	vals, ok := c.res.FieldValues(v)
-	if !ok || c.res.FieldReach(v, "Timeout", "Transport") {
+	if !ok || c.res.FieldReach(v, "Timeout", "Transport") || c.res.FieldPassed(v) {
 		return nil, client{}, 0
 	}
 	var first client

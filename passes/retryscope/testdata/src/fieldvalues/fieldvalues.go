@@ -44,11 +44,11 @@ func configure(*http.Client) {}
 func (a *API) take() **http.Client { return &a.addr }
 
 func (a *API) uses() {
-	_ = a.hc      // want `field hc: \[http.DefaultClient in New\] reach=false`
-	_ = a.given   // want `field given: \[\] reach=false`
-	_ = a.timed   // want `field timed: \[&http.Client{} in New\] reach=true`
-	_ = a.passed  // want `field passed: \[&http.Client{} in New\] reach=true`
+	_ = a.hc      // want `field hc: \[http.DefaultClient in New\] reach=false passed=false`
+	_ = a.given   // want `field given: \[\] reach=false passed=false`
+	_ = a.timed   // want `field timed: \[&http.Client{} in New\] reach=true passed=false`
+	_ = a.passed  // want `field passed: \[&http.Client{} in New\] reach=false passed=true`
 	_ = a.counted // want `field counted: unknown`
 	_ = a.addr    // want `field addr: unknown`
-	_ = a.local   // want `field local: \[hc in New\] reach=false`
+	_ = a.local   // want `field local: \[hc in New\] reach=false passed=false`
 }
