@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
@@ -35,7 +37,7 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 	if fr.f == nil {
 		return finding{}, false
 	}
-	if f, ok := c.fieldSend(fr, call, ""); ok {
+	if f, ok := c.fieldSend(fr, call, nil); ok {
 		return f, true
 	}
 	fn := astq.Callee(c.info, call)
@@ -54,7 +56,7 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 			return false
 		}
 		if send, ok := n.(*ast.CallExpr); ok {
-			out, found = c.fieldSend(in, send, names.Of(fn)+" sends ")
+			out, found = c.fieldSend(in, send, fn)
 		}
 		return !found
 	})
@@ -64,8 +66,9 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 // fieldSend returns the finding for call, read in fr, when it is a
 // (*http.Client).Do, Get, Head, Post or PostForm through a field client
 // with no timeout by default, and a Do's request has no deadline of its
-// own.
-func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via string) (finding, bool) {
+// own; via is the function of the package the retry calls to make it, or
+// nil.
+func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via *types.Func) (finding, bool) {
 	fn := astq.Callee(c.info, call)
 	if fn == nil {
 		return finding{}, false
@@ -91,9 +94,14 @@ func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via string) (finding,
 			return finding{}, false
 		}
 	}
-	msg := via + names.Of(fn) + " in a retry can hang: field " + field.Name() + " holds " + cl.desc +
-		" by default, with no Timeout, and the caller's context bounds no attempt; " + fixText
-	return finding{msg: msg, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
+	what := names.Of(fn)
+	var related []analysis.RelatedInformation
+	if via != nil {
+		what = names.Of(via)
+		related = append(related, analysis.RelatedInformation{Pos: call.Pos(), End: call.Fun.End(), Message: "the send: " + names.Of(fn)})
+	}
+	msg := what + " in a retry can hang: field " + field.Name() + " has no Timeout by default, no deadline per attempt"
+	return finding{msg: msg, related: append(clientRelated(cl.pos, cl.end, cl.desc+", the default of field "+field.Name()), related...)}, true
 }
 
 // fieldClient reports whether the *http.Client e is a field of a struct

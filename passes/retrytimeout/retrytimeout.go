@@ -281,7 +281,7 @@ type checker struct {
 	flows       map[*ast.FuncDecl]*flow
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
 	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
-	defaultSet  bool // the package sets http.DefaultClient, its Timeout or its Transport
+	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
 }
 
 // check returns the finding for call, when call is an HTTP call proven to

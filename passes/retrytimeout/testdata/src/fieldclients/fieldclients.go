@@ -49,7 +49,7 @@ func (api *API) makeRequest(ctx context.Context, method, uri string) (*http.Resp
 		if i > 0 {
 			time.Sleep(time.Duration(i) * time.Second)
 		}
-		resp, err := api.request(ctx, method, uri) // want `\(\*fieldclients.API\).request sends \(\*http.Client\).Do in a retry can hang: field httpClient holds http.DefaultClient by default`
+		resp, err := api.request(ctx, method, uri) // want `\(\*fieldclients.API\).request in a retry can hang: field httpClient has no Timeout by default, no deadline per attempt`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
@@ -131,7 +131,7 @@ func (c *APIClient) CallAPI(request *http.Request) (*http.Response, error) {
 	var err error
 	for i := 0; i < 4; i++ {
 		newRequest := copyRequest(request)
-		resp, err = c.Cfg.HTTPClient.Do(newRequest) // want `\(\*http.Client\).Do in a retry can hang: field HTTPClient holds http.DefaultClient by default`
+		resp, err = c.Cfg.HTTPClient.Do(newRequest) // want `\(\*http.Client\).Do in a retry can hang: field HTTPClient has no Timeout by default, no deadline per attempt`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
@@ -189,7 +189,7 @@ func (c *Client) Do(req *Request) (*http.Response, error) {
 		c.HTTPClient = cleanhttp.DefaultPooledClient()
 	}
 	for i := 0; ; i++ {
-		resp, err := c.HTTPClient.Do(req.Request) // want `\(\*http.Client\).Do in a retry can hang: field HTTPClient holds cleanhttp.DefaultPooledClient\(\) by default`
+		resp, err := c.HTTPClient.Do(req.Request) // want `\(\*http.Client\).Do in a retry can hang: field HTTPClient has no Timeout by default, no deadline per attempt`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
@@ -218,7 +218,7 @@ func (l *Lazy) Get(ctx context.Context, url string) (*http.Response, error) {
 		return nil, err
 	}
 	for i := 0; i < 3; i++ {
-		resp, err := hc.Do(req) // want `\(\*http.Client\).Do in a retry can hang: field Client holds http.DefaultClient by default`
+		resp, err := hc.Do(req) // want `\(\*http.Client\).Do in a retry can hang: field Client has no Timeout by default, no deadline per attempt`
 		if err == nil {
 			return resp, nil
 		}
