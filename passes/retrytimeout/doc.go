@@ -110,7 +110,7 @@ as the arguments passed. The message names the field, and its related informatio
 for a call of the package's function, the send in it:
 
 ` + "`" + `` + "`" + `` + "`" + `
-(*cloudflare.API).request in a retry can hang: field httpClient has no Timeout by default, no deadline per attempt
+(*cloudflare.API).request in a retry can hang: field httpClient has no Timeout by default; set one
 ` + "`" + `` + "`" + `` + "`" + `
 
 A client is proven to have no timeout when it is ` + "`" + `http.DefaultClient` + "`" + ` or,

@@ -100,7 +100,7 @@ func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via *types.Func) (fin
 		what = names.Of(via)
 		related = append(related, analysis.RelatedInformation{Pos: call.Pos(), End: call.Fun.End(), Message: "the send: " + names.Of(fn)})
 	}
-	msg := what + " in a retry can hang: field " + field.Name() + " has no Timeout by default, no deadline per attempt"
+	msg := what + " in a retry can hang: field " + field.Name() + " has no Timeout by default; set one"
 	return finding{msg: msg, related: append(clientRelated(cl.pos, cl.end, cl.desc+", the default of field "+field.Name()), related...)}, true
 }
 
