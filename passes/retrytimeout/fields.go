@@ -210,8 +210,8 @@ func (c *checker) fromCaller(fr *frame, e ast.Expr, depth int) bool {
 			if fr.up == nil {
 				return true
 			}
-			sig := c.info.TypeOf(fr.call.Fun).(*types.Signature)
-			if i >= len(fr.call.Args) || (sig.Variadic() && i >= sig.Params().Len()-1) {
+			sig, ok := c.info.TypeOf(fr.call.Fun).Underlying().(*types.Signature)
+			if !ok || i >= len(fr.call.Args) || (sig.Variadic() && i >= sig.Params().Len()-1) {
 				return false
 			}
 			return c.fromCaller(fr.up, fr.call.Args[i], depth+1)
