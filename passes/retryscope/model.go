@@ -257,6 +257,8 @@ type Result struct {
 	files     []*ast.File
 	sites     *callSites
 	paramFunc map[*types.Var]*types.Func
+	// model answers FieldValues and FieldReach (fieldvalues.go)
+	model *model
 }
 
 // Scopes returns every retry scope of the package in source order.

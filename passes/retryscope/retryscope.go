@@ -108,7 +108,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		funcs: make(map[*types.Func]*ast.FuncDecl),
 		defs:  make(map[ast.Node]*defIndex),
 	}
-	m.res.info, m.res.defs = m.info, m.defs
+	m.res.info, m.res.defs, m.res.model = m.info, m.defs, m
 	m.res.pkg, m.res.files = pass.Pkg, pass.Files
 	for _, n := range cfg.RetryFuncs {
 		m.extra[n] = true

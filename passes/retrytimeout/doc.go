@@ -92,6 +92,27 @@ also reports, wherever they are:
 Every request of such a type goes through the field, each on its caller's context: a deadline there, if any,
 spans all the attempts, so none has a bound of its own (go-gitlab's ` + "`" + `newClient` + "`" + `).
 
+A client in a struct field of the package's own type is judged by what the package stores in the field
+(cloudflare-go's ` + "`" + `api.httpClient` + "`" + `, datadog-api-client-go's ` + "`" + `cfg.HTTPClient` + "`" + `, go-retryablehttp's own
+` + "`" + `c.HTTPClient` + "`" + `). Inside a retry's repeated code, at the call:
+
+| Call | Reported when |
+|---|---|
+| ` + "`" + `x.f.Do(req)` + "`" + `, ` + "`" + `x.f.Get` + "`" + `, ` + "`" + `Head` + "`" + `, ` + "`" + `Post` + "`" + `, ` + "`" + `PostForm` + "`" + `, or through a local copy ` + "`" + `hc := x.f` + "`" + ` | every value the package's code stores in field ` + "`" + `f` + "`" + ` (a constructor's literal, a fallback ` + "`" + `if c.f == nil { c.f = http.DefaultClient }` + "`" + `), but nil and the parameters it passes on (a client option's ` + "`" + `WithHTTPClient(hc)` + "`" + `, a constructor's argument: the users' choice), is proven to have no timeout (below), and there is one, or the local copy falls back to such a client; the package never sets the field's ` + "`" + `Timeout` + "`" + ` or ` + "`" + `Transport` + "`" + `, never takes the field's address and never passes it to a function; and a ` + "`" + `Do` + "`" + `'s request has no deadline (below) or carries the caller's context |
+| a call of a function of the package (` + "`" + `api.request(ctx, ...)` + "`" + `) | that function sends as in the row above, its request or context the argument the retry passes |
+
+The request carries the caller's context when it is a parameter of the function declaring the retry (not of a
+function literal: a retry library's per-attempt context may have a deadline) that is never assigned, traced
+through local variables, copies (` + "`" + `*req` + "`" + `), a field of type ` + "`" + `*http.Request` + "`" + ` whose every store is such a
+request (go-retryablehttp's ` + "`" + `req.Request` + "`" + `), ` + "`" + `http.NewRequestWithContext` + "`" + `, ` + "`" + `WithContext` + "`" + ` or ` + "`" + `Clone` + "`" + ` with such a
+context, and the functions of the package it calls (datadog's ` + "`" + `copyRequest(request)` + "`" + `), their parameters read
+as the arguments passed. The message names the field, and its related information the default client and,
+for a call of the package's function, the send in it:
+
+` + "`" + `` + "`" + `` + "`" + `
+(*cloudflare.API).request in a retry can hang: field httpClient has no Timeout by default; set one
+` + "`" + `` + "`" + `` + "`" + `
+
 A client is proven to have no timeout when it is ` + "`" + `http.DefaultClient` + "`" + ` or,
 traced through local variables, ` + "`" + `cleanhttp.DefaultClient()` + "`" + ` or ` + "`" + `DefaultPooledClient()` + "`" + `, a ` + "`" + `&http.Client{}` + "`" + ` or ` + "`" + `http.Client{}` + "`" + `
 literal without ` + "`" + `Timeout` + "`" + ` (or with ` + "`" + `Timeout: 0` + "`" + `) and without ` + "`" + `Transport` + "`" + `,
@@ -114,17 +135,22 @@ The message says which client and which context:
 - A client with a ` + "`" + `Transport` + "`" + `: it may bound each attempt, as
   ` + "`" + `runtime/retry.NewTransport` + "`" + ` does with ` + "`" + `Policy.AttemptTimeout` + "`" + `, or as an
   ` + "`" + `http.Transport` + "`" + ` with ` + "`" + `ResponseHeaderTimeout` + "`" + ` partly does.
-- A client from elsewhere: a field (but for the stored go-retryablehttp clients above), a parameter, a function's result, or a
+- A client from elsewhere: a field (but for the stored go-retryablehttp clients and the field clients above), a parameter, a function's result, or a
   local client passed to a function (which may set its ` + "`" + `Timeout` + "`" + `).
+- A field client whose default the package makes with a ` + "`" + `Timeout` + "`" + ` or a ` + "`" + `Transport` + "`" + `
+  (` + "`" + `&http.Client{Transport: retry.NewTransport(...)}` + "`" + `), sets either later, builds by a call of
+  its own (` + "`" + `newHTTPClient()` + "`" + `) or passes to a function; and a field the package only
+  stores a caller's client in (a constructor's or an option's parameter), with no default of its own.
 - A request whose context has a deadline: ` + "`" + `context.WithTimeout` + "`" + ` or
   ` + "`" + `WithDeadline` + "`" + `, made per attempt or above the retry (a retry whose own
   deadline is in scope and propagated to the request).
 - A request whose context comes from the caller (a parameter) or from the
   retry library (the per-attempt context of ` + "`" + `runtime/retry.Do` + "`" + `, or the
-  context sethvargo/go-retry passes): the caller may have set a deadline.
+  context sethvargo/go-retry passes), but for the field clients above: the caller may have set a deadline.
 - Calls in functions that the retry's operation calls: only the retry's own
   code (the loop body, the operation's function literal or named function)
-  is read.
+  is read, and the sends through field clients of the functions of the
+  package it calls directly (above), when those hold no retry of their own.
 - Calls outside any retry, and generated files.`},
 		{Title: "gRPC", Text: `
 gRPC sets no deadline by default. A gRPC call (` + "`(*grpc.ClientConn).Invoke`" + `, ` + "`NewStream`" + `, a

@@ -102,6 +102,10 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 			seen[call] = true
 			if f, ok := c.check(call); ok {
 				f.report(pass, call)
+			} else if fd := c.declAt(call.Pos()); fd != nil {
+				if f, ok := c.checkField(fd, call); ok {
+					f.report(pass, call)
+				}
 			}
 			return true
 		})
@@ -275,7 +279,9 @@ type checker struct {
 	// grpcTimeout: a dial of the package may time its calls out
 	grpcTimeout bool
 	flows       map[*ast.FuncDecl]*flow
-	defaultSet  bool // the package sets http.DefaultClient, its Timeout or its Transport
+	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
+	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
+	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
@@ -358,21 +364,28 @@ func (c *checker) isDefaultClient(e ast.Expr) bool {
 
 // flowAt returns the def index of the function declaration holding pos.
 func (c *checker) flowAt(pos token.Pos) *flow {
+	fd := c.declAt(pos)
+	if fd == nil {
+		return nil
+	}
+	f := c.flows[fd]
+	if f == nil {
+		f = newFlow(c, fd)
+		c.flows[fd] = f
+	}
+	return f
+}
+
+// declAt returns the function declaration holding pos, or nil.
+func (c *checker) declAt(pos token.Pos) *ast.FuncDecl {
 	for _, file := range c.pass.Files {
 		if pos < file.FileStart || pos > file.FileEnd {
 			continue
 		}
 		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || pos < fd.Pos() || pos >= fd.End() {
-				continue
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && pos >= fd.Pos() && pos < fd.End() {
+				return fd
 			}
-			f := c.flows[fd]
-			if f == nil {
-				f = newFlow(c, fd)
-				c.flows[fd] = f
-			}
-			return f
 		}
 	}
 	return nil
