@@ -3,6 +3,8 @@ package retryscope
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // The values a parameter takes: part of the one value flow (defs.go), one
@@ -110,24 +112,12 @@ func buildCallSites(info *types.Info, files []*ast.File) *callSites {
 			if !ok {
 				return true
 			}
-			var id *ast.Ident
-			switch fun := ast.Unparen(call.Fun).(type) {
-			case *ast.Ident:
-				id = fun
-			case *ast.SelectorExpr:
-				id = fun.Sel
-			case *ast.IndexExpr: // f[T](...)
-				switch x := ast.Unparen(fun.X).(type) {
-				case *ast.Ident:
-					id = x
-				case *ast.SelectorExpr:
-					id = x.Sel
-				}
-			case *ast.FuncLit:
-				if sig, ok := info.TypeOf(fun).(*types.Signature); ok {
+			if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+				if sig, ok := info.TypeOf(lit).(*types.Signature); ok {
 					cs.lits[sig] = call
 				}
 			}
+			id := astq.CalleeIdent(call)
 			if id == nil {
 				return true
 			}

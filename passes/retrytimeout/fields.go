@@ -73,9 +73,7 @@ func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via *types.Func) (fin
 	if fn == nil {
 		return finding{}, false
 	}
-	switch fn.FullName() {
-	case "(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
-	default:
+	if !clientSends[fn.FullName()] {
 		return finding{}, false
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)

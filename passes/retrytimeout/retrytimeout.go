@@ -301,9 +301,10 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 			return finding{}, false
 		}
 		return finding{msg: names.Of(fn) + what}, true
-	case "(*net/http.Client).Do", "(*net/http.Client).Get", "(*net/http.Client).Head", "(*net/http.Client).Post", "(*net/http.Client).PostForm":
 	default:
-		return finding{}, false
+		if !clientSends[fn.FullName()] {
+			return finding{}, false
+		}
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -389,4 +390,10 @@ func (c *checker) declAt(pos token.Pos) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// clientSends are the methods of *http.Client that send a request.
+var clientSends = map[string]bool{
+	"(*net/http.Client).Do": true, "(*net/http.Client).Get": true, "(*net/http.Client).Head": true,
+	"(*net/http.Client).Post": true, "(*net/http.Client).PostForm": true,
 }

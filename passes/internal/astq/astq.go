@@ -110,21 +110,32 @@ func IsNil(info *types.Info, e ast.Expr) bool {
 // Callee returns the function or method call statically calls (for a
 // generic one, as its identifier names it), or nil.
 func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr:
-		return Callee(info, &ast.CallExpr{Fun: f.X})
-	case *ast.IndexListExpr:
-		return Callee(info, &ast.CallExpr{Fun: f.X})
-	default:
+	id := CalleeIdent(call)
+	if id == nil {
 		return nil
 	}
 	fn, _ := info.Uses[id].(*types.Func)
 	return fn
+}
+
+// CalleeIdent returns the identifier that names what call calls: f in
+// f(), pkg.F() and x.M(), with or without type arguments; nil for any
+// other callee (a function literal, a call's result, an index).
+func CalleeIdent(call *ast.CallExpr) *ast.Ident {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(f.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(f.X)
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
 }
 
 // Params returns fd's named parameters (not _) with their indices.
