@@ -575,6 +575,9 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					found = true
 					break
 				}
+				if retryscope.ResponseError(f) {
+					break // carries the delay in StatusError.RetryAfter: read when that is
+				}
 				if f.Pkg() == c.pass.Pkg && !c.takesResponse(u, n) && (depth > 0 && c.handsResponse(n) || depth == 0 && c.summaryOf(f, 0, ownResponse) != nil) {
 					// c.upload(b) gets its own response; report(res) in it is given it
 					if d := c.funcDecl(f); d != nil && depth < 2 {
@@ -590,8 +593,6 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					if d := c.funcDecl(f); d != nil && depth < 2 {
 						visit(d, depth+1)
 					}
-				case retryscope.ResponseError(f):
-					// carries the delay in StatusError.RetryAfter: read when that is
 				case !std(f.Pkg().Path()):
 					found = true // a helper the check cannot see into
 				}

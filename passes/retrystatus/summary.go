@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // Status summaries of the package's own helpers: what a function decides
@@ -58,7 +59,9 @@ func (s *summary) at(code int) (v, known, either bool) {
 // param, or nil when fn is not a function of the package whose paths the
 // walk follows.
 func (c *checker) summaryOf(fn *types.Func, result, param int) *summary {
-	if fn == nil || fn.Pkg() != c.pass.Pkg {
+	if fn == nil || fn.Pkg() != c.pass.Pkg || retryscope.ResponseError(fn) {
+		// what the table knows (runtime/retry.ResponseError, analysed in its
+		// own package) is judged by the table, as everywhere else
 		return nil
 	}
 	k := sumKey{fn, result, param}

@@ -57,8 +57,15 @@ type StatusError struct {
 func (e *StatusError) Error() string { panic("stub") }
 
 // ResponseError returns nil when resp's status is below 400, and otherwise
-// a *StatusError.
-func ResponseError(resp *http.Response) error { panic("stub") }
+// a *StatusError. Its body is the real one's, so that a check analysing
+// this package (retrystatus's in-package test) sees what it decides.
+func ResponseError(resp *http.Response) error {
+	if resp.StatusCode < 400 {
+		return nil
+	}
+	d, _ := ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return &StatusError{StatusCode: resp.StatusCode, RetryAfter: d}
+}
 
 // ParseRetryAfter parses a Retry-After header value.
 func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) { panic("stub") }
