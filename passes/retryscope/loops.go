@@ -72,6 +72,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	var cond ast.Expr
 	var post ast.Stmt
 	var rangeCap *Cap
+	var iter *attemptIter
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		w.body, cond, post = l.Body, l.Cond, l.Post
@@ -79,7 +80,16 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		// Only range over an integer counts attempts: ranging over items,
 		// channels and iterators processes them.
 		t, ok := m.info.Types[l.X]
-		if !ok || !isInteger(t.Type) {
+		if ok && !isInteger(t.Type) {
+			// ...but an attempt iterator (iterators.go) counts its attempts
+			if iter = m.attemptIterOf(di, l); iter == nil {
+				return nil
+			}
+			w.body = l.Body
+			rangeCap = &iter.cap
+			break
+		}
+		if !ok {
 			return nil
 		}
 		w.body = l.Body
@@ -136,7 +146,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			if w.failExit(x, e, at) {
 				failAlways[at.pos] = true
 			}
-			for _, g := range x.guards {
+			// a guard in force where the attempt assigns e tested an
+			// earlier value of e (if err != nil { return } after open, then
+			// err = next()): it says nothing of this attempt
+			for _, g := range x.guards[min(at.depth, len(x.guards)):] {
 				if impliesNil(m.info, g, e) {
 					success[at.pos] = true
 				}
@@ -163,6 +176,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			success[attempts[len(attempts)-1].pos] = true
 		}
 		for _, a := range attempts {
+			if iter != nil && inNestedLoop(w.body, a.pos) {
+				continue // an attempt of a loop of its own (a scan's decode)
+			}
 			if (success[a.pos] || predicate[a.pos]) && (!failAlways[a.pos] || onResponse[a.pos]) && !w.iterates(a.call, 0) {
 				if !success[a.pos] && !retries {
 					byPredicate = true
@@ -194,6 +210,11 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		retries = success && !failAlways
 	}
 	var failBranch, failWaits *ast.BlockStmt
+	if !retries && iter != nil {
+		// an iterator-driven loop that repeats on success too reconnects a
+		// stream or watches: only an attempt that leaves on success retries
+		return nil
+	}
 	if !retries {
 		failBranch = w.failureRetry()
 		if failBranch == nil {
@@ -242,6 +263,13 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
+	if iter != nil {
+		// the iterator waits before it yields the next attempt
+		if !ownWait(s.Waits) {
+			s.Waits = nil
+		}
+		s.Waits = append(s.Waits, iter.waits...)
+	}
 	if w.jump != nil && w.jump.fn != nil {
 		// the recursive call starts the next pass: it waits only as the
 		// pass does, not on its own
@@ -539,6 +567,24 @@ func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
 			found = true
 		}
 		return !found
+	})
+	return found
+}
+
+// inNestedLoop reports whether pos lies in a loop inside body (outside
+// function literals).
+func inNestedLoop(body *ast.BlockStmt, pos token.Pos) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= pos && pos < n.End() {
+				found = true
+			}
+		}
+		return !found && n != nil && n.Pos() <= pos && pos < n.End()
 	})
 	return found
 }

@@ -17,6 +17,9 @@ type LoopFilter struct {
 	// helpers are the functions and methods of the package that may be
 	// waitCall's helpers (see waitHelper).
 	helpers map[string]bool
+	// iterators are the functions and methods of the package that may
+	// return an attempt iterator (see waitingIterator).
+	iterators map[string]bool
 	// typeNames are the package's type names: an unqualified call by one
 	// is a conversion (or the call of a local variable), never the call
 	// of a function.
@@ -63,7 +66,7 @@ func LexiconMayWait(lex *prefilter.Lexicon) bool {
 
 // NewLoopFilter reads the helpers and type names of the package of files.
 func NewLoopFilter(files []*ast.File) *LoopFilter {
-	lf := &LoopFilter{helpers: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
+	lf := &LoopFilter{helpers: make(map[string]bool), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
 	declare := func(id *ast.Ident) {
 		if id != nil && builtins[id.Name] {
 			lf.shadowed[id.Name] = true
@@ -110,7 +113,56 @@ func NewLoopFilter(files []*ast.File) *LoopFilter {
 			}
 		}
 	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok && d.Body != nil && lf.waitingIterator(d.Body) {
+				lf.iterators[d.Name.Name] = true
+			}
+		}
+	}
 	return lf
+}
+
+// waitingIterator reports whether a function with body may return an
+// attempt iterator (iterators.go): a function literal it returns calls,
+// by name, a time function other than (*time.Timer).Reset or a helper
+// that does.
+func (lf *LoopFilter) waitingIterator(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if found || !ok || len(ret.Results) != 1 {
+			return !found
+		}
+		lit, ok := ast.Unparen(ret.Results[0]).(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				name := prefilter.CallName(c)
+				if name != "Reset" && slices.Contains(waitNames, name) || lf.helpers[name] {
+					found = true
+				}
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
+}
+
+// rangesIterator reports whether a range over x may range over an attempt
+// iterator: a call of a function that may return one, or a variable when
+// the package has such a function.
+func (lf *LoopFilter) rangesIterator(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		return lf.iterators[prefilter.CallName(x)]
+	case *ast.Ident:
+		return len(lf.iterators) > 0
+	}
+	return false
 }
 
 // MayWait reports whether loop (a *ast.ForStmt or *ast.RangeStmt) might be
@@ -138,6 +190,9 @@ func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
 	}
 	if body == nil || len(body.List) == 0 || !lf.retryShape(loop) {
 		return false
+	}
+	if l, ok := loop.(*ast.RangeStmt); ok && lf.rangesIterator(l.X) {
+		return true // the iterator waits between its attempts
 	}
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {

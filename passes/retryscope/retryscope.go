@@ -69,7 +69,8 @@ func LibraryCalls(scope *analysis.Analyzer, p *prefilter.Package) func(name stri
 	if !ok {
 		return func(string) bool { return true } // not the model's analyzer: no promise
 	}
-	return v.(*Config).libraryCalls(p.Imports, p.DependsOn)
+	// the library's own package calls its entry points unqualified
+	return v.(*Config).libraryCalls(append([]string{p.Path}, p.Imports...), p.DependsOn)
 }
 
 // model holds what one run knows while it builds the Result.

@@ -103,7 +103,9 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 				case *ast.ForStmt:
 					c.loop(n, m, m.Body, res.Of(m))
 				case *ast.RangeStmt:
-					if t, ok := c.info.Types[m.X]; ok && isInteger(t.Type) {
+					// a range over a number, or over an attempt iterator
+					// (the model's)
+					if t, ok := c.info.Types[m.X]; ok && isInteger(t.Type) || res.Of(m) != nil {
 						c.loop(n, m, m.Body, res.Of(m))
 					}
 				}
@@ -577,6 +579,9 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 				}
 				if retryscope.ResponseError(f) {
 					break // carries the delay in StatusError.RetryAfter: read when that is
+				}
+				if retryscope.SetMember(f) {
+					break // retryable.Has(resp.StatusCode) reads the set
 				}
 				if f.Pkg() == c.pass.Pkg && !c.takesResponse(u, n) && (depth > 0 && c.handsResponse(n) || depth == 0 && c.summaryOf(f, 0, ownResponse) != nil) {
 					// c.upload(b) gets its own response; report(res) in it is given it

@@ -11,5 +11,5 @@ import (
 
 func TestRetryStatus(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, retrystatus.Analyzer, "loops", "libraries", "operations", "grpccodes", "github.com/idemlint/idemlint/runtime/retry")
+	analysistest.Run(t, dir, retrystatus.Analyzer, "loops", "libraries", "operations", "grpccodes", "iterators", "github.com/idemlint/idemlint/runtime/retry")
 }

@@ -285,7 +285,14 @@ func (w *walker) bodyRead(call *ast.CallExpr) bool {
 	default:
 		return false
 	}
-	sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr)
+	arg := ast.Unparen(call.Args[0])
+	// io.ReadAll(io.LimitReader(resp.Body, 5<<20)) reads the body too
+	if lr, ok := arg.(*ast.CallExpr); ok && len(lr.Args) == 2 {
+		if f := astq.Callee(w.u.c.info, lr); f != nil && f.FullName() == "io.LimitReader" {
+			arg = ast.Unparen(lr.Args[0])
+		}
+	}
+	sel, ok := arg.(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == "Body" && w.u.c.isHolderExpr(w.u, sel.X)
 }
 
@@ -402,6 +409,13 @@ func (c *checker) statusMap(v *types.Var, vals bool) (set, bool) {
 // packageValue returns the composite literal a package-level variable is
 // declared with, or nil.
 func (c *checker) packageValue(v *types.Var) *ast.CompositeLit {
+	lit, _ := ast.Unparen(c.packageInit(v)).(*ast.CompositeLit)
+	return lit
+}
+
+// packageInit returns the expression a package-level variable is declared
+// with, or nil.
+func (c *checker) packageInit(v *types.Var) ast.Expr {
 	for _, f := range c.pass.Files {
 		if v.Pos() < f.FileStart || v.Pos() > f.FileEnd {
 			continue
@@ -415,8 +429,7 @@ func (c *checker) packageValue(v *types.Var) *ast.CompositeLit {
 				vs := sp.(*ast.ValueSpec)
 				for i, n := range vs.Names {
 					if c.info.Defs[n] == v && i < len(vs.Values) && len(vs.Names) == len(vs.Values) {
-						lit, _ := ast.Unparen(vs.Values[i]).(*ast.CompositeLit)
-						return lit
+						return vs.Values[i]
 					}
 				}
 			}
@@ -487,7 +500,13 @@ func (w *walker) lookupLeaf(e ast.Expr, code int) (bool, bool) {
 	case *ast.IndexExpr:
 		ix = x
 	case *ast.Ident:
-		ix, vals = u.members[u.c.info.Uses[x]], false
+		o := u.c.info.Uses[x]
+		if b, ok := u.bound[o]; ok && b.result == 0 && u.members[o] == nil {
+			return w.memberLeaf(b.call, code) // success := okStatus.Contains(code)
+		}
+		ix, vals = u.members[o], false
+	case *ast.CallExpr:
+		return w.memberLeaf(x, code)
 	}
 	if ix == nil || !u.c.isStatus(u, ix.Index) {
 		return false, false
@@ -510,4 +529,81 @@ func (w *walker) lookupLeaf(e ast.Expr, code int) (bool, bool) {
 		return false, false
 	}
 	return s.has(code), true
+}
+
+// memberLeaf evaluates, for code, a membership test of the status in a
+// package-level set built once from constants (var retryable =
+// set.CreateIntSet(408, 429), retryable.Contains(code); the set types are
+// the model's, retryscope.SetConstructor).
+func (w *walker) memberLeaf(call *ast.CallExpr, code int) (bool, bool) {
+	u := w.u
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || !u.c.isStatus(u, call.Args[0]) {
+		return false, false
+	}
+	member := astq.Callee(u.c.info, call)
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if member == nil || !ok {
+		return false, false
+	}
+	v, _ := u.c.info.Uses[id].(*types.Var)
+	s, ok := u.c.statusSet(v, member)
+	if !ok {
+		return false, false
+	}
+	return s.has(code), true
+}
+
+// statusSet returns the statuses a package-level set of constant statuses
+// holds, built by the constructor of member's set type, and whether v is
+// such a set that the package never changes.
+func (c *checker) statusSet(v *types.Var, member *types.Func) (set, bool) {
+	var s set
+	if v == nil || v.Pkg() != c.pass.Pkg || v.Parent() != v.Pkg().Scope() || c.changed()[v] {
+		return s, false
+	}
+	call, _ := ast.Unparen(c.packageInit(v)).(*ast.CallExpr)
+	if call == nil || call.Ellipsis.IsValid() || !retryscope.SetConstructor(astq.Callee(c.info, call), member) || c.usedOtherwise(v, member) {
+		return s, false
+	}
+	for _, a := range call.Args {
+		tv, ok := c.info.Types[a]
+		if !ok || tv.Value == nil {
+			return s, false
+		}
+		code, ok := constant.Int64Val(constant.ToInt(tv.Value))
+		if !ok {
+			return s, false
+		}
+		if code >= minStatus && code <= maxStatus {
+			s.add(int(code))
+		}
+	}
+	return s, true
+}
+
+// usedOtherwise reports whether the package uses the set v other than by
+// calling its membership method member (grown.Insert(409), add(grown)):
+// what it holds may then change.
+func (c *checker) usedOtherwise(v *types.Var, member *types.Func) bool {
+	found := false
+	for _, f := range c.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && c.info.Uses[id] == v {
+					if fn, ok := c.info.Uses[sel.Sel].(*types.Func); ok && fn.Origin() == member.Origin() {
+						return false // v.Has(...): the receiver is fine
+					}
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok && c.info.Uses[id] == v {
+				found = true
+			}
+			return true
+		})
+	}
+	return found
 }

@@ -402,6 +402,27 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 		}
 		after := func(st state) {
 			then, els := w.branch(s.Cond, st)
+			if s.Else == nil && w.retriesOnly(s.Body) && st.present {
+				// if isS3CodeRetryable(apiErr.Code) { continue }, on a
+				// condition the check cannot follow: a status it leaves
+				// undecided is retried there or goes on to what follows,
+				// where a status condition may retry it anyway
+				undecided := st.set
+				if then != nil {
+					undecided = undecided.and(complement(then.set))
+				}
+				if els != nil {
+					undecided = undecided.and(complement(els.set))
+				}
+				if !undecided.empty() {
+					x := st
+					if els != nil {
+						x = *els
+					}
+					x.set = x.set.or(undecided)
+					els = &x
+				}
+			}
 			if then != nil {
 				w.stmts(s.Body.List, *then, brk, k)
 			}
@@ -726,6 +747,16 @@ func (w *walker) assign(s *ast.AssignStmt, st state, k func(state)) {
 		}
 	}
 	k(st)
+}
+
+// retriesOnly reports whether body only starts the loop's next attempt:
+// a lone unlabelled continue.
+func (w *walker) retriesOnly(body *ast.BlockStmt) bool {
+	if len(body.List) != 1 {
+		return false
+	}
+	b, ok := body.List[0].(*ast.BranchStmt)
+	return ok && b.Tok == token.CONTINUE && (b.Label == nil || b.Label.Name == w.u.label)
 }
 
 func complement(s set) set {
@@ -1339,7 +1370,7 @@ func (w *walker) act(st state, e ast.Expr) state {
 				return true
 			}
 			fn := astq.Callee(info, n)
-			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) && !w.u.c.constructs(fn) {
+			if fn == nil || fn.Pkg() == nil || !benign(fn) && !computes(fn) && !w.u.c.constructs(fn) && !w.u.c.closer(fn) {
 				st.acted = true
 			}
 		}
@@ -1364,6 +1395,34 @@ func benign(fn *types.Func) bool {
 		return true
 	}
 	return false
+}
+
+// closer reports whether fn is a function of the package whose calls are
+// all benign (closeResponse(resp): io.Copy(io.Discard, resp.Body),
+// resp.Body.Close()): it changes nothing of the next attempt.
+func (c *checker) closer(fn *types.Func) bool {
+	d := c.funcDecl(fn)
+	if d == nil || d.Body == nil || fn.Signature().Results().Len() != 0 {
+		return false
+	}
+	ok := true
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			ok = false
+		case *ast.AssignStmt:
+			ok = false // it stores something
+		case *ast.CallExpr:
+			if tv, isT := c.info.Types[n.Fun]; isT && (tv.IsType() || tv.IsBuiltin()) {
+				break
+			}
+			if f := astq.Callee(c.info, n); f == nil || f.Pkg() == nil || !benign(f) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // computes reports whether fn only computes a value: its results are
