@@ -88,6 +88,9 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: clientRelated(cl.pos, cl.end, cl.desc)})
 				}
 			}
+			if call, ok := s.Node.(*ast.CallExpr); ok && s.Kind == retryscope.Client && !suppress.GeneratedAt(pass, call.Pos()) {
+				c.checkCopied(s, call)
+			}
 		}
 	}
 	for _, s := range res.Scopes() {
