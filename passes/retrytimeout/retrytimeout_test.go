@@ -51,3 +51,33 @@ func TestRelated(t *testing.T) {
 		t.Errorf("%d of the %d findings looked for were reported", seen, len(want))
 	}
 }
+
+// TestCopiedRelated checks a copied Timeout's finding points at the client
+// without one and at the call of the package passing it (godo's
+// NewFromToken).
+func TestCopiedRelated(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	want := map[string][]string{
+		"godo.go:60":    {"godo.go:34 the client without a Timeout: oauth2.NewClient(ctx, ts)", "godo.go:35 passed by NewFromToken"},
+		"helpers.go:17": {"helpers.go:21 the client without a Timeout: cleanhttp.DefaultPooledClient()", "helpers.go:21 passed by DefaultRetrying"},
+	}
+	seen := 0
+	for _, d := range testgopath.Run(t, dir, retrytimeout.Analyzer, "copied") {
+		k := fmt.Sprintf("%s:%d", filepath.Base(d.Posn.Filename), d.Posn.Line)
+		w, ok := want[k]
+		if !ok {
+			continue
+		}
+		seen++
+		var got []string
+		for _, r := range d.Related {
+			got = append(got, fmt.Sprintf("%s:%d %s", filepath.Base(r.Posn.Filename), r.Posn.Line, r.Message))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("%s: related %q, want %q", k, got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d findings looked for were reported", seen, len(want))
+	}
+}
