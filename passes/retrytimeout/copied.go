@@ -86,13 +86,13 @@ func (c *checker) checkCopied(s *retryscope.Scope, call *ast.CallExpr) {
 	}
 	if first.via != nil {
 		caller := names.In(c.info.Defs[first.caller.Name], c.pass.Pkg)
-		what += " that " + caller + " passes"
+		what += " of " + caller
 		related = append(related, analysis.RelatedInformation{Pos: first.via.Pos(), End: first.via.Fun.End(), Message: "passed by " + caller})
 	}
 	as := copies[0]
 	suppress.Report(c.pass, Name, analysis.Diagnostic{
 		Pos: as.Pos(), End: as.End(), Related: related,
-		Message: "the copied " + types.ExprString(src) + ".Timeout is 0 for " + what + ", so the retrying client's attempts have no timeout; default it when 0",
+		Message: "copied " + types.ExprString(src) + ".Timeout is 0 (" + what + "): no attempt times out; default it when 0",
 	})
 }
 
@@ -288,7 +288,7 @@ func (c *checker) zeroTimeout(fd *ast.FuncDecl, e ast.Expr, depth int) (zero, bo
 		}
 		if i, ok := retryscope.ContextClient(fn); ok && i < len(e.Args) {
 			if _, ok := f.contextWithoutClient(e.Args[i], 0); ok {
-				return zero{desc: "the " + fn.Pkg().Name() + "." + fn.Name() + " client", made: types.ExprString(e), pos: e.Pos(), end: e.End()}, !c.defaultSet
+				return zero{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(e), pos: e.Pos(), end: e.End()}, !c.defaultSet
 			}
 			return zero{}, false
 		}
@@ -369,7 +369,7 @@ func (c *checker) zeroLit(lit *ast.CompositeLit, at ast.Expr) (zero, bool) {
 			return zero{}, false
 		}
 	}
-	return zero{desc: "an http.Client literal without Timeout", pos: at.Pos(), end: at.End()}, true
+	return zero{desc: "an http.Client literal", pos: at.Pos(), end: at.End()}, true
 }
 
 // passedInPackage reports whether every use of o in fd that may let it go

@@ -57,7 +57,7 @@ func New(httpClient *http.Client, opts ...ClientOpt) (*Client, error) {
 	if c.RetryMax > 0 {
 		rc := retryablehttp.NewClient()
 		rc.RetryMax = c.RetryMax
-		rc.HTTPClient.Timeout = c.HTTPClient.Timeout // want `the copied c\.HTTPClient\.Timeout is 0 for the oauth2\.NewClient client that NewFromToken passes, so the retrying client's attempts have no timeout; default it when 0`
+		rc.HTTPClient.Timeout = c.HTTPClient.Timeout // want `copied c\.HTTPClient\.Timeout is 0 \(oauth2\.NewClient of NewFromToken\): no attempt times out; default it when 0`
 		var source *oauth2.Transport
 		if t, ok := c.HTTPClient.Transport.(*oauth2.Transport); ok {
 			source = t

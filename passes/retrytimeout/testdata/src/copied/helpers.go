@@ -14,7 +14,7 @@ import (
 
 func newRetrying(hc *http.Client) *http.Client {
 	rc := retryablehttp.NewClient()
-	rc.HTTPClient.Timeout = hc.Timeout // want `the copied hc\.Timeout is 0 for cleanhttp\.DefaultPooledClient\(\) that DefaultRetrying passes, so the retrying client's attempts have no timeout; default it when 0`
+	rc.HTTPClient.Timeout = hc.Timeout // want `copied hc\.Timeout is 0 \(cleanhttp\.DefaultPooledClient\(\) of DefaultRetrying\): no attempt times out; default it when 0`
 	return rc.StandardClient()
 }
 
