@@ -24,6 +24,10 @@ import (
 
 const retryable = "github.com/hashicorp/go-retryablehttp"
 
+// maxZeroSteps bounds the values zeroTimeout reads for one copy: a
+// parameter's callers fan out.
+const maxZeroSteps = 256
+
 // A zero is a client proven to have a zero Timeout: what it is, where it
 // is made (when in the analysed code) and, when it reaches the copy as an
 // argument of a call of the package, that call and the function making
@@ -260,8 +264,12 @@ func (c *checker) timeoutStored(copies []*ast.AssignStmt) bool {
 // constructor's result (FieldOfCtor) and, for a parameter, the argument one
 // call of the package passes.
 func (c *checker) zeroTimeout(fd *ast.FuncDecl, e ast.Expr, depth int) (zero, bool) {
+	if depth == 0 {
+		c.zeroSteps = 0
+	}
+	c.zeroSteps++
 	f := c.flowAt(fd.Pos())
-	if depth > maxDepth || f == nil {
+	if depth > maxDepth || c.zeroSteps > maxZeroSteps || f == nil {
 		return zero{}, false
 	}
 	e = ast.Unparen(e)

@@ -285,6 +285,7 @@ type checker struct {
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
 	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
+	zeroSteps   int                           // the values zeroTimeout read for the copy at hand
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
