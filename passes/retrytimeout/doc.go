@@ -85,12 +85,37 @@ also reports, wherever they are:
 | Call | Reported when |
 |---|---|
 | ` + "`" + `retryablehttp.Get` + "`" + `, ` + "`" + `Head` + "`" + `, ` + "`" + `Post` + "`" + `, ` + "`" + `PostForm` + "`" + ` | always |
-| ` + "`" + `(*retryablehttp.Client).Get/Head/Post/PostForm` + "`" + ` | the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` whose ` + "`" + `HTTPClient` + "`" + ` is never replaced, whose ` + "`" + `RetryMax` + "`" + ` is not set to 0 (or to a value the check cannot evaluate), and which is never passed to a function |
+| ` + "`" + `(*retryablehttp.Client).Get/Head/Post/PostForm` + "`" + ` | the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` whose ` + "`" + `HTTPClient` + "`" + ` is never replaced nor given a ` + "`" + `Transport` + "`" + ` or a ` + "`" + `Timeout` + "`" + ` (but copies of one proven to be 0, below), whose ` + "`" + `RetryMax` + "`" + ` is not set to 0 (or to a value the check cannot evaluate), and which is never passed to a function |
 | ` + "`" + `(*retryablehttp.Client).Do(req)` + "`" + ` | the same, and the request's context has no deadline (` + "`" + `retryablehttp.NewRequest` + "`" + `, or ` + "`" + `NewRequestWithContext` + "`" + `, ` + "`" + `FromRequest` + "`" + ` or ` + "`" + `WithContext` + "`" + ` as below) |
 | a ` + "`" + `&retryablehttp.Client{RetryMax: n}` + "`" + ` literal that a constructor stores in a struct field (every store of the field in the package that client), reported at its ` + "`" + `HTTPClient` + "`" + ` | its ` + "`" + `HTTPClient` + "`" + ` is proven to have no timeout (below, or ` + "`" + `cleanhttp.DefaultPooledClient()` + "`" + `), or is not set (` + "`" + `Do` + "`" + ` then uses ` + "`" + `cleanhttp.DefaultPooledClient()` + "`" + `), and the package never sets that ` + "`" + `HTTPClient` + "`" + `'s ` + "`" + `Timeout` + "`" + ` or ` + "`" + `Transport` + "`" + ` nor replaces it with anything but a parameter (a client option passing the caller's client on) |
 
 Every request of such a type goes through the field, each on its caller's context: a deadline there, if any,
 spans all the attempts, so none has a bound of its own (go-gitlab's ` + "`" + `newClient` + "`" + `).
+
+A go-retryablehttp client may take its ` + "`" + `Timeout` + "`" + ` from another client (godo's ` + "`" + `New` + "`" + `:
+` + "`" + `retryableClient.HTTPClient.Timeout = c.HTTPClient.Timeout` + "`" + `). The check reports the copy when:
+
+- the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` that retries (` + "`" + `RetryMax` + "`" + ` not set to 0), keeps its
+  ` + "`" + `HTTPClient` + "`" + `, is never passed to a function and hands its sends on through ` + "`" + `StandardClient()` + "`" + ` (each
+  then on its caller's context, as above); every assignment of its ` + "`" + `HTTPClient.Timeout` + "`" + ` is such a copy, and
+  the package assigns no other ` + "`" + `http.Client` + "`" + `'s ` + "`" + `Timeout` + "`" + ` (but the own ` + "`" + `HTTPClient` + "`" + ` of
+  go-retryablehttp clients, when the package never replaces one);
+- every client copied from is proven to have a zero ` + "`" + `Timeout` + "`" + ` (its ` + "`" + `Transport` + "`" + ` aside: only the
+  ` + "`" + `Timeout` + "`" + ` is copied): ` + "`" + `http.DefaultClient` + "`" + `, an ` + "`" + `http.Client` + "`" + ` literal without ` + "`" + `Timeout` + "`" + `,
+  ` + "`" + `new(http.Client)` + "`" + `, ` + "`" + `cleanhttp.DefaultClient()` + "`" + ` or ` + "`" + `DefaultPooledClient()` + "`" + `, or golang.org/x/oauth2's
+  ` + "`" + `NewClient(ctx, src)` + "`" + ` over ` + "`" + `context.Background()` + "`" + ` or ` + "`" + `TODO()` + "`" + ` (or a context derived from them
+  without ` + "`" + `WithValue` + "`" + `: no client of its own in it), traced through local variables; through the field of
+  a constructor's result (` + "`" + `c := NewClient(httpClient)` + "`" + ` then ` + "`" + `c.HTTPClient` + "`" + `, where the one literal
+  ` + "`" + `NewClient` + "`" + ` returns stores its parameter, or the fallback it assigns the parameter, and the package
+  stores the field nowhere else but after the copy, never sets its ` + "`" + `Timeout` + "`" + ` nor passes it to another
+  package's function); and, for a parameter, through the argument that some call of the package passes (godo's
+  ` + "`" + `NewFromToken` + "`" + `: ` + "`" + `New(oauthClient, ...)` + "`" + `).
+
+The related information points at the client without a ` + "`" + `Timeout` + "`" + ` and at the call passing it:
+
+` + "`" + `` + "`" + `` + "`" + `
+copied c.HTTPClient.Timeout is 0 (oauth2.NewClient of NewFromToken): no attempt times out; default it when 0
+` + "`" + `` + "`" + `` + "`" + `
 
 A client in a struct field of the package's own type is judged by what the package stores in the field
 (cloudflare-go's ` + "`" + `api.httpClient` + "`" + `, datadog-api-client-go's ` + "`" + `cfg.HTTPClient` + "`" + `, go-retryablehttp's own
@@ -151,6 +176,10 @@ The message says which client and which context:
   code (the loop body, the operation's function literal or named function)
   is read, and the sends through field clients of the functions of the
   package it calls directly (above), when those hold no retry of their own.
+- A copied ` + "`" + `Timeout` + "`" + ` that the package's own calls never give a client without one (a literal with a
+  ` + "`" + `Timeout` + "`" + `, an oauth2 client over a context carrying a client, a client it sets a ` + "`" + `Timeout` + "`" + ` on), or
+  that no call of the package reaches (an exported constructor: the users' choice); a default the package sets
+  when the copy is 0; a client sent only in the function that makes it (judged at the send, above).
 - Calls outside any retry, and generated files.`},
 		{Title: "gRPC", Text: `
 gRPC sets no deadline by default. A gRPC call (` + "`(*grpc.ClientConn).Invoke`" + `, ` + "`NewStream`" + `, a

@@ -265,6 +265,23 @@ func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
 			return nil, false // no retries, or a count the check cannot see
 		}
 	}
+	// rc.HTTPClient.Timeout = d: a timeout, unless every such store copies
+	// the Timeout of a client proven to have none
+	if fd := f.c.declAt(id.Pos()); fd != nil {
+		copies, _, ok := f.c.httpClientUses(fd, o)
+		if !ok || len(copies) > 0 && f.c.timeoutStored(copies) {
+			return nil, false
+		}
+		for _, as := range copies {
+			x, ok := f.c.timeoutOf(as.Rhs[0])
+			if !ok {
+				return nil, false
+			}
+			if _, ok := f.c.zeroTimeout(fd, x, 0); !ok {
+				return nil, false
+			}
+		}
+	}
 	var made *ast.CallExpr
 	for _, v := range f.di.Of(o) {
 		call, ok := ast.Unparen(v.RHS()).(*ast.CallExpr)

@@ -88,6 +88,9 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 					suppress.Report(pass, Name, analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: clientRelated(cl.pos, cl.end, cl.desc)})
 				}
 			}
+			if call, ok := s.Node.(*ast.CallExpr); ok && s.Kind == retryscope.Client && !suppress.GeneratedAt(pass, call.Pos()) {
+				c.checkCopied(s, call)
+			}
 		}
 	}
 	for _, s := range res.Scopes() {
@@ -282,6 +285,7 @@ type checker struct {
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
 	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
+	zeroSteps   int                           // the values zeroTimeout read for the copy at hand
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
