@@ -74,7 +74,11 @@ line above. There is no suggested fix: which layer to keep is a decision.`,
 		{Title: "What it reports", Text: `
 Inside the repeated code of a retry (the body of a retry loop, or the
 operation passed to a retry library, whether a closure or a named function
-of the package), the check reports:
+of the package, or the closure passed to a retry helper: a function of
+the analysed code that retries its func parameter in a loop, or hands it
+to another retry, as go-containerregistry's internal ` + "`retry.Retry`" + ` hands it
+to its vendored ` + "`wait.ExponentialBackoff`" + ` and gcrane's ` + "`backoffErrors`" + ` to
+` + "`retry.Retry`" + `), the check reports:
 
 | Inner layer | Reported at | Retries by itself unless |
 |---|---|---|

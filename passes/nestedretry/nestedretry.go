@@ -155,7 +155,8 @@ func (c *checker) findLayers() {
 			continue // constructions; their sends are found below
 		}
 		if s.Helper != nil {
-			continue // a call of a retry helper: reached through retriesFact
+			c.helperCall(s)
+			continue
 		}
 		l := &layer{node: s.Node, pos: s.Pos, body: s.Body, op: s.Op, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
 		if retryscope.SingleLayer(s.Library) {
@@ -190,6 +191,9 @@ func (c *checker) findLayers() {
 		}
 		c.add(l)
 	}
+	for _, s := range c.res.WrapperCalls() {
+		c.helperCall(s)
+	}
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok && c.layers[call] == nil {
@@ -201,6 +205,22 @@ func (c *checker) findLayers() {
 		})
 	}
 	sort.SliceStable(c.order, func(i, j int) bool { return c.order[i].pos < c.order[j].pos })
+}
+
+// helperCall takes the call of a retry helper (s.Helper set) with a closure
+// for its operation as an outer layer: the closure is its repeated code
+// (gcrane's backoffErrors(GCRBackoff(), func() error {...})). As an inner
+// layer the call is reached through the helper's retriesFact, or its body
+// in this package, so it is not among c.layers; a named operation is
+// reached where the helper's loop calls its parameter.
+func (c *checker) helperCall(s *retryscope.Scope) {
+	call, ok := s.Node.(*ast.CallExpr)
+	if !ok || s.Body == nil || s.Op != nil {
+		return
+	}
+	l := &layer{node: s.Node, pos: s.Pos, end: call.Fun.End(), body: s.Body, desc: s.Name, lib: s.Library, entry: s.Entry, attempts: capAttempts(s.Cap)}
+	c.order = append(c.order, l)
+	c.bodies[l.body] = true
 }
 
 func (c *checker) add(l *layer) {

@@ -30,6 +30,10 @@ type helper struct {
 	cap      Cap
 	deadline DeadlineKind
 	waits    []WaitKind
+	// wrapper is set on a helper that retries through another retry (a
+	// library or helper call) rather than a loop of its own: see
+	// Result.WrapperCalls.
+	wrapper bool
 }
 
 // helperFact is exported on an exported function or method that retries
@@ -41,6 +45,7 @@ type helperFact struct {
 	N        int
 	Deadline DeadlineKind
 	Waits    []WaitKind
+	Wrapper  bool
 }
 
 func (*helperFact) AFact() {}
@@ -77,7 +82,11 @@ func (f *helperFact) String() string {
 	if f.Cap == CapKnown {
 		c = fmt.Sprint(f.N)
 	}
-	return fmt.Sprintf("retries argument %d: cap=%s deadline=%s waits=%s", f.Op, c, f.Deadline, strings.Join(waits, ","))
+	through := ""
+	if f.Wrapper {
+		through = " through another retry"
+	}
+	return fmt.Sprintf("retries argument %d%s: cap=%s deadline=%s waits=%s", f.Op, through, c, f.Deadline, strings.Join(waits, ","))
 }
 
 // helperCandidate is a call that may be a call of a retry helper: it
@@ -122,23 +131,125 @@ func (m *model) helpers(cands []helperCandidate) {
 		}
 		m.pass.ExportObjectFact(fn, &helperFact{Op: h.op, Ctx: h.ctx, Cap: h.cap.Kind, N: h.cap.N, Deadline: h.deadline, Waits: h.waits})
 	}
-	for _, c := range cands {
-		callee := m.callee(c.call)
-		if callee == nil || callee.Pkg() == nil {
-			continue
+	// A function that hands one of its func parameters to a retry (a
+	// library call or a helper call of its own body) is a helper too:
+	// go-containerregistry's retry.Retry(f, p, backoff) passes a closure
+	// calling f to its vendored wait.ExponentialBackoff, and gcrane's
+	// backoffErrors(bo, f) passes f to retry.Retry. The calls of a new
+	// helper may make more, so the candidates are read again until none
+	// is taken.
+	ops := make(map[*Scope]int) // each retry's operation argument
+	var check []*Scope
+	for _, s := range m.res.scopes {
+		if s.Kind == LibraryCall && s.Helper == nil {
+			ops[s] = s.OpArg
+			check = append(check, s)
 		}
-		h := own[callee]
-		if h == nil && callee.Pkg() != m.pass.Pkg {
-			var f helperFact
-			if m.pass.ImportObjectFact(callee, &f) {
-				h = &helper{op: f.Op, ctx: f.Ctx, cap: Cap{Kind: f.Cap, N: f.N}, deadline: f.Deadline, waits: f.Waits}
+	}
+	for pending := cands; ; {
+		for _, s := range check {
+			fn, h := m.wrapperOf(s, ops[s])
+			if h == nil || own[fn] != nil {
+				continue
+			}
+			own[fn] = h
+			if exportsHelpers(m.pass.Pkg.Path(), m.fileName()) && fn.Exported() {
+				m.pass.ExportObjectFact(fn, &helperFact{Op: h.op, Ctx: h.ctx, Cap: h.cap.Kind, N: h.cap.N, Deadline: h.deadline, Waits: h.waits, Wrapper: true})
 			}
 		}
-		if h == nil || h.op >= len(c.call.Args) || c.call.Ellipsis.IsValid() {
-			continue
+		check = nil
+		var rest []helperCandidate
+		for _, c := range pending {
+			callee := m.callee(c.call)
+			if callee == nil || callee.Pkg() == nil {
+				continue
+			}
+			h := own[callee]
+			if h == nil && callee.Pkg() != m.pass.Pkg {
+				var f helperFact
+				if m.pass.ImportObjectFact(callee, &f) {
+					h = &helper{op: f.Op, ctx: f.Ctx, cap: Cap{Kind: f.Cap, N: f.N}, deadline: f.Deadline, waits: f.Waits, wrapper: f.Wrapper}
+				}
+			}
+			if h == nil || h.op >= len(c.call.Args) || c.call.Ellipsis.IsValid() {
+				rest = append(rest, c)
+				continue
+			}
+			s := m.helperCall(c, callee, h)
+			if m.res.byNode[s.Node] != nil || m.res.wrapped[s.Node] != nil {
+				continue
+			}
+			if h.wrapper {
+				m.res.addWrapped(s)
+			} else {
+				m.res.add(s)
+			}
+			ops[s] = h.op
+			check = append(check, s)
 		}
-		m.res.add(m.helperCall(c, callee, h))
+		if len(check) == 0 {
+			return
+		}
+		pending = rest
 	}
+}
+
+// wrapperOf returns the helper that retry s (a library call, or a helper
+// call) makes of the function declaring it, when the operation it retries
+// is one of the function's func parameters: the parameter itself
+// (retry.Retry(f, p, bo)), or a closure that calls it for its error
+// (condition := func() (bool, error) { err = f(); ... }). The call must
+// be in the function's own body, not in a closure of it.
+func (m *model) wrapperOf(s *Scope, opArg int) (*types.Func, *helper) {
+	fd, ok := s.Func.(*ast.FuncDecl)
+	call, ok2 := s.Node.(*ast.CallExpr)
+	if !ok || !ok2 || opArg < 0 || opArg >= len(call.Args) {
+		return nil, nil
+	}
+	fn, ok := m.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return nil, nil
+	}
+	params := fn.Signature().Params()
+	param := func(e ast.Expr) int {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		for i := range params.Len() {
+			if m.info.Uses[id] == params.At(i) {
+				if _, ok := params.At(i).Type().Underlying().(*types.Signature); ok {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	op := param(call.Args[opArg])
+	if op < 0 && s.Body != nil && fd.Body.Pos() <= s.Body.Pos() && s.Body.End() <= fd.Body.End() {
+		ast.Inspect(s.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && op < 0 && returnsError(m.info, c) {
+				op = param(c.Fun)
+			}
+			return op < 0
+		})
+	}
+	if op < 0 || fn.Signature().Variadic() && op == params.Len()-1 {
+		return nil, nil
+	}
+	h := &helper{op: op, ctx: -1, cap: Cap{Kind: s.Cap.Kind, N: s.Cap.N}, deadline: s.Deadline.Kind, wrapper: true}
+	if h.deadline == DeadlineCaller {
+		for i := range params.Len() {
+			if isContext(params.At(i).Type()) {
+				h.ctx = i
+				break
+			}
+		}
+	}
+	for _, w := range s.Waits {
+		h.waits = append(h.waits, w.Kind)
+	}
+	return fn, h
 }
 
 // delays exports a delayFact for every exported function of the package
@@ -334,7 +445,11 @@ func goroot() string {
 // export a fact only when it is not the standard library's and an exported
 // function of it has a loop that LoopFilter.MayWait accepts (a helper) or
 // declares one time.Duration result (a delay function).
-func mayExportHelpers(p *prefilter.Package) bool {
+//
+// A wrapper (a function handing its func parameter to another retry: see
+// Result.WrapperCalls) needs a call of a retry library or of a function
+// with a fact, by name: with either in the lexicon, the package is kept.
+func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	if len(p.Files) > 0 && !exportsHelpers(p.Path, p.Files[0]) {
 		return false
 	}
@@ -348,7 +463,7 @@ func mayExportHelpers(p *prefilter.Package) bool {
 			return true
 		}
 		if !slices.ContainsFunc(srcs, func(src []byte) bool { return bytes.Contains(src, []byte("Duration")) }) {
-			return false // no loop that may wait, no delay function
+			return mayWrap(cfg, p, lex) // no loop that may wait, no delay function
 		}
 	}
 	files, err := p.Syntax()
@@ -359,8 +474,8 @@ func mayExportHelpers(p *prefilter.Package) bool {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !ast.IsExported(fd.Name.Name) {
-				continue
+			if !ok || fd.Body == nil {
+				continue // any function: an exported wrapper may call it
 			}
 			if returnsDuration(f, fd) {
 				return true // a delay function
@@ -380,6 +495,25 @@ func mayExportHelpers(p *prefilter.Package) bool {
 			if found {
 				return true
 			}
+		}
+	}
+	return mayWrap(cfg, p, lex)
+}
+
+// mayWrap reports whether the package may hold a retry wrapper: a call,
+// by name, of a retry library entry point or of a function on which a
+// dependency has a fact (a helper's). A helper of its own that an
+// exported function wraps is a loop that may wait, which the caller looks
+// for in every function.
+func mayWrap(cfg *Config, p *prefilter.Package, lex *prefilter.Lexicon) bool {
+	lib := cfg.libraryCalls(p.Imports, p.DependsOn)
+	names, packageFacts := p.FactNames()
+	if packageFacts {
+		return true
+	}
+	for name := range lex.Calls {
+		if lib != nil && lib(name) || names[name] {
+			return true
 		}
 	}
 	return false

@@ -244,6 +244,9 @@ func (s *Scope) Bounded() bool {
 type Result struct {
 	scopes []*Scope
 	byNode map[ast.Node]*Scope
+	// the calls of retry wrappers (see WrapperCalls)
+	wrapped      map[ast.Node]*Scope
+	wrappedOrder []*Scope
 	flows  *flows // see flows.go
 	// the gRPC dials (see GRPCConn) and the retry options of gRPC calls
 	grpcConns map[*ast.CallExpr]*GRPCConn
@@ -263,6 +266,26 @@ type Result struct {
 
 // Scopes returns every retry scope of the package in source order.
 func (r *Result) Scopes() []*Scope { return r.scopes }
+
+// WrapperCalls returns, in source order, the calls of retry wrappers: a
+// function that hands its func parameter to another retry rather than
+// looping itself (go-containerregistry's internal retry.Retry, around its
+// vendored wait.ExponentialBackoff; gcrane's backoffErrors, around
+// retry.Retry). Each is a LibraryCall scope with Helper set, its Body the
+// operation passed, its cap, deadline and waits those of the retry the
+// wrapper reaches. They are not among Scopes: only nestedretry reads them
+// (as outer layers); the bounds and waits belong to the inner retry, and
+// the other checks do not yet judge the operations passed.
+func (r *Result) WrapperCalls() []*Scope { return r.wrappedOrder }
+
+func (r *Result) addWrapped(s *Scope) {
+	if r.wrapped == nil {
+		r.wrapped = make(map[ast.Node]*Scope)
+	}
+	r.wrapped[s.Node] = s
+	r.wrappedOrder = append(r.wrappedOrder, s)
+	sort.SliceStable(r.wrappedOrder, func(i, j int) bool { return r.wrappedOrder[i].Pos < r.wrappedOrder[j].Pos })
+}
 
 // Of returns the scope whose Node is n, or nil.
 func (r *Result) Of(n ast.Node) *Scope { return r.byNode[n] }

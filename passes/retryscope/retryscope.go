@@ -51,7 +51,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		},
 	}
 	configs.Store(a, cfg)
-	prefilter.Register(a, mayExportHelpers)
+	prefilter.Register(a, cfg.mayExportHelpers)
 	return a
 }
 

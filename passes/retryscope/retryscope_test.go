@@ -25,6 +25,9 @@ var describe = &analysis.Analyzer{
 		for _, s := range res.Scopes() {
 			pass.Reportf(s.Pos, "%s", Describe(s))
 		}
+		for _, s := range res.WrapperCalls() {
+			pass.Reportf(s.Pos, "wrapper %s", Describe(s))
+		}
 		return len(res.Scopes()), nil
 	},
 }
@@ -49,7 +52,7 @@ func Describe(s *retryscope.Scope) string {
 
 func TestRetryScope(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators")
+	analysistest.Run(t, dir, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators", "wrappers")
 }
 
 func TestExtraRetryFuncs(t *testing.T) {
