@@ -17,7 +17,9 @@
 // A loop is a retry when an error variable assigned from a call in its body
 // has a success exit (a return or break reached only when the error is nil,
 // or a loop condition that repeats while it is not nil) and no exit taken on
-// every error. Loops that range over items, channels or iterators, pollers
+// every error. A range over an attempt iterator that waits between its
+// yields (iterators.go) is a loop too. Loops that range over items,
+// channels or other iterators, pollers
 // and workers that never leave on success, and batches that stop on the
 // first error, and loops that neither wait nor count their attempts (read,
 // scan and copy loops far more often than retries) are not retries.

@@ -96,7 +96,8 @@ another attempt, and reports at the condition that sends them there:
 | go-retryablehttp ` + "`" + `CheckRetry` + "`" + ` (assigned, or in a ` + "`" + `Client` + "`" + ` literal) | the policy function | the condition |
 | the operation of retry-go ` + "`" + `Do` + "`" + ` (without ` + "`" + `RetryIf` + "`" + `), cenkalti/backoff ` + "`" + `Retry` + "`" + `, sethvargo/go-retry ` + "`" + `Do` + "`" + `, ` + "`" + `runtime/retry.Do` + "`" + ` (with the default ` + "`" + `Retryable` + "`" + `) | the statuses for which the operation returns an error the library retries | the condition, or the call of the package's helper that makes the error (` + "`" + `return checkResponse(resp)` + "`" + `) |
 
-The loops are those of idemlint's retry model, plus loops (` + "`" + `for` + "`" + `, or
+The loops are those of idemlint's retry model (attempt iterators included: ` + "`" + `for range c.newRetryTimer(...)` + "`" + `
+over a function iterator that waits between its attempts), plus loops (` + "`" + `for` + "`" + `, or
 ` + "`" + `range` + "`" + ` over an integer) that the model leaves out because they retry on
 statuses only (they return on a transport error), when they leave on some
 2xx status and repeat on others. A loop that indexes something with its
@@ -127,15 +128,19 @@ A status is reported when it is **surely** retried:
   returns true on some path and false on another that does not depend on
   the status (an attempt counter) may go either way. Lookups in a
   package-level map literal of status constants that the package never
-  changes (` + "`" + `retryable[code]` + "`" + `, ` + "`" + `_, ok := retrySet[code]` + "`" + `) are evaluated
-  too; so is an integer assigned the status under ` + "`" + `if resp != nil { code = resp.StatusCode }` + "`" + `.
-- The error of reading the body (` + "`" + `body, err = io.ReadAll(resp.Body)` + "`" + `) and that of
+  changes (` + "`" + `retryable[code]` + "`" + `, ` + "`" + `_, ok := retrySet[code]` + "`" + `), and membership tests of a
+  package-level set built once from status constants (minio-go's ` + "`" + `set.CreateIntSet(...)` + "`" + ` with
+  ` + "`" + `Contains` + "`" + `, apimachinery's ` + "`" + `sets.New(...)` + "`" + ` and ` + "`" + `sets.NewInt(...)` + "`" + ` with ` + "`" + `Has` + "`" + `; a set the
+  package uses any other way may change) are evaluated too; so is an integer assigned the status under ` + "`" + `if resp != nil { code = resp.StatusCode }` + "`" + `.
+- The error of reading the body (` + "`" + `body, err = io.ReadAll(resp.Body)` + "`" + `, through ` + "`" + `io.LimitReader` + "`" + ` too) and that of
   the model's wait (` + "`" + `if err := sleep(ctx, d); err != nil` + "`" + `, a cancelled context) may be nil or not,
   whatever the status; a bool the loop's condition tests (` + "`" + `for !done` + "`" + `) is
   known until the path sets it.
 - A condition on anything else the attempt produced (a helper of another
   package, the body, a variable assigned in the loop) is not followed: a
-  status whose fate depends on it is never reported.
+  status whose fate depends on it is never reported, except past
+  ` + "`" + `if isS3CodeRetryable(apiErr.Code) { continue }` + "`" + `: a status it leaves undecided is retried
+  there or goes on, and a later status condition that retries it retries it either way.
 
 Permanent statuses are the 4xx but 408 and 429, as
 ` + "`" + `github.com/idemlint/idemlint/runtime/retry.Classify` + "`" + ` sorts them, and but
