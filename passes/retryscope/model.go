@@ -247,7 +247,7 @@ type Result struct {
 	// the calls of retry wrappers (see WrapperCalls)
 	wrapped      map[ast.Node]*Scope
 	wrappedOrder []*Scope
-	flows  *flows // see flows.go
+	flows        *flows // see flows.go
 	// the gRPC dials (see GRPCConn) and the retry options of gRPC calls
 	grpcConns map[*ast.CallExpr]*GRPCConn
 	grpcOrder []*GRPCConn
