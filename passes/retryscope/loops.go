@@ -146,10 +146,17 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			if w.failExit(x, e, at) {
 				failAlways[at.pos] = true
 			}
-			// a guard in force where the attempt assigns e tested an
-			// earlier value of e (if err != nil { return } after open, then
-			// err = next()): it says nothing of this attempt
-			for _, g := range x.guards[min(at.depth, len(x.guards)):] {
+			for _, g := range x.guards {
+				// In an attempt iterator's body, a test of e made before the
+				// attempt assigns it tested an earlier value (if err != nil {
+				// return } after open, then err = next()): it says nothing of
+				// this attempt. (For loops keep the wider reading: their
+				// attempts are found by position, and a later assignment of
+				// e, respErr = fmt.Errorf(...), would hide the test of the
+				// attempt before it.)
+				if iter != nil && at.call != nil && g.cond != nil && g.cond.End() <= at.call.Pos() {
+					continue
+				}
 				if impliesNil(m.info, g, e) {
 					success[at.pos] = true
 				}
