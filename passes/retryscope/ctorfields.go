@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // What a field of a constructor's result holds (godo's New: c :=
@@ -164,17 +166,7 @@ func (m *model) returnedLit(fd *ast.FuncDecl) *ast.CompositeLit {
 // literal's element at, a comparison's operand or its own reassignment.
 func storedOnly(info *types.Info, fd *ast.FuncDecl, p *types.Var, at ast.Expr) bool {
 	ok := true
-	var stack []ast.Node
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
+	astq.Parents(fd.Body, func(n, parent ast.Node) bool {
 		id, isID := n.(*ast.Ident)
 		if !isID || info.Uses[id] != p || ast.Unparen(at) == id {
 			return true

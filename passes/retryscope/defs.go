@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"sync"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // This file is the suite's one value flow: a syntactic def-use index of
@@ -274,17 +276,7 @@ func (di *DefIndex) Escapes(o types.Object) bool {
 
 func (di *DefIndex) findEscapes() {
 	di.escapes = make(map[types.Object]bool)
-	var stack []ast.Node
-	ast.Inspect(di.root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
+	astq.Parents(di.root, func(n, parent ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
 			return true

@@ -410,17 +410,7 @@ func (c *checker) passedInPackage(fd *ast.FuncDecl, o types.Object) bool {
 	}
 	// the other uses that escape: stored, returned, its address taken
 	esc := false
-	var stack []ast.Node
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		var parent ast.Node
-		if len(stack) > 0 {
-			parent = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
+	astq.Parents(fd.Body, func(n, parent ast.Node) bool {
 		id, isID := n.(*ast.Ident)
 		if !isID || c.info.Uses[id] != o {
 			return true

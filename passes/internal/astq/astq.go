@@ -156,3 +156,25 @@ func Params(info *types.Info, fd *ast.FuncDecl) map[*ast.Ident]int {
 	}
 	return out
 }
+
+// Parents calls f for each node of the tree at root, in ast.Inspect's
+// order, with the node that holds it (nil for root); f returning false
+// skips the node's children.
+func Parents(root ast.Node, f func(n, parent ast.Node) bool) {
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		var parent ast.Node
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		if !f(n, parent) {
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
