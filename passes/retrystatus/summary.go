@@ -367,7 +367,7 @@ func (c *checker) attemptCalls(u *unit, body *ast.BlockStmt) bool {
 // literal that the package never changes.
 func (c *checker) statusMap(v *types.Var, vals bool) (set, bool) {
 	var s set
-	if v == nil || v.Pkg() != c.pass.Pkg || v.Parent() != v.Pkg().Scope() || c.changed()[v] {
+	if !c.fixedPackageVar(v) {
 		return s, false
 	}
 	if _, ok := v.Type().Underlying().(*types.Map); !ok {
@@ -404,6 +404,12 @@ func (c *checker) statusMap(v *types.Var, vals bool) (set, bool) {
 		}
 	}
 	return s, true
+}
+
+// fixedPackageVar reports whether v is a package-level variable of the
+// package that the package never changes.
+func (c *checker) fixedPackageVar(v *types.Var) bool {
+	return v != nil && v.Pkg() == c.pass.Pkg && v.Parent() == v.Pkg().Scope() && !c.changed()[v]
 }
 
 // packageValue returns the composite literal a package-level variable is
@@ -559,7 +565,7 @@ func (w *walker) memberLeaf(call *ast.CallExpr, code int) (bool, bool) {
 // such a set that the package never changes.
 func (c *checker) statusSet(v *types.Var, member *types.Func) (set, bool) {
 	var s set
-	if v == nil || v.Pkg() != c.pass.Pkg || v.Parent() != v.Pkg().Scope() || c.changed()[v] {
+	if !c.fixedPackageVar(v) {
 		return s, false
 	}
 	call, _ := ast.Unparen(c.packageInit(v)).(*ast.CallExpr)

@@ -461,25 +461,12 @@ func (c *checker) fieldLeaves(v *types.Var) bool {
 // derived from them by WithCancel, WithTimeout, WithDeadline or
 // WithoutCancel, traced through local variables.
 func (f *flow) contextWithoutClient(e ast.Expr, depth int) (string, bool) {
-	if depth > maxDepth {
-		return "", false
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return f.each(e, depth, 0, f.contextWithoutClient)
-	case *ast.CallExpr:
-		fn := astq.Callee(f.c.info, e)
-		if fn == nil {
-			return "", false
-		}
-		switch fn.FullName() {
-		case "context.Background", "context.TODO":
-			return fn.FullName() + "()", true
-		case "context.WithCancel", "context.WithCancelCause", "context.WithTimeout", "context.WithDeadline", "context.WithoutCancel":
-			if len(e.Args) > 0 {
-				return f.contextWithoutClient(e.Args[0], depth+1)
-			}
-		}
-	}
-	return "", false
+	return f.contextRoot(e, depth, valueless)
+}
+
+// valueless: the contexts that carry no value.
+var valueless = contextRoots{
+	"context.Background": rootCtx, "context.TODO": rootCtx,
+	"context.WithCancel": throughCtx, "context.WithCancelCause": throughCtx, "context.WithTimeout": throughCtx,
+	"context.WithDeadline": throughCtx, "context.WithoutCancel": throughCtx,
 }

@@ -219,25 +219,48 @@ func (f *flow) each(id *ast.Ident, depth, want int, check func(ast.Expr, int) (s
 // no deadline: context.Background() or TODO(), or derived from them
 // without WithTimeout or WithDeadline.
 func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
+	return f.contextRoot(e, depth, deadlineless)
+}
+
+// contextRoots says, of a context function by full name, whether a context
+// it returns is a root that the trace ends at (rootCtx) or is traced
+// through its first argument (throughCtx).
+type contextRoots map[string]uint8
+
+const (
+	rootCtx uint8 = iota + 1
+	throughCtx
+)
+
+// deadlineless: the contexts with no deadline.
+var deadlineless = contextRoots{
+	"context.Background": rootCtx, "context.TODO": rootCtx, "context.WithoutCancel": rootCtx,
+	"context.WithCancel": throughCtx, "context.WithCancelCause": throughCtx, "context.WithValue": throughCtx,
+}
+
+// contextRoot traces the context e through local variables and the
+// derivations roots lets through to one of its roots, and names the root.
+func (f *flow) contextRoot(e ast.Expr, depth int, roots contextRoots) (string, bool) {
 	if depth > maxDepth {
 		return "", false
 	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		return f.each(e, depth, 0, f.contextWithoutDeadline)
+		return f.each(e, depth, 0, func(e ast.Expr, depth int) (string, bool) { return f.contextRoot(e, depth, roots) })
 	case *ast.CallExpr:
 		fn := astq.Callee(f.c.info, e)
 		if fn == nil {
 			return "", false
 		}
-		switch fn.FullName() {
-		case "context.Background", "context.TODO":
-			return fn.FullName() + "()", true
-		case "context.WithoutCancel":
-			return "context.WithoutCancel", true
-		case "context.WithCancel", "context.WithCancelCause", "context.WithValue":
+		switch roots[fn.FullName()] {
+		case rootCtx:
+			if len(e.Args) == 0 {
+				return fn.FullName() + "()", true
+			}
+			return fn.FullName(), true
+		case throughCtx:
 			if len(e.Args) > 0 {
-				return f.contextWithoutDeadline(e.Args[0], depth+1)
+				return f.contextRoot(e.Args[0], depth+1, roots)
 			}
 		}
 	}
