@@ -101,11 +101,7 @@ func (m *model) attemptIterOf(di *defIndex, l *ast.RangeStmt) *attemptIter {
 			if ws.via == nil {
 				ws.args, ws.callerDI = args, di
 			}
-			k := m.siteKind(ws)
-			if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
-				k = WaitNone
-			}
-			waits = append(waits, Wait{Kind: k, Pos: c.Pos(), Node: c})
+			waits = append(waits, m.waitAt(ws, c))
 			return false
 		})
 		if len(waits) == 0 {

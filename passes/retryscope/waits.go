@@ -172,11 +172,7 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 				if fn := m.callee(n); fn != nil && fn.FullName() == "(*time.Timer).Reset" && !m.receivesTimer(body, n) {
 					return true
 				}
-				k := m.siteKind(ws)
-				if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
-					k = WaitNone // time.After(0): the next pass at once, no backoff
-				}
-				waits = append(waits, Wait{Kind: k, Pos: n.Pos(), Node: n})
+				waits = append(waits, m.waitAt(ws, n))
 				return false
 			}
 			if fn := m.callee(n); fn != nil {
@@ -310,6 +306,16 @@ func rootObj(info *types.Info, e ast.Expr) types.Object {
 		return info.Uses[e.Sel]
 	}
 	return nil
+}
+
+// waitAt is the Wait of the wait call at ws: time.After(0) is none, the
+// next pass at once, no backoff.
+func (m *model) waitAt(ws *waitSite, call *ast.CallExpr) Wait {
+	k := m.siteKind(ws)
+	if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
+		k = WaitNone
+	}
+	return Wait{Kind: k, Pos: call.Pos(), Node: call}
 }
 
 func (m *model) siteKind(ws *waitSite) WaitKind {
