@@ -126,7 +126,10 @@ A status is reported when it is **surely** retried:
   ` + "`" + `if err := checkResponse(resp); err != nil { continue }` + "`" + `), and a function that gets the response itself
   (` + "`" + `if err = c.upload(b); err == nil { return }` + "`" + ` in a loop that retries every error). A predicate that
   returns true on some path and false on another that does not depend on
-  the status (an attempt counter) may go either way. Lookups in a
+  the status (an attempt counter) may go either way; in a summary, a condition the walk cannot follow
+  (` + "`" + `if _, err := decodeBody(resp.Body, &e); err != nil` + "`" + `) keeps only what both of its ways decide, and a
+  value of a concrete type returned as the error (` + "`" + `return errResp` + "`" + `, an ` + "`" + `ErrorResponse` + "`" + ` struct) is not
+  nil. Lookups in a
   package-level map literal of status constants that the package never
   changes (` + "`" + `retryable[code]` + "`" + `, ` + "`" + `_, ok := retrySet[code]` + "`" + `), and membership tests of a
   package-level set built once from status constants (minio-go's ` + "`" + `set.CreateIntSet(...)` + "`" + ` with
@@ -181,9 +184,11 @@ retry.Do retries 404, a permanent status; wrap the error in retry.Unrecoverable 
   the request is made from (` + "`" + `url = nextEndpoint()` + "`" + `). The next attempt may
   differ: refreshing credentials on 401 and failing over on 404 are not
   repeats. The package's own status checks that do nothing else (the
-  summarised helpers above), the model's waits, and functions that only
-  build a value from their arguments (` + "`" + `return &response{resp: resp}` + "`" + ` for a log line)
-  do not count.
+  summarised helpers above), the model's waits, functions that only
+  build a value from their arguments (` + "`" + `return &response{resp: resp}` + "`" + ` for a log line), and
+  functions of the package that only read, drain, close or decode (their calls such functions or of the
+  standard library's readers, their assignments to their own variables: minio-go's ` + "`" + `closeResponse` + "`" + `, a
+  ` + "`" + `decodeBody(resp.Body, &v)` + "`" + `) do not count.
 - Retries whose decision a helper of another package makes
   (` + "`" + `return retryablehttp.DefaultRetryPolicy(ctx, resp, err)` + "`" + `), or that depends
   on the body or another variable assigned in the loop.

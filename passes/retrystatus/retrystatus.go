@@ -42,12 +42,13 @@ type checker struct {
 	pass      *analysis.Pass
 	info      *types.Info
 	summaries map[sumKey]*summary // the package's helpers, per status (summary.go)
+	inert     map[*types.Func]bool // the package's functions that change nothing (walk.go's closer)
 	// changedVars are the package-level variables the package changes.
 	changedVars map[types.Object]bool
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}}
+	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}, inert: map[*types.Func]bool{}}
 	if grpcRelevant(pass.Pkg) {
 		c.grpcSettings(res)
 		c.grpcLoops(res)
@@ -656,6 +657,11 @@ func (c *checker) stringValue(e ast.Expr) (string, bool) {
 // call of errors.New or fmt.Errorf, a composite literal or its address, a
 // package-level error variable.
 func (c *checker) nonNilError(e ast.Expr) bool {
+	if tv, ok := c.info.Types[e]; ok && tv.Type != nil && !types.IsInterface(tv.Type) && !isNil(c.info, e) {
+		// return errResp, a value of a concrete type (even a nil pointer):
+		// the error interface that holds it is not nil
+		return true
+	}
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CallExpr:
 		if fn := astq.Callee(c.info, e); fn != nil {

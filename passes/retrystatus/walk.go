@@ -423,14 +423,34 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 					els = &x
 				}
 			}
+			elseWalk := func(st state) {
+				if s.Else != nil {
+					w.stmt(s.Else, st, brk, k)
+				} else {
+					k(st)
+				}
+			}
 			if then != nil {
 				w.stmts(s.Body.List, *then, brk, k)
 			}
 			if els != nil {
-				if s.Else != nil {
-					w.stmt(s.Else, *els, brk, k)
-				} else {
-					k(*els)
+				elseWalk(*els)
+			}
+			if w.summarise && st.present {
+				// if err != nil on a decode of the body: a summary holds
+				// what both ways decide for the statuses the condition
+				// leaves undecided
+				undecided := st.set
+				if then != nil {
+					undecided = undecided.and(complement(then.set))
+				}
+				if els != nil {
+					undecided = undecided.and(complement(els.set))
+				}
+				if !undecided.empty() {
+					x := st
+					x.set = undecided
+					w.eitherWay(x, func(st state) { w.stmts(s.Body.List, st, brk, k) }, elseWalk)
 				}
 			}
 		}
@@ -529,6 +549,19 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 	default:
 		k(st)
 	}
+}
+
+// eitherWay walks both ways of a condition the summary cannot decide for
+// st's statuses, and keeps what both decide: a status surely errs (or
+// surely does not) only when it does whichever way the condition goes.
+func (w *walker) eitherWay(st state, a, b func(state)) {
+	yes, no := w.yes, w.no
+	w.yes, w.no = set{}, set{}
+	a(st)
+	ya, na := w.yes, w.no
+	w.yes, w.no = set{}, set{}
+	b(st)
+	w.yes, w.no = yes.or(ya.and(w.yes)), no.or(na.and(w.no))
 }
 
 // ends reports whether the expression statement x never returns: panic,
@@ -1391,38 +1424,71 @@ func benign(fn *types.Func) bool {
 	}
 	switch fn.Pkg().Path() {
 	case "time", "fmt", "log", "log/slog", "errors", "strconv", "strings", "bytes", "io", "math", "math/rand",
-		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "unicode/utf8", "io/ioutil":
+		"math/rand/v2", "context", "sync", "sync/atomic", "encoding/json", "encoding/xml", "unicode/utf8", "io/ioutil":
 		return true
 	}
 	return false
 }
 
-// closer reports whether fn is a function of the package whose calls are
-// all benign (closeResponse(resp): io.Copy(io.Discard, resp.Body),
-// resp.Body.Close()): it changes nothing of the next attempt.
+// closer reports whether fn is a function of the package that only reads,
+// drains, closes or decodes (closeResponse(resp): io.Copy(io.Discard,
+// resp.Body), resp.Body.Close(); decodeBody(resp.Body, &v): io.ReadAll,
+// xml.Unmarshal): its calls are benign or are such functions themselves
+// (two calls deep), and it assigns only its own variables, so it changes
+// nothing of the next attempt.
 func (c *checker) closer(fn *types.Func) bool {
+	return c.inertFunc(fn, 0)
+}
+
+func (c *checker) inertFunc(fn *types.Func, depth int) bool {
 	d := c.funcDecl(fn)
-	if d == nil || d.Body == nil || fn.Signature().Results().Len() != 0 {
+	if d == nil || d.Body == nil || depth > 2 {
 		return false
 	}
+	if v, ok := c.inert[fn]; ok {
+		return v
+	}
+	c.inert[fn] = false // a recursive call is not inert
 	ok := true
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt, *ast.SendStmt:
 			ok = false
+		case *ast.IncDecStmt:
+			ok = c.ownVar(d, n.X)
 		case *ast.AssignStmt:
-			ok = false // it stores something
+			for _, lhs := range n.Lhs {
+				if !c.ownVar(d, lhs) {
+					ok = false // it stores something of the caller's
+				}
+			}
 		case *ast.CallExpr:
 			if tv, isT := c.info.Types[n.Fun]; isT && (tv.IsType() || tv.IsBuiltin()) {
 				break
 			}
-			if f := astq.Callee(c.info, n); f == nil || f.Pkg() == nil || !benign(f) {
+			f := astq.Callee(c.info, n)
+			if f == nil || f.Pkg() == nil || !benign(f) && (f.Pkg() != c.pass.Pkg || !c.inertFunc(f, depth+1)) {
 				ok = false
 			}
 		}
 		return ok
 	})
+	c.inert[fn] = ok
 	return ok
+}
+
+// ownVar reports whether lhs is _ or a variable declared in d (a
+// parameter, a result or a local), not a field, an element or a pointee.
+func (c *checker) ownVar(d *ast.FuncDecl, lhs ast.Expr) bool {
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if id.Name == "_" {
+		return true
+	}
+	o := c.objOf(id)
+	return o != nil && o.Pos() >= d.Pos() && o.Pos() < d.End()
 }
 
 // computes reports whether fn only computes a value: its results are

@@ -5,6 +5,8 @@ package iterators
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
+	"errors"
 	"io"
 	"iter"
 	"math/rand"
@@ -112,7 +114,40 @@ func (e errorResponse) Error() string { return e.Code }
 // toError is httpRespToErrorResponse: an error for every response, nil
 // only for a success whose body does not decode.
 func toError(res *http.Response) error {
-	return errorResponse{Code: res.Status}
+	if res == nil {
+		return errorResponse{Code: "empty"}
+	}
+	errResp := errorResponse{Code: res.Status}
+	success := successStatus.Contains(res.StatusCode)
+	errBody, err := decodeBody(res.Body, &errResp)
+	if err != nil {
+		var unmarshalErr *xml.UnmarshalError
+		if success && errors.As(err, &unmarshalErr) {
+			return nil
+		}
+		switch res.StatusCode {
+		case http.StatusNotFound:
+			errResp = errorResponse{Code: "NoSuchKey"}
+		default:
+			msg := res.Status
+			if len(errBody) > 0 {
+				msg = string(errBody)
+			}
+			errResp = errorResponse{Code: msg}
+		}
+	}
+	if code := res.Header.Get("x-minio-error-code"); code != "" {
+		errResp.Code = code
+	}
+	return errResp
+}
+
+func decodeBody(body io.Reader, v any) ([]byte, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return nil, err
+	}
+	return b, xml.Unmarshal(b, v)
 }
 
 func isCodeRetryable(code string) bool { return code == "SlowDown" }
@@ -191,6 +226,68 @@ func (c *client) executeFull(ctx context.Context, req *http.Request, expectError
 			continue
 		}
 		if isStatusRetryable(res.StatusCode) { // want `retry loop retries 499, a permanent status` `retry loop retries 429 without reading Retry-After`
+			continue
+		}
+		break
+	}
+	return res, err
+}
+
+// toErrorIfDecoded returns nil for any status whose body does not decode:
+// whether a 429 errs depends on its body, so nothing is known of it.
+func toErrorIfDecoded(res *http.Response) error {
+	var e errorResponse
+	if _, err := decodeBody(res.Body, &e); err != nil {
+		return nil
+	}
+	return e
+}
+
+// executeDecoded retries what toErrorIfDecoded errs on: undecided for 429
+// and 499, so nothing is reported.
+func (c *client) executeDecoded(ctx context.Context, req *http.Request) (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for range c.retryTimer(ctx, 10, time.Second) {
+		res, err = c.hc.Do(req)
+		if err != nil {
+			continue
+		}
+		if err = toErrorIfDecoded(res); err == nil {
+			return res, nil
+		}
+		if isStatusRetryable(res.StatusCode) {
+			continue
+		}
+		break
+	}
+	return res, err
+}
+
+// decodeInto decodes the body into the client's last error: it stores
+// what the next attempt may read, so a call of it changes the attempt.
+func (c *client) decodeInto(res *http.Response) error {
+	var e errorResponse
+	_, err := decodeBody(res.Body, &e)
+	c.region = e.Region
+	return err
+}
+
+// executeRegion retries after a call that changes the client (its region):
+// the next attempt differs, nothing is reported.
+func (c *client) executeRegion(ctx context.Context, req *http.Request) (*http.Response, error) {
+	var res *http.Response
+	var err error
+	for range c.retryTimer(ctx, 10, time.Second) {
+		res, err = c.hc.Do(req)
+		if err != nil {
+			continue
+		}
+		if successStatus.Contains(res.StatusCode) {
+			return res, nil
+		}
+		_ = c.decodeInto(res)
+		if isStatusRetryable(res.StatusCode) {
 			continue
 		}
 		break
