@@ -41,7 +41,7 @@ const (
 type checker struct {
 	pass      *analysis.Pass
 	info      *types.Info
-	summaries map[sumKey]*summary // the package's helpers, per status (summary.go)
+	summaries map[sumKey]*summary  // the package's helpers, per status (summary.go)
 	inert     map[*types.Func]bool // the package's functions that change nothing (walk.go's closer)
 	// changedVars are the package-level variables the package changes.
 	changedVars map[types.Object]bool
