@@ -28,13 +28,74 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 }
 
 // clientEnv is the retry model's reader of the package's client
-// configurations, following values with the check's own index.
+// configurations, following values with the check's own index, and
+// knowing the retrying transports of other packages by their facts.
 func (c *checker) clientEnv() *retryscope.ClientEnv {
 	return &retryscope.ClientEnv{Info: c.pass.TypesInfo, Files: c.pass.Files, Res: c.res,
 		Region: func(es ...ast.Expr) retryscope.ClientRegion {
 			r := c.x.region(es...)
 			return retryscope.ClientRegion{Nodes: r.nodes, Open: r.open}
+		},
+		Transport: func(fn *types.Func) (retryscope.SelfRetry, bool) {
+			var f transportFact
+			if fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || !c.pass.ImportObjectFact(fn, &f) {
+				return retryscope.SelfRetry{}, false
+			}
+			return retryscope.SelfRetry{Library: fn.Pkg().Path(), Attempts: f.RoundTrip.Attempts, Client: true}, true
 		}}
+}
+
+// retryingTransport returns the transportFact of fn, declared by d, when
+// fn returns an http.RoundTripper and every value it returns is of one
+// type of the package whose RoundTrip method reaches a retry layer
+// (return &retryTransport{inner: inner}), or nil.
+func (c *checker) retryingTransport(d *ast.FuncDecl, fn *types.Func) *transportFact {
+	res := fn.Signature().Results()
+	if res.Len() != 1 || !isRoundTripper(res.At(0).Type()) {
+		return nil
+	}
+	var typ types.Type
+	ok := true
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				ok = false
+				break
+			}
+			t := c.pass.TypesInfo.TypeOf(n.Results[0])
+			if t == nil || types.IsInterface(t) || typ != nil && !types.Identical(t, typ) {
+				ok = false
+			}
+			typ = t
+		}
+		return ok
+	})
+	if !ok || typ == nil {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(typ, true, c.pass.Pkg, "RoundTrip")
+	m, isFunc := obj.(*types.Func)
+	if !isFunc || m.Pkg() != c.pass.Pkg {
+		return nil
+	}
+	md := c.x.funcs[m]
+	if md == nil {
+		return nil
+	}
+	r := c.summary(md)
+	if r == nil {
+		return nil
+	}
+	return &transportFact{RoundTrip: *r}
+}
+
+// isRoundTripper reports whether t is net/http.RoundTripper.
+func isRoundTripper(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "RoundTripper"
 }
 
 // callPos is where a call is reported: the method or function name.

@@ -86,6 +86,7 @@ to its vendored ` + "`wait.ExponentialBackoff`" + ` and gcrane's ` + "`backoffEr
 | a retry library call (` + "`retry.Do`, `backoff.Retry`, `wait.ExponentialBackoff`" + `, failsafe-go, ...) | the call | (it is a retry) |
 | ` + "`(*retryablehttp.Client).Do/Get/Head/Post/PostForm`, `retryablehttp.Get/...`, `(*retryablehttp.RoundTripper).RoundTrip`" + ` | the call | ` + "`RetryMax`" + ` is 0 (or a ` + "`Client`" + ` literal without ` + "`RetryMax`" + `) |
 | ` + "`(*net/http.Client).Do/Get/...`" + ` on a client built by ` + "`(*retryablehttp.Client).StandardClient()`" + ` or with a ` + "`retryablehttp.RoundTripper`" + ` transport | the call | the retryablehttp client's ` + "`RetryMax`" + ` is 0 |
+| ` + "`(*net/http.Client).Do/Get/...`" + ` on a client whose transport comes (directly or under another RoundTripper) from a function of another package that returns a retrying RoundTripper: every value it returns is of one type whose ` + "`RoundTrip`" + ` reaches a retry layer (go-containerregistry's ` + "`transport.NewRetry`" + `, known by its fact) | the call | the function returns another transport |
 | stripe-go API calls (` + "`sc.V1PaymentIntents.Create`, `paymentintent.New`" + `, ...) | the call | ` + "`MaxNetworkRetries`" + ` is 0 on that backend (default 2 retries: 3 attempts) |
 | aws-sdk-go-v2 service operations (` + "`client.RunInstances(ctx, in)`" + `) | the call | the retryer is ` + "`aws.NopRetryer`" + ` or max attempts is 1 (default 3 attempts) |
 | k8s client-go REST requests (` + "`(*rest.Request).Do/DoRaw/Stream/Watch`" + `) | the call | ` + "`.MaxRetries(0)`" + ` (default 10 retries: 11 attempts) |
@@ -186,8 +187,10 @@ layers too). The check has no flags of its own.`},
   in) are invisible: the library default is assumed unless the package
   itself turns the retries off somewhere.`},
 		{Title: "Cost", Text: `
-` + "`nestedretry`" + ` is the suite's only pass that declares a fact (the unexported
-` + "`*retriesFact`" + `: layer, library, attempts, function; gob-encoded, no maps).
+` + "`nestedretry`" + ` is the suite's only pass that declares facts (the unexported
+` + "`*retriesFact`" + `: layer, library, attempts, function; and ` + "`*transportFact`" + ` on a
+function returning a retrying RoundTripper, which holds its RoundTrip's retriesFact;
+gob-encoded, no maps).
 A fact-bearing pass makes every driver analyse all dependencies from source
 (and run the passes it requires, the retry model included, on each), so it
 is what decides the suite's cost on a small package. The check skips the

@@ -60,3 +60,18 @@ func capText(n int) string {
 	}
 	return ""
 }
+
+// transportFact marks a function that returns an http.RoundTripper whose
+// RoundTrip retries (go-containerregistry's transport.NewRetry): a
+// net/http client sending through it, as its Transport or under another
+// RoundTripper that wraps it, retries each request by itself. RoundTrip is
+// the retry layer that RoundTrip reaches.
+type transportFact struct {
+	RoundTrip retriesFact
+}
+
+func (*transportFact) AFact() {}
+
+func (f *transportFact) String() string {
+	return "retrying transport(" + f.RoundTrip.String() + ")"
+}

@@ -31,7 +31,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(retriesFact)},
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(retriesFact), new(transportFact)},
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			if !skipStd || !isStd(pass) {
 				newChecker(pass, res).run()
@@ -123,6 +123,9 @@ func (c *checker) run() {
 			}
 			if r := c.summary(fd); r != nil {
 				c.pass.ExportObjectFact(fn, r)
+			}
+			if t := c.retryingTransport(fd, fn); t != nil {
+				c.pass.ExportObjectFact(fn, t)
 			}
 		}
 	}

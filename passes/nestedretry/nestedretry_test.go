@@ -50,6 +50,22 @@ func TestFactRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTransportFactRoundTrip: the retrying transport's fact survives gob.
+func TestTransportFactRoundTrip(t *testing.T) {
+	want := &transportFact{RoundTrip: retriesFact{Layer: "wrapcase/retry.Retry", Lib: "wrapcase/retry", Attempts: 3, In: "wrapcase/transport.(*retryTransport).RoundTrip", Factors: []int{3}}}
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(want); err != nil {
+		t.Fatal(err)
+	}
+	got := new(transportFact)
+	if err := gob.NewDecoder(&b).Decode(got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || got.String() != want.String() {
+		t.Errorf("round trip: got %+v (%s), want %+v (%s)", got, got, want, want)
+	}
+}
+
 func TestClients(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")

@@ -94,6 +94,10 @@ type ClientEnv struct {
 	Files  []*ast.File
 	Res    *Result
 	Region func(es ...ast.Expr) ClientRegion
+	// Transport, when set, knows the functions of other packages that
+	// return an http.RoundTripper that retries by itself (nestedretry's
+	// facts: go-containerregistry's transport.NewRetry), with its cap.
+	Transport func(fn *types.Func) (SelfRetry, bool)
 
 	fallback map[string]setting
 }
@@ -191,10 +195,9 @@ func (e *ClientEnv) SelfRetrying(call *ast.CallExpr) (SelfRetry, bool) {
 			return SelfRetry{}, false
 		}
 		var ok bool
-		if s, ok = e.httpClient(e.region(recv(call))); !ok {
+		if s, l.Library, ok = e.httpClient(e.region(recv(call))); !ok {
 			return SelfRetry{}, false
 		}
-		l.Library = retryable
 	case stripeModule.MatchString(path):
 		if !stripeCall(fn) {
 			return SelfRetry{}, false
@@ -475,16 +478,24 @@ func (e *ClientEnv) roundTripper(r *ClientRegion) setting {
 }
 
 // httpClient evaluates a *net/http.Client; ok is false when nothing shows
-// that it sends through go-retryablehttp (StandardClient, RoundTripper).
-func (e *ClientEnv) httpClient(r *ClientRegion) (s setting, ok bool) {
+// that it sends through go-retryablehttp (StandardClient, RoundTripper) or
+// through a retrying transport of another package (e.Transport), whose
+// library it returns.
+func (e *ClientEnv) httpClient(r *ClientRegion) (s setting, lib string, ok bool) {
 	var std []*ast.CallExpr
 	rt := false
+	var tr *SelfRetry
 	for _, n := range r.Nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				if name, call := e.calleeOf(n); name == "(*"+retryable+".Client).StandardClient" {
 					std = append(std, call)
+				}
+				if fn, _ := typeutil.Callee(e.Info, n).(*types.Func); fn != nil && e.Transport != nil && tr == nil {
+					if sr, ok := e.Transport(fn.Origin()); ok {
+						tr = &sr
+					}
 				}
 			case *ast.CompositeLit:
 				if e.typeIn(n, func(p string) bool { return p == retryable }, "RoundTripper") {
@@ -500,11 +511,13 @@ func (e *ClientEnv) httpClient(r *ClientRegion) (s setting, ok bool) {
 		for _, call := range std {
 			recvs = append(recvs, recv(call))
 		}
-		return e.retryableClient(e.region(recvs...)), true
+		return e.retryableClient(e.region(recvs...)), retryable, true
 	case rt:
-		return e.roundTripper(r), true
+		return e.roundTripper(r), retryable, true
+	case tr != nil:
+		return setting{attempts: tr.Attempts}, tr.Library, true
 	}
-	return setting{}, false
+	return setting{}, "", false
 }
 
 // ---- gRPC

@@ -192,12 +192,13 @@ retry.Do retries 404, a permanent status; wrap the error in retry.Unrecoverable 
 - Retries whose decision a helper of another package makes
   (` + "`" + `return retryablehttp.DefaultRetryPolicy(ctx, resp, err)` + "`" + `), or that depends
   on the body or another variable assigned in the loop.
-- Loops over items, pollers that never leave on success.
+- Loops over items (among the loops the retry model does not find retries, one that takes values from a
+  channel each pass: minio-go's ` + "`" + `for object := range objectsCh` + "`" + ` batches), pollers that never leave on success.
 - Paths that leave through a nested loop or ` + "`" + `goto` + "`" + ` (the loop is then not
   checked at all), but for a ` + "`" + `range` + "`" + ` over endpoints that gets the response
   (` + "`" + `for _, url := range urls { res, err := c.Do(req(url)) ... }` + "`" + `): its paths go on to the
-  next endpoint and, after the last, to the next attempt. Paths through a
-  ` + "`" + `fallthrough` + "`" + ` are not followed.
+  next endpoint and, after the last, to the next attempt. A ` + "`" + `switch` + "`" + ` clause that ends in ` + "`" + `fallthrough` + "`" + `
+  goes on into the next clause.
 - Operations that are called by the retry's operation rather than being it,
   retry-go calls with a ` + "`" + `RetryIf` + "`" + ` anywhere in the function or with spread
   options, and ` + "`" + `runtime/retry.Do` + "`" + ` with a ` + "`" + `Policy.Retryable` + "`" + ` or a policy

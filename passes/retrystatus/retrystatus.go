@@ -147,7 +147,7 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, scope *r
 	if len(u.holders) == 0 && !c.attemptCalls(u, body) {
 		return
 	}
-	if c.indexesByCounter(loop) || c.requestVaries(loop, u) {
+	if c.indexesByCounter(loop) || c.requestVaries(loop, u) || !modelled && c.receivesItems(body) {
 		return // a loop over items, or a request that changes with the counter
 	}
 	u.label = labelOf(fn, loop)
@@ -289,6 +289,51 @@ func loopBody(loop ast.Stmt) *ast.BlockStmt {
 		return l.Body
 	}
 	return nil
+}
+
+// receivesItems reports whether body takes values from a channel (for
+// object := range objectsCh, or v := <-ch) of something other than a
+// signal (struct{}, a time): each pass works on new items, as minio-go's
+// removeObjects sends a new batch per pass. It is asked only of loops the
+// retry model does not find a retry.
+func (c *checker) receivesItems(body *ast.BlockStmt) bool {
+	items := func(e ast.Expr) bool {
+		t := c.info.TypeOf(e)
+		if t == nil {
+			return false
+		}
+		ch, ok := t.Underlying().(*types.Chan)
+		if !ok {
+			return false
+		}
+		switch el := ch.Elem().Underlying().(type) {
+		case *types.Struct:
+			if el.NumFields() == 0 {
+				return false
+			}
+		}
+		if n, ok := types.Unalias(ch.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" {
+			return false
+		}
+		return true
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.RangeStmt:
+			found = found || items(n.X)
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.ARROW && items(u.X) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // indexesByCounter reports whether a loop indexes something with its

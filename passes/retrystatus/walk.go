@@ -816,12 +816,25 @@ func (c *checker) isHolderExpr(u *unit, e ast.Expr) bool {
 // switchClauses walks a switch: each case in order with the statuses that
 // reach it, the default clause with those no case took.
 func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
+	// run walks clause i's body; one that ends in fallthrough goes on into
+	// the next clause's body (case AuthorizationHeaderMalformed: fallthrough).
+	var run func(i int, st state)
+	run = func(i int, st state) {
+		cc := s.Body.List[i].(*ast.CaseClause)
+		if !fallsThrough(cc) {
+			w.stmts(cc.Body, st, k, k)
+			return
+		}
+		if i+1 < len(s.Body.List) {
+			w.stmts(cc.Body[:len(cc.Body)-1], st, k, func(st state) { run(i+1, st) })
+		}
+	}
 	rest := &st
-	var def *ast.CaseClause
-	for _, c := range s.Body.List {
+	def := -1
+	for i, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
 		if cc.List == nil {
-			def = cc
+			def = i
 			continue
 		}
 		if rest == nil {
@@ -840,30 +853,27 @@ func (w *walker) switchClauses(s *ast.SwitchStmt, st state, k func(state)) {
 		}
 		g := &guardRef{pos: cc.Case, end: cc.Colon + 1}
 		then, els := w.branchAt(cond, *rest, g)
-		if then != nil && !fallsThrough(cc) {
-			w.stmts(cc.Body, *then, k, k)
+		if then != nil {
+			run(i, *then)
 		}
 		rest = els
 	}
 	if rest == nil {
 		return
 	}
-	if def != nil {
-		if fallsThrough(def) {
-			return // a path that falls through is not followed
-		}
+	if def >= 0 {
+		dc := s.Body.List[def].(*ast.CaseClause)
 		st := *rest
 		if st.present && st.last != nil && st.guard == nil && w.mentionsStatus(s.Tag) {
-			st.guard = &guardRef{pos: def.Case, end: def.Colon + 1}
+			st.guard = &guardRef{pos: dc.Case, end: dc.Colon + 1}
 		}
-		w.stmts(def.Body, st, k, k)
+		run(def, st)
 		return
 	}
 	k(*rest)
 }
 
-// fallsThrough reports whether a case clause ends in fallthrough: the
-// paths through it are not followed.
+// fallsThrough reports whether a case clause ends in fallthrough.
 func fallsThrough(cc *ast.CaseClause) bool {
 	if len(cc.Body) == 0 {
 		return false
@@ -1457,6 +1467,9 @@ func (c *checker) inertFunc(fn *types.Func, depth int) bool {
 		case *ast.IncDecStmt:
 			ok = c.ownVar(d, n.X)
 		case *ast.AssignStmt:
+			if ta, guard := ast.Unparen(n.Rhs[0]).(*ast.TypeAssertExpr); guard && ta.Type == nil {
+				break // switch err := err.(type): binds a variable per clause
+			}
 			for _, lhs := range n.Lhs {
 				if !c.ownVar(d, lhs) {
 					ok = false // it stores something of the caller's

@@ -9,6 +9,7 @@ package wrapcase
 import (
 	"time"
 
+	"wrapcase/google"
 	"wrapcase/remote"
 	"wrapcase/retry"
 )
@@ -65,4 +66,26 @@ func sequential(ref string) error {
 		return err
 	}
 	return backoffErrors(gcrBackoff(), func() error { return remote.Get(ref) })
+}
+
+// relist re-lists under backoffErrors: each List already retries in its
+// client's transport (transport.NewRetry), two layers.
+func relist(url string) error {
+	return backoffErrors(gcrBackoff(), func() error {
+		return google.List(url) // want `google\.List reaches \(\*http\.Client\)\.Do, which retries by itself inside backoffErrors; retry in one layer only`
+	})
+}
+
+// relistLogged: the logging transport sends once; one layer.
+func relistLogged(url string) error {
+	return backoffErrors(gcrBackoff(), func() error {
+		return google.ListLogged(url)
+	})
+}
+
+// relistMaybe: transport.Wrap may or may not retry; not known, not reported.
+func relistMaybe(url string) error {
+	return backoffErrors(gcrBackoff(), func() error {
+		return google.ListMaybe(url, false)
+	})
 }

@@ -150,6 +150,17 @@ func decodeBody(body io.Reader, v any) ([]byte, error) {
 	return b, xml.Unmarshal(b, v)
 }
 
+// toErrorResponse is minio-go's ToErrorResponse: a type switch that
+// changes nothing.
+func toErrorResponse(err error) errorResponse {
+	switch err := err.(type) {
+	case errorResponse:
+		return err
+	default:
+		return errorResponse{}
+	}
+}
+
 func isCodeRetryable(code string) bool { return code == "SlowDown" }
 
 // closeResponse is minio-go's: drain and close.
@@ -208,10 +219,12 @@ func (c *client) executeFull(ctx context.Context, req *http.Request, expectError
 		if apiErr == nil {
 			return res, nil
 		}
-		errResponse, _ := apiErr.(errorResponse)
+		errResponse := toErrorResponse(apiErr)
 		err = errResponse
 		if c.region == "" {
 			switch errResponse.Code {
+			case "AuthorizationHeaderMalformed":
+				fallthrough
 			case "InvalidRegion":
 				if errResponse.Region == "" {
 					return res, err
@@ -293,4 +306,49 @@ func (c *client) executeRegion(ctx context.Context, req *http.Request) (*http.Re
 		break
 	}
 	return res, err
+}
+
+type object struct{ key string }
+
+// removeObjects is minio-go's multi-delete: each pass sends a new batch
+// taken from objects, and a failed batch is reported, not sent again. A
+// loop over items, not a retry: nothing is reported.
+func (c *client) removeObjects(ctx context.Context, objects <-chan object, results chan<- error) {
+	finish := false
+	for !finish {
+		count := 0
+		var batch []object
+		for o := range objects {
+			batch = append(batch, o)
+			if count++; count >= 1000 {
+				break
+			}
+		}
+		if count == 0 {
+			break
+		}
+		if count < 1000 {
+			finish = true
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://s3/?delete", bytes.NewReader(encode(batch)))
+		resp, err := c.hc.Do(req)
+		if resp != nil && resp.StatusCode != http.StatusOK {
+			err = toError(resp)
+		}
+		if err != nil {
+			for range batch {
+				results <- err
+			}
+			continue
+		}
+		closeResponse(resp)
+	}
+}
+
+func encode(batch []object) []byte {
+	var b []byte
+	for _, o := range batch {
+		b = append(b, o.key...)
+	}
+	return b
 }

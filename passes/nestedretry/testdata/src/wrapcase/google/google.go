@@ -1,0 +1,74 @@
+// Package google is go-containerregistry's pkg/v1/google shape: List
+// sends through a client whose transport retries (transport.NewRetry,
+// wrapped by the registry's authenticating transport).
+package google
+
+import (
+	"net/http"
+
+	"wrapcase/transport"
+)
+
+type lister struct {
+	transport http.RoundTripper
+	client    *http.Client
+}
+
+type Option func(*lister)
+
+// WithTransport sets the transport to wrap.
+func WithTransport(t http.RoundTripper) Option { return func(l *lister) { l.transport = t } }
+
+type authTransport struct{ inner http.RoundTripper }
+
+func (a *authTransport) RoundTrip(in *http.Request) (*http.Response, error) {
+	in.Header.Set("Authorization", "Bearer token")
+	return a.inner.RoundTrip(in)
+}
+
+func newLister(opts ...Option) *lister {
+	l := &lister{transport: http.DefaultTransport}
+	for _, o := range opts {
+		o(l)
+	}
+	l.transport = transport.NewRetry(l.transport)
+	l.client = &http.Client{Transport: &authTransport{inner: l.transport}}
+	return l
+}
+
+func (l *lister) list(url string) error {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := l.client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// List lists a repository through the retrying transport.
+func List(url string, opts ...Option) error {
+	return newLister(opts...).list(url)
+}
+
+// ListLogged sends through a transport that only logs: one attempt.
+func ListLogged(url string) error {
+	c := &http.Client{Transport: transport.NewLogger(http.DefaultTransport)}
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ListMaybe sends through transport.Wrap, which may not retry.
+func ListMaybe(url string, retries bool) error {
+	c := &http.Client{Transport: transport.Wrap(http.DefaultTransport, retries)}
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
