@@ -20,7 +20,7 @@ func (c *checker) clientLayer(call *ast.CallExpr) *layer {
 		return nil
 	}
 	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: names.Of(fn.Origin()), lib: sr.Library, client: sr.Client, attempts: sr.Attempts}
+	l := &layer{node: call, pos: callPos(call), end: call.Fun.End(), desc: names.Of(fn.Origin()), lib: sr.Library, client: sr.Client, attempts: sr.Attempts, offBy: sr.OffBy}
 	if sr.Op != nil {
 		l.body, l.op, l.opExpr = c.opOf(sr.Op)
 	}
@@ -41,7 +41,7 @@ func (c *checker) clientEnv() *retryscope.ClientEnv {
 			if fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || !c.pass.ImportObjectFact(fn, &f) {
 				return retryscope.SelfRetry{}, false
 			}
-			return retryscope.SelfRetry{Library: fn.Pkg().Path(), Attempts: f.RoundTrip.Attempts, Client: true}, true
+			return retryscope.SelfRetry{Library: fn.Pkg().Path(), Attempts: f.RoundTrip.Attempts, Client: true, OffBy: f.OffBy}, true
 		}}
 }
 
@@ -89,7 +89,42 @@ func (c *checker) retryingTransport(d *ast.FuncDecl, fn *types.Func) *transportF
 	if r == nil {
 		return nil
 	}
-	return &transportFact{RoundTrip: *r}
+	return &transportFact{RoundTrip: *r, OffBy: c.offBy(md)}
+}
+
+// offBy returns the import path of the package of another module's or
+// package's function that RoundTrip (d) asks of its request's context
+// (retry.Ever(in.Context())), or "".
+func (c *checker) offBy(d *ast.FuncDecl) string {
+	if len(d.Type.Params.List) != 1 || len(d.Type.Params.List[0].Names) != 1 {
+		return ""
+	}
+	req := c.pass.TypesInfo.Defs[d.Type.Params.List[0].Names[0]]
+	path := ""
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || path != "" {
+			return path == ""
+		}
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || len(call.Args) != 1 {
+			return true
+		}
+		// F(in.Context())
+		arg, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := ast.Unparen(arg.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && sel.Sel.Name == "Context" && req != nil && c.pass.TypesInfo.Uses[id] == req {
+			path = fn.Pkg().Path()
+		}
+		return path == ""
+	})
+	return path
 }
 
 // isRoundTripper reports whether t is net/http.RoundTripper.

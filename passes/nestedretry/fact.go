@@ -34,6 +34,13 @@ type retriesFact struct {
 	// every cap on it is known: a retry loop of 4 around a client that
 	// tries 5 times is [4 5]. Nil when the layer's own cap is unknown.
 	Factors []int
+	// OffBy, for a client over a retrying transport, is the import path
+	// of the package whose function of the request's context the
+	// transport asks before it retries (go-containerregistry's
+	// internal/retry, for retry.Ever(in.Context())): an outer retry whose
+	// function calls that package with a context (retry.Never(ctx)) turns
+	// it off.
+	OffBy string
 }
 
 func (*retriesFact) AFact() {}
@@ -68,6 +75,9 @@ func capText(n int) string {
 // the retry layer that RoundTrip reaches.
 type transportFact struct {
 	RoundTrip retriesFact
+	// OffBy is the import path of the package whose function RoundTrip
+	// asks of the request's context (retry.Ever(in.Context())), or "".
+	OffBy string
 }
 
 func (*transportFact) AFact() {}

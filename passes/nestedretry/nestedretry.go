@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -58,6 +59,10 @@ type layer struct {
 	// allowNested is set on a runtime/retry.Do whose Policy sets
 	// AllowNested: it retries even inside another Do.
 	allowNested bool
+	// offBy, for a client over a retrying transport, is the package whose
+	// function of the request's context the transport asks before it
+	// retries (retryingTransport).
+	offBy string
 }
 
 // A hit is a place in a function that reaches a retry layer: the layer
@@ -335,7 +340,7 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 }
 
 func (c *checker) direct(l *layer) hit {
-	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts, AllowNested: l.allowNested, Factors: c.factors(l)}}
+	return hit{pos: l.pos, end: l.end, direct: l, reach: &retriesFact{Layer: l.desc, Lib: l.lib, Client: l.client, Attempts: l.attempts, AllowNested: l.allowNested, Factors: c.factors(l), OffBy: l.offBy}}
 }
 
 // factors returns the attempt caps of l and of the layers nested in its
@@ -609,6 +614,43 @@ func implementers(scope *types.Scope, iface *types.Interface, outside bool, limi
 	return out
 }
 
+// turnsOff reports whether the function holding outer calls a function of
+// the package path with a context: the opt-out of a retrying transport
+// that asks that package of each request's context (ggcr's retry.Never).
+func (c *checker) turnsOff(outer *layer, path string) bool {
+	var decl *ast.FuncDecl
+	for _, f := range c.pass.Files {
+		if f.Pos() <= outer.pos && outer.pos < f.End() {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= outer.pos && outer.pos < fd.End() {
+					decl = fd
+				}
+			}
+		}
+	}
+	if decl == nil || decl.Body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != path {
+			return true
+		}
+		for _, a := range call.Args {
+			if t := c.pass.TypesInfo.TypeOf(a); t != nil && astq.IsNamed(t, "context", "Context") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 func (c *checker) importFact(fn *types.Func) *retriesFact {
 	if fn.Pkg() == nil || modelled(fn.Pkg().Path()) {
 		return nil
@@ -656,7 +698,12 @@ func (c *checker) summary(unit ast.Node) *retriesFact {
 				cp.In = in
 				r = &cp
 			}
-			if best == nil || rank(r.Attempts) > rank(best.Attempts) {
+			// a layer an outer retry may turn off (a retrying transport's)
+			// gives way to any other
+			switch {
+			case best == nil,
+				best.OffBy != "" && r.OffBy == "",
+				(best.OffBy == "") == (r.OffBy == "") && rank(r.Attempts) > rank(best.Attempts):
 				best = r
 			}
 		})
@@ -697,6 +744,11 @@ func (c *checker) report(outer *layer, h hit) {
 	// a client's own default retries (stripe-go, the AWS SDK...) are
 	// everywhere, and the framework's retries are the ones to keep.
 	if outer.job != 0 && h.reach.Client {
+		return
+	}
+	// ggcr's uploadOne runs each attempt under retry.Never(ctx), which its
+	// retrying transport asks (retry.Ever(in.Context())): one layer.
+	if h.reach.OffBy != "" && c.turnsOff(outer, h.reach.OffBy) {
 		return
 	}
 	c.reported[h.pos] = true

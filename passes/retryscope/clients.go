@@ -118,6 +118,10 @@ type SelfRetry struct {
 	// operation Op.
 	Client bool
 	Op     ast.Expr
+	// OffBy, for a net/http client over a retrying transport of another
+	// package, is the package whose function of the request's context the
+	// transport asks before it retries (ClientEnv.Transport).
+	OffBy string
 }
 
 // Cap is the client's attempt cap as the model's Cap.
@@ -134,9 +138,10 @@ func (r SelfRetry) Cap() Cap {
 // setting is what the configuration code of one client says about its
 // retries.
 type setting struct {
-	off      bool // retries disabled (0 retries, 1 attempt, a no-op retryer)
-	unknown  bool // set to something the check cannot evaluate
-	attempts int  // a known attempt cap; -1 no cap; 0 none found
+	off      bool   // retries disabled (0 retries, 1 attempt, a no-op retryer)
+	unknown  bool   // set to something the check cannot evaluate
+	attempts int    // a known attempt cap; -1 no cap; 0 none found
+	offBy    string // a retrying transport's opt-out package (SelfRetry.OffBy)
 }
 
 func (s *setting) set(n int) {
@@ -271,7 +276,7 @@ func (e *ClientEnv) SelfRetrying(call *ast.CallExpr) (SelfRetry, bool) {
 	if s.off || s.unknown {
 		return SelfRetry{}, false
 	}
-	l.Attempts = s.attempts
+	l.Attempts, l.OffBy = s.attempts, s.offBy
 	return l, true
 }
 
@@ -515,7 +520,7 @@ func (e *ClientEnv) httpClient(r *ClientRegion) (s setting, lib string, ok bool)
 	case rt:
 		return e.roundTripper(r), retryable, true
 	case tr != nil:
-		return setting{attempts: tr.Attempts}, tr.Library, true
+		return setting{attempts: tr.Attempts, offBy: tr.OffBy}, tr.Library, true
 	}
 	return setting{}, "", false
 }

@@ -4,8 +4,11 @@
 package google
 
 import (
+	"context"
 	"net/http"
+	"time"
 
+	"wrapcase/retry"
 	"wrapcase/transport"
 )
 
@@ -71,4 +74,36 @@ func ListMaybe(url string, retries bool) error {
 		return err
 	}
 	return resp.Body.Close()
+}
+
+func (l *lister) get(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := l.client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+var bo = retry.Backoff{Duration: time.Second, Factor: 3, Steps: 3}
+
+// Fetch retries each GET whose transport retries too: two layers.
+func Fetch(ctx context.Context, url string) error {
+	l := newLister()
+	return retry.Retry(func() error {
+		return l.get(ctx, url) // want `\(\*wrapcase/google\.lister\)\.get reaches \(\*http\.Client\)\.Do, which retries by itself inside retry\.Retry; retry in one layer only`
+	}, retry.IsNotNil, bo)
+}
+
+// FetchOnce runs each attempt under retry.Never(ctx), which the
+// transport asks before it retries: one layer (ggcr's uploadOne).
+func FetchOnce(ctx context.Context, url string) error {
+	l := newLister()
+	return retry.Retry(func() error {
+		ctx := retry.Never(ctx)
+		return l.get(ctx, url)
+	}, retry.IsNotNil, bo)
 }

@@ -4,6 +4,7 @@
 package retry
 
 import (
+	"context"
 	"fmt"
 
 	"wrapcase/wait"
@@ -32,3 +33,12 @@ func Retry(f func() error, p Predicate, backoff wait.Backoff) (err error) {
 
 // Once runs f a single time: it hands f to no retry, so it is no wrapper.
 func Once(f func() error) error { return f() }
+
+type key struct{}
+
+// Never returns a context under which the retrying transport does not
+// retry (go-containerregistry's internal/retry.Never).
+func Never(ctx context.Context) context.Context { return context.WithValue(ctx, key{}, true) }
+
+// Ever reports whether ctx was not made by Never.
+func Ever(ctx context.Context) bool { return ctx.Value(key{}) == nil }

@@ -24,6 +24,9 @@ func NewRetry(inner http.RoundTripper) http.RoundTripper {
 func (t *retryTransport) RoundTrip(in *http.Request) (out *http.Response, err error) {
 	roundtrip := func() error {
 		out, err = t.inner.RoundTrip(in)
+		if !retry.Ever(in.Context()) {
+			return nil
+		}
 		return err
 	}
 	retry.Retry(roundtrip, retry.IsNotNil, t.backoff)
