@@ -407,14 +407,7 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 				// condition the check cannot follow: a status it leaves
 				// undecided is retried there or goes on to what follows,
 				// where a status condition may retry it anyway
-				undecided := st.set
-				if then != nil {
-					undecided = undecided.and(complement(then.set))
-				}
-				if els != nil {
-					undecided = undecided.and(complement(els.set))
-				}
-				if !undecided.empty() {
+				if undecided := undecidedBy(st, then, els); !undecided.empty() {
 					x := st
 					if els != nil {
 						x = *els
@@ -440,14 +433,7 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 				// if err != nil on a decode of the body: a summary holds
 				// what both ways decide for the statuses the condition
 				// leaves undecided
-				undecided := st.set
-				if then != nil {
-					undecided = undecided.and(complement(then.set))
-				}
-				if els != nil {
-					undecided = undecided.and(complement(els.set))
-				}
-				if !undecided.empty() {
+				if undecided := undecidedBy(st, then, els); !undecided.empty() {
 					x := st
 					x.set = undecided
 					w.eitherWay(x, func(st state) { w.stmts(s.Body.List, st, brk, k) }, elseWalk)
@@ -549,6 +535,19 @@ func (w *walker) stmt(s ast.Stmt, st state, brk, k func(state)) {
 	default:
 		k(st)
 	}
+}
+
+// undecidedBy returns the statuses of st that a condition sends neither
+// way (then and els are its two sides, nil when empty).
+func undecidedBy(st state, then, els *state) set {
+	u := st.set
+	if then != nil {
+		u = u.and(complement(then.set))
+	}
+	if els != nil {
+		u = u.and(complement(els.set))
+	}
+	return u
 }
 
 // eitherWay walks both ways of a condition the summary cannot decide for
