@@ -138,7 +138,7 @@ func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var
 		if !ok {
 			continue
 		}
-		if k, ok := kv.Key.(*ast.Ident); ok && c.names.Field(k.Name) && c.fresh(body, kv.Value, 0) {
+		if k, ok := kv.Key.(*ast.Ident); ok && c.keyField(k) && c.fresh(body, kv.Value, 0) {
 			c.report(h, kv, "field "+k.Name+" is new on every run", "", "")
 		}
 	}
@@ -157,10 +157,21 @@ func (c *checker) keyAssign(h *handler, body *ast.BlockStmt, ids map[*types.Var]
 	}
 	for i, lhs := range as.Lhs {
 		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-		if ok && c.names.Field(sel.Sel.Name) && c.fresh(body, as.Rhs[i], 0) {
+		if ok && c.keyField(sel.Sel) && c.fresh(body, as.Rhs[i], 0) {
 			c.report(h, as, "field "+sel.Sel.Name+" is new on every run", "", "")
 		}
 	}
+}
+
+// keyField reports whether id, a field's name where it is set, names a key
+// field: by its name (IdempotencyKey, -key-fields) or, for a library's
+// type, as its protocol defines it (keys.ProtocolKeyField).
+func (c *checker) keyField(id *ast.Ident) bool {
+	if c.names.Field(id.Name) {
+		return true
+	}
+	v, _ := c.info.Uses[id].(*types.Var)
+	return keys.ProtocolKeyField(v)
 }
 
 // stripe reports a stripe-go payment call (New, Capture, Confirm) whose

@@ -6,7 +6,11 @@ package helperjobs
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 
+	"github.com/matrix-org/gomatrixserverlib"
+	"github.com/matrix-org/util"
 	"github.com/nats-io/nats.go"
 
 	"pullkit"
@@ -45,4 +49,57 @@ func (c *deviceConsumer) onReceipt(ctx context.Context, msgs []*nats.Msg) bool {
 func (c *deviceConsumer) onRead(ctx context.Context, msgs []*nats.Msg) bool {
 	_, err := c.db.ExecContext(ctx, `UPDATE notifications SET read = true WHERE room = $1 AND read = false`, msgs[0].Subject)
 	return err == nil
+}
+
+type forwarder struct {
+	ctx   context.Context
+	js    nats.JetStreamContext
+	queue func(ctx context.Context, edu []byte) error
+}
+
+func (f *forwarder) Start() error {
+	if err := pullkit.Consume(f.ctx, f.js, "to-device", f.onMessage); err != nil {
+		return err
+	}
+	if err := pullkit.Consume(f.ctx, f.js, "to-device-seq", f.onSequenced); err != nil {
+		return err
+	}
+	return pullkit.Consume(f.ctx, f.js, "notes", f.onNote)
+}
+
+// A new message_id on every delivery: the remote server cannot dedupe a
+// redelivered message.
+func (f *forwarder) onMessage(ctx context.Context, msgs []*nats.Msg) bool {
+	tdm := gomatrixserverlib.ToDeviceMessage{
+		Sender:    msgs[0].Header.Get("sender"),
+		MessageID: util.RandomString(32), // want `field MessageID is new on every run; dedupe on the message id with idempotency\.Inbox`
+	}
+	edu, err := json.Marshal(tdm)
+	return err == nil && f.queue(ctx, edu) == nil
+}
+
+// The message_id from the stream sequence: the same on every delivery.
+func (f *forwarder) onSequenced(ctx context.Context, msgs []*nats.Msg) bool {
+	meta, err := msgs[0].Metadata()
+	if err != nil {
+		return false
+	}
+	tdm := gomatrixserverlib.ToDeviceMessage{
+		Sender:    msgs[0].Header.Get("sender"),
+		MessageID: fmt.Sprint(meta.Sequence.Stream),
+	}
+	edu, err := json.Marshal(tdm)
+	return err == nil && f.queue(ctx, edu) == nil
+}
+
+// A field named MessageID of a type of this package is no protocol key.
+type note struct {
+	MessageID string
+	Text      string
+}
+
+func (f *forwarder) onNote(ctx context.Context, msgs []*nats.Msg) bool {
+	n := note{MessageID: util.RandomString(16), Text: string(msgs[0].Data)}
+	b, err := json.Marshal(n)
+	return err == nil && f.queue(ctx, b) == nil
 }
