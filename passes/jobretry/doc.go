@@ -75,7 +75,8 @@ It reports, at the effect:
 - an SQL ` + "`INSERT`" + ` through ` + "`database/sql`" + ` or pgx (` + "`Exec`" + `, ` + "`Query`" + `, ` + "`QueryRow`" + ` and their
   ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
   table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
-  ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity or defaulted).
+  ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity, defaulted, SQLite's ` + "`AUTOINCREMENT`" + ` or
+  MySQL's ` + "`AUTO_INCREMENT`" + `).
 
 Not reported:
 

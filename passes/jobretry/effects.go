@@ -289,7 +289,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
 // string literals declares a UNIQUE constraint or a primary key that is not
-// generated (serial, identity, a default).
+// generated (serial, identity, a default, an auto-increment: generated).
 func (c *checker) naturalKey(table string) bool {
 	found := false
 	for _, f := range c.files {
@@ -320,7 +320,7 @@ func (c *checker) naturalKey(table string) bool {
 						found = true // a table constraint over named columns
 						continue
 					}
-					if !strings.Contains(col, "SERIAL") && !strings.Contains(col, "IDENTITY") && !strings.Contains(col, "DEFAULT") {
+					if !generated(col) {
 						found = true
 					}
 				}
@@ -329,6 +329,20 @@ func (c *checker) naturalKey(table string) bool {
 		})
 	}
 	return found
+}
+
+// generated reports whether a column definition (upper case) makes its
+// value when the INSERT gives none: serial types, identity columns, a
+// default (nextval, gen_random_uuid()), SQLite's AUTOINCREMENT and MySQL's
+// AUTO_INCREMENT. Such a primary key is no natural key: every INSERT makes
+// a new row.
+func generated(col string) bool {
+	for _, w := range []string{"SERIAL", "IDENTITY", "DEFAULT", "AUTOINCREMENT", "AUTO_INCREMENT"} {
+		if strings.Contains(col, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // columns splits the body of a CREATE TABLE (s starts after its opening

@@ -16,6 +16,15 @@ import (
 	"pullkit"
 )
 
+// The schema, in SQLite's and MySQL's dialects: an AUTOINCREMENT or
+// AUTO_INCREMENT primary key is generated, no natural key; a text primary
+// key the INSERT supplies is one.
+const schema = `
+CREATE TABLE IF NOT EXISTS device_inbox (id INTEGER PRIMARY KEY AUTOINCREMENT, device TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (id INT AUTO_INCREMENT PRIMARY KEY, body TEXT);
+CREATE TABLE IF NOT EXISTS deliveries (delivery_id TEXT PRIMARY KEY, body TEXT);
+`
+
 type deviceConsumer struct {
 	ctx context.Context
 	js  nats.JetStreamContext
@@ -29,7 +38,19 @@ func (c *deviceConsumer) Start() error {
 	if err := pullkit.Consume(c.ctx, c.js, "receipts", c.onReceipt); err != nil {
 		return err
 	}
+	if err := pullkit.Consume(c.ctx, c.js, "audit", c.onAudit); err != nil {
+		return err
+	}
 	return pullkit.Consume(c.ctx, c.js, "read", c.onRead)
+}
+
+func (c *deviceConsumer) onAudit(ctx context.Context, msgs []*nats.Msg) bool {
+	if _, err := c.db.ExecContext(ctx, `INSERT INTO audit (body) VALUES (?)`, msgs[0].Data); err != nil { // want `INSERT INTO audit has no ON CONFLICT or natural key; dedupe on the message id with idempotency\.Inbox`
+		return false
+	}
+	// The natural key: a redelivery fails on it instead of duplicating.
+	_, err := c.db.ExecContext(ctx, `INSERT INTO deliveries (delivery_id, body) VALUES (?, ?)`, msgs[0].Header.Get("Nats-Msg-Id"), msgs[0].Data)
+	return err == nil
 }
 
 // A row per delivery: a redelivery after the INSERT committed queues the
