@@ -39,41 +39,35 @@ func (f *consumerHelperFact) String() string {
 	return fmt.Sprintf("consumes %s messages with argument %d", consumers[f.Framework].name, f.Handler)
 }
 
+// messageTypes are the types of a consumed message, by package path and
+// name, with the broker client they come from.
+var messageTypes = map[string]Framework{
+	pkgNATS + ".Msg":               NATSLegacy,
+	pkgJetStream + ".Msg":          JetStream,
+	pkgAMQP + ".Delivery":          AMQP,
+	pkgSarama + ".ConsumerMessage": Sarama,
+	pkgKafkaGo + ".Message":        KafkaGo,
+	pkgFranz + ".Record":           Franz,
+	pkgSQSTypes + ".Message":       SQS,
+	pkgPubSubMsgs + ".Message":     PubSub,
+}
+
 // messageFramework returns the broker client of a consumed message's type
-// (a pointer to one, or a slice of either): *nats.Msg, jetstream.Msg,
-// amqp091's Delivery, sarama's ConsumerMessage, kafka-go's Message,
-// franz-go's Record, SQS's Message, Pub/Sub's Message; 0 for other types.
+// (a pointer to one, or a slice of either: messageTypes); 0 for other
+// types.
 func messageFramework(t types.Type) Framework {
 	for {
-		switch u := types.Unalias(t).(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
+		s, ok := types.Unalias(t).(*types.Slice)
+		if !ok {
+			break
 		}
-		break
+		t = s.Elem()
 	}
-	switch {
-	case astq.IsNamed(t, pkgNATS, "Msg"):
-		return NATSLegacy
-	case astq.IsNamed(t, pkgJetStream, "Msg"):
-		return JetStream
-	case astq.IsNamed(t, pkgAMQP, "Delivery"):
-		return AMQP
-	case astq.IsNamed(t, pkgSarama, "ConsumerMessage"):
-		return Sarama
-	case astq.IsNamed(t, pkgKafkaGo, "Message"):
-		return KafkaGo
-	case astq.IsNamed(t, pkgFranz, "Record"):
-		return Franz
-	case astq.IsNamed(t, pkgSQSTypes, "Message"):
-		return SQS
-	case astq.IsNamed(t, pkgPubSubMsgs, "Message"):
-		return PubSub
+	n := astq.NamedOf(t)
+	if n == nil {
+		return 0
 	}
-	return 0
+	return messageTypes[n.Pkg().Path()+"."+n.Name()]
 }
 
 // consumerHelperOf returns the consumer helper fn (declared by fd) is:
