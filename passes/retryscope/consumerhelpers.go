@@ -183,16 +183,27 @@ func (m *model) consumerHelperDecl(own map[*types.Func]*consumerHelper, fn *type
 	}
 }
 
-// mayAck reports, from the lexicon of a package, whether it may call an
-// ack of a consumed message (by the method's name): a consumer helper
-// must.
-func mayAck(lex *prefilter.Lexicon) bool {
+// mayAck reports, from the lexicon of a package and its import closure,
+// whether it may call an ack of a consumed message: a method by the name of
+// one (a consumer helper must call one), in a package that depends on a
+// package declaring one.
+func mayAck(p *prefilter.Package, lex *prefilter.Lexicon) bool {
+	named := false
 	for name := range acks {
 		if lex.Calls[name[strings.LastIndexByte(name, '.')+1:]] {
-			return true
+			named = true
+			break
 		}
 	}
-	return false
+	return named && p.DependsOn(func(path string) bool {
+		for name := range acks {
+			recv, _, _ := strings.Cut(strings.TrimLeft(name, "(*"), ")")
+			if path == recv[:strings.LastIndexByte(recv, '.')] {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // consumerHelperCall returns the consumer helper that call calls: one of
