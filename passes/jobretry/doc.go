@@ -46,7 +46,12 @@ covering the code that runs before the ack:
 - amqp091-go: ranges over the deliveries of ` + "`Consume`" + `/` + "`ConsumeWithContext`" + ` with ` + "`autoAck`" + ` false;
 - SQS: ranges over the ` + "`Messages`" + ` of ` + "`ReceiveMessage`" + `, and aws-lambda-go handlers of ` + "`events.SQSEvent`" + `
   passed to ` + "`lambda.Start`" + `;
-- Pub/Sub v2: callbacks of ` + "`(*pubsub.Subscriber).Receive`" + `.
+- Pub/Sub v2: callbacks of ` + "`(*pubsub.Subscriber).Receive`" + `;
+- consumer helpers of the analysed code, in the package or another: the function, method value (` + "`s.onMessage`" + `)
+  or literal passed to a function that hands it the messages it fetched (a ` + "`*nats.Msg`" + `, a slice of them,
+  another broker's message type, or a field of one) and acks them only after it returns (dendrite's
+  ` + "`jetstream.JetStreamConsumer`" + `: ` + "`PullSubscribe`" + `, ` + "`Fetch`" + `, ` + "`AckSync`" + ` when the handler returns true, ` + "`Nak`" + `
+  otherwise).
 
 A handler that acks unconditionally before any work (` + "`msg.Ack()`" + ` first) is at most once: the code after the ack is
 not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or
@@ -60,15 +65,18 @@ It reports, at the effect:
 - a POST or PATCH with no idempotency-key header: ` + "`http.Post`" + `, ` + "`http.PostForm`" + `,
   ` + "`(*http.Client).Post`" + `/` + "`PostForm`" + `, and ` + "`(*http.Client).Do`" + ` of a request built in the same function by
   ` + "`http.NewRequest(WithContext)`" + ` with a constant method and no key header set there;
-- an idempotency key (header, ` + "`IdempotencyKey`" + `-like field, stripe-go ` + "`SetIdempotencyKey`" + `) set to a fresh
-  value (` + "`uuid.New`" + `, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `, ` + "`stripe.NewIdempotencyKey`" + `, ` + "`time.Now`" + `,
-  ` + "`math/rand`" + `): every run sends a new key, so the provider cannot tell the retry from a new payment;
+- an idempotency key (header, ` + "`IdempotencyKey`" + `-like field, stripe-go ` + "`SetIdempotencyKey`" + `, a field a protocol
+  defines as the key: the ` + "`MessageID`" + ` of gomatrixserverlib's ` + "`ToDeviceMessage`" + `, the Matrix to-device EDU's
+  ` + "`message_id`" + `) set to a fresh value (` + "`uuid.New`" + `, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `,
+  ` + "`stripe.NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + `, ` + "`time.Now`" + `, ` + "`math/rand`" + `): every
+  run sends a new key, so the provider (or the remote server) cannot tell the retry from a new request;
 - a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, built in the function, carry no key:
   stripe-go then makes a fresh key per call;
 - an SQL ` + "`INSERT`" + ` through ` + "`database/sql`" + ` or pgx (` + "`Exec`" + `, ` + "`Query`" + `, ` + "`QueryRow`" + ` and their
   ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
   table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
-  ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity or defaulted).
+  ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity, defaulted, SQLite's ` + "`AUTOINCREMENT`" + ` or
+  MySQL's ` + "`AUTO_INCREMENT`" + `).
 
 Not reported:
 

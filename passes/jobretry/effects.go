@@ -138,7 +138,7 @@ func (c *checker) keyLiteral(h *handler, body *ast.BlockStmt, ids map[*types.Var
 		if !ok {
 			continue
 		}
-		if k, ok := kv.Key.(*ast.Ident); ok && c.names.Field(k.Name) && c.fresh(body, kv.Value, 0) {
+		if k, ok := kv.Key.(*ast.Ident); ok && c.keyField(k) && c.fresh(body, kv.Value, 0) {
 			c.report(h, kv, "field "+k.Name+" is new on every run", "", "")
 		}
 	}
@@ -157,10 +157,21 @@ func (c *checker) keyAssign(h *handler, body *ast.BlockStmt, ids map[*types.Var]
 	}
 	for i, lhs := range as.Lhs {
 		sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
-		if ok && c.names.Field(sel.Sel.Name) && c.fresh(body, as.Rhs[i], 0) {
+		if ok && c.keyField(sel.Sel) && c.fresh(body, as.Rhs[i], 0) {
 			c.report(h, as, "field "+sel.Sel.Name+" is new on every run", "", "")
 		}
 	}
+}
+
+// keyField reports whether id, a field's name where it is set, names a key
+// field: by its name (IdempotencyKey, -key-fields) or, for a library's
+// type, as its protocol defines it (keys.ProtocolKeyField).
+func (c *checker) keyField(id *ast.Ident) bool {
+	if c.names.Field(id.Name) {
+		return true
+	}
+	v, _ := c.info.Uses[id].(*types.Var)
+	return keys.ProtocolKeyField(v)
 }
 
 // stripe reports a stripe-go payment call (New, Capture, Confirm) whose
@@ -278,7 +289,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
 // string literals declares a UNIQUE constraint or a primary key that is not
-// generated (serial, identity, a default).
+// generated (serial, identity, a default, an auto-increment: generated).
 func (c *checker) naturalKey(table string) bool {
 	found := false
 	for _, f := range c.files {
@@ -309,7 +320,7 @@ func (c *checker) naturalKey(table string) bool {
 						found = true // a table constraint over named columns
 						continue
 					}
-					if !strings.Contains(col, "SERIAL") && !strings.Contains(col, "IDENTITY") && !strings.Contains(col, "DEFAULT") {
+					if !generated(col) {
 						found = true
 					}
 				}
@@ -318,6 +329,20 @@ func (c *checker) naturalKey(table string) bool {
 		})
 	}
 	return found
+}
+
+// generated reports whether a column definition (upper case) makes its
+// value when the INSERT gives none: serial types, identity columns, a
+// default (nextval, gen_random_uuid()), SQLite's AUTOINCREMENT and MySQL's
+// AUTO_INCREMENT. Such a primary key is no natural key: every INSERT makes
+// a new row.
+func generated(col string) bool {
+	for _, w := range []string{"SERIAL", "IDENTITY", "DEFAULT", "AUTOINCREMENT", "AUTO_INCREMENT"} {
+		if strings.Contains(col, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // columns splits the body of a CREATE TABLE (s starts after its opening

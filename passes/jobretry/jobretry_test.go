@@ -26,5 +26,5 @@ func TestTemporal(t *testing.T) {
 
 func TestConsumers(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "consumerjobs")
+	analysistest.Run(t, dir, jobretry.Analyzer, "consumerjobs", "helperjobs")
 }

@@ -29,7 +29,8 @@ fresh value minted there that reaches an idempotency-key sink in the same code.
 them through), ` + "`github.com/gofrs/uuid`" + ` (` + "`NewV1`, `NewV4`, `NewV6`, `NewV7`" + `), ` + "`github.com/segmentio/ksuid`" + `,
 ` + "`github.com/rs/xid`" + `, ` + "`github.com/oklog/ulid/v2`" + `, ` + "`crypto/rand`" + ` (` + "`Read`" + ` into a buffer, ` + "`io.ReadFull(rand.Reader, b)`" + `,
 ` + "`Text`" + `), ` + "`math/rand`" + ` and ` + "`math/rand/v2`" + `, ` + "`time.Now()`" + ` turned into a string or a number, stripe-go's
-` + "`NewIdempotencyKey`" + `, and idemlint's own ` + "`runtime/idempotency.NewKey`" + `. The value is followed through assignments,
+` + "`NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + ` (Matrix's transaction and message ids), and idemlint's
+own ` + "`runtime/idempotency.NewKey`" + `. The value is followed through assignments,
 struct literals and fields, conversions, encodings (` + "`hex`, `base64`, `fmt.Sprint*`, `strconv`" + `, ` + "`String()`" + ` and
 ` + "`Format`" + ` methods, string concatenation), pointer helpers (` + "`stripe.String`, `aws.String`" + `) and small helpers of the
 package that return such a value. Deterministic ids (` + "`uuid.NewSHA1`, `NewMD5`" + `, gofrs ` + "`NewV3`/`NewV5`" + `) are not fresh.

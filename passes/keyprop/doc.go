@@ -40,7 +40,7 @@ It reports, in such a handler:
   ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call) or a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `).
 
 Fresh values are those of the key generators ` + "`keyinloop`" + ` knows (uuid, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `,
-` + "`stripe.NewIdempotencyKey`" + `, the clock, math/rand).
+` + "`stripe.NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + `, the clock, math/rand).
 
 Not reported:
 

@@ -133,11 +133,17 @@ func (m *model) consumers() {
 			relevant = true
 		}
 	}
-	if !relevant {
-		return
-	}
 	cf := &consumerFinder{m: m}
+	own := m.consumerHelpers()
+	for _, c := range m.cands {
+		if h := m.consumerHelperCall(own, c.call); h != nil {
+			cf.callback(h.fw, c.call.Args[h.handler])
+		}
+	}
 	for _, f := range m.pass.Files {
+		if !relevant {
+			break
+		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				cf.decl(fd)
@@ -249,23 +255,34 @@ func (cf *consumerFinder) acks(fw Framework, st ast.Stmt) bool {
 // isAck reports whether call acks a message of fw.
 func (cf *consumerFinder) isAck(fw Framework, call *ast.CallExpr) bool {
 	fn := cf.m.callee(call)
-	if fn == nil {
-		return false
-	}
-	switch fn.FullName() {
-	case "(" + pkgSarama + ".ConsumerGroupSession).MarkMessage", "(" + pkgSarama + ".ConsumerGroupSession).MarkOffset",
-		"(" + pkgSarama + ".ConsumerGroupSession).Commit",
-		"(*" + pkgKafkaGo + ".Reader).CommitMessages",
-		"(*" + pkgFranz + ".Client).CommitRecords", "(*" + pkgFranz + ".Client).CommitUncommittedOffsets",
-		"(" + pkgJetStream + ".Msg).Ack", "(" + pkgJetStream + ".Msg).DoubleAck", "(" + pkgJetStream + ".Msg).Term",
-		"(*" + pkgNATS + ".Msg).Ack", "(*" + pkgNATS + ".Msg).Term",
-		"(" + pkgAMQP + ".Delivery).Ack", "(" + pkgAMQP + ".Delivery).Reject", "(*" + pkgAMQP + ".Channel).Ack",
-		"(*" + pkgSQS + ".Client).DeleteMessage",
-		"(*" + pkgPubSubMsgs + ".Message).Ack", "(*" + pkgPubSubMsgs + ".Message).AckWithResult":
-		return true
-	}
-	return false
+	return fn != nil && ackOf(fn) != 0
 }
+
+// acks are the calls that ack (or settle for good) a consumed message, by
+// full name, with the broker client they belong to.
+var acks = map[string]Framework{
+	"(" + pkgSarama + ".ConsumerGroupSession).MarkMessage": Sarama,
+	"(" + pkgSarama + ".ConsumerGroupSession).MarkOffset":  Sarama,
+	"(" + pkgSarama + ".ConsumerGroupSession).Commit":      Sarama,
+	"(*" + pkgKafkaGo + ".Reader).CommitMessages":          KafkaGo,
+	"(*" + pkgFranz + ".Client).CommitRecords":             Franz,
+	"(*" + pkgFranz + ".Client).CommitUncommittedOffsets":  Franz,
+	"(" + pkgJetStream + ".Msg).Ack":                       JetStream,
+	"(" + pkgJetStream + ".Msg).DoubleAck":                 JetStream,
+	"(" + pkgJetStream + ".Msg).Term":                      JetStream,
+	"(*" + pkgNATS + ".Msg).Ack":                           NATSLegacy,
+	"(*" + pkgNATS + ".Msg).AckSync":                       NATSLegacy,
+	"(*" + pkgNATS + ".Msg).Term":                          NATSLegacy,
+	"(" + pkgAMQP + ".Delivery).Ack":                       AMQP,
+	"(" + pkgAMQP + ".Delivery).Reject":                    AMQP,
+	"(*" + pkgAMQP + ".Channel).Ack":                       AMQP,
+	"(*" + pkgSQS + ".Client).DeleteMessage":               SQS,
+	"(*" + pkgPubSubMsgs + ".Message).Ack":                 PubSub,
+	"(*" + pkgPubSubMsgs + ".Message).AckWithResult":       PubSub,
+}
+
+// ackOf returns the broker client whose message fn acks, or 0.
+func ackOf(fn *types.Func) Framework { return acks[fn.FullName()] }
 
 // works reports whether st calls something other than the broker's client
 // and builtins: a read of the message (Data, Metadata) is no work.

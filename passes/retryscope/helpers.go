@@ -444,7 +444,9 @@ func goroot() string {
 // mayExportHelpers is the prefilter of the model's facts: a package can
 // export a fact only when it is not the standard library's and an exported
 // function of it has a loop that LoopFilter.MayWait accepts (a helper) or
-// declares one time.Duration result (a delay function).
+// declares one time.Duration result (a delay function), or it calls a
+// method by the name of a message ack and depends on its broker client (a
+// consumer helper: mayAck).
 //
 // A wrapper (a function handing its func parameter to another retry: see
 // Result.WrapperCalls) needs a call of a retry library or of a function
@@ -454,8 +456,8 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 		return false
 	}
 	lex, err := p.Lexicon()
-	if err != nil {
-		return true
+	if err != nil || mayAck(p, lex) {
+		return true // a consumer helper acks
 	}
 	if !LexiconMayWait(lex) {
 		srcs, err := p.Source()

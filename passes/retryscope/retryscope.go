@@ -44,7 +44,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
 		Requires:         []*analysis.Analyzer{inspect.Analyzer},
 		ResultType:       reflect.TypeFor[*Result](),
-		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact)},
+		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact), new(consumerHelperFact)},
 		RunDespiteErrors: false,
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, cfg), nil
@@ -97,6 +97,9 @@ type model struct {
 	calledFuncs map[*types.Func]bool
 	// ifaces caches stdInterface.
 	ifaces map[string]*types.Interface
+	// cands are the calls that pass a func value and are no library call:
+	// calls of retry helpers (helpers) or consumer helpers (consumers).
+	cands []helperCandidate
 }
 
 func run(pass *analysis.Pass, cfg *Config) *Result {
@@ -180,6 +183,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		return true
 	})
 	m.res.sort()
+	m.cands = cands
 	m.helpers(cands)
 	m.delays()
 	m.jobs()

@@ -7,8 +7,8 @@ import (
 
 // Fresh reports whether fn returns a fresh value on every call: a key or
 // id generator (uuid, ksuid, xid, ulid, idempotency.NewKey,
-// retry.NewIdempotencyKey, stripe.NewIdempotencyKey), the clock, or a
-// random number. A key made by one inside a retried scope is new on every
+// retry.NewIdempotencyKey, stripe.NewIdempotencyKey, matrix-org/util's
+// RandomString), the clock, or a random number. A key made by one inside a retried scope is new on every
 // attempt.
 func Fresh(fn *types.Func) bool {
 	if fn.Pkg() == nil {
@@ -59,6 +59,8 @@ func Fresh(fn *types.Func) bool {
 		return name == "NewKey"
 	case "github.com/idemlint/idemlint/runtime/retry":
 		return name == "NewIdempotencyKey"
+	case "github.com/matrix-org/util":
+		return name == "RandomString" // math/rand letters: Matrix's transaction and message ids
 	default:
 		if KeyedAPI(fn) && name == "NewIdempotencyKey" {
 			return true

@@ -203,6 +203,37 @@ func RequestIDField(t types.Type, field string) bool {
 	return false
 }
 
+// ProtocolKeyField reports whether v is a field of a library's type that
+// its protocol defines as the idempotency key of what it sends: the
+// message_id of a Matrix m.direct_to_device EDU (gomatrixserverlib's
+// ToDeviceMessage.MessageID, "used for idempotence" by the server-server
+// API), which the receiving server dedupes on.
+func ProtocolKeyField(v *types.Var) bool {
+	if v == nil || !v.IsField() || v.Pkg() == nil {
+		return false
+	}
+	return v.Pkg().Path() == "github.com/matrix-org/gomatrixserverlib" && v.Name() == "MessageID" && fieldOf(v, "ToDeviceMessage")
+}
+
+// fieldOf reports whether field v is declared in the struct of the named
+// type name of v's package.
+func fieldOf(v *types.Var, name string) bool {
+	tn, ok := v.Pkg().Scope().Lookup(name).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	st, ok := tn.Type().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
 // stringConst returns the value of a constant string expression.
 func stringConst(info *types.Info, e ast.Expr) (string, bool) {
 	tv, ok := info.Types[e]

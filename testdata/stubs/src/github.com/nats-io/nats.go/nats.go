@@ -30,6 +30,7 @@ type AckOpt interface{ configureAck(*ackOpts) error }
 type ackOpts struct{}
 
 func (m *Msg) Ack(opts ...AckOpt) error        { return nil }
+func (m *Msg) AckSync(opts ...AckOpt) error    { return nil }
 func (m *Msg) Nak(opts ...AckOpt) error        { return nil }
 func (m *Msg) Term(opts ...AckOpt) error       { return nil }
 func (m *Msg) InProgress(opts ...AckOpt) error { return nil }
@@ -54,6 +55,14 @@ func (m *Msg) Metadata() (*MsgMetadata, error) { return &MsgMetadata{}, nil }
 type MsgHandler func(msg *Msg)
 
 type Subscription struct{}
+
+type PullOpt interface{ configurePull(*pullOpts) error }
+
+type pullOpts struct{}
+
+func (sub *Subscription) Fetch(batch int, opts ...PullOpt) ([]*Msg, error) { return nil, nil }
+
+func (sub *Subscription) Unsubscribe() error { return nil }
 
 func (nc *Conn) Subscribe(subj string, cb MsgHandler) (*Subscription, error) {
 	return &Subscription{}, nil
@@ -90,6 +99,7 @@ type JetStream interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
 	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
+	PullSubscribe(subj, durable string, opts ...SubOpt) (*Subscription, error)
 }
 
 type JetStreamManager interface{}
