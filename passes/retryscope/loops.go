@@ -1326,7 +1326,9 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
 				// more than the count; the count alone leaves nothing.
 				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
-					other = true
+					if !w.onSignal(x, i) {
+						other = true
+					}
 					continue
 				}
 			}
@@ -1362,6 +1364,26 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
 	s.Deadline = dl
+}
+
+// onSignal reports whether a guard of exit x other than the i-th is a
+// stop signal (a wait helper's, see stopWaitArg): if n > 0 { if
+// !sleep(ctx, d) { return } } leaves when the context ends; the count only
+// says whether to wait.
+func (w *loopWalk) onSignal(x exit, i int) bool {
+	for j, g := range x.guards {
+		if j == i || g.cond == nil {
+			continue
+		}
+		if u, ok := ast.Unparen(g.cond).(*ast.UnaryExpr); ok && u.Op == token.NOT && !g.neg {
+			if call, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
+				if _, ok := w.m.stopWaitArg(w.di, call); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // afterAttempt reports whether an attempt of the pass (a call assigning an
@@ -1524,6 +1546,15 @@ const (
 func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 	if id, ok := e.(*ast.Ident); ok && (id.Name == "default" || id.Name == "typeswitch" || id.Name == "goto") && id.Obj == nil && w.m.info.Uses[id] == nil {
 		return condOther, Cap{}, Deadline{}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		if call, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
+			if a, ok := w.m.stopWaitArg(w.di, call); ok {
+				// if !sleep(ctx, backoff(n)): the exit is the signal's,
+				// whatever sizes the wait
+				return condTime, Cap{}, Deadline{Kind: w.signalKind(a), Pos: e.Pos()}
+			}
+		}
 	}
 	var counter types.Object
 	attempt, timeish, stop, varying, decision := false, false, false, false, false
@@ -1750,6 +1781,34 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
 }
 
+// signalKind classifies the stop signal a wait helper is passed (see
+// stopWaitArg): a context by its origin; a channel as a select case on it
+// would be (commDeadline): the caller's when it comes as a parameter or
+// holds the caller's ctx.Done(), else a signal closed on shutdown, no
+// deadline.
+func (w *loopWalk) signalKind(a ast.Expr) DeadlineKind {
+	if t := w.m.info.TypeOf(a); t != nil && isContext(t) {
+		return w.m.ctxArgKind(w.di, a)
+	}
+	switch a := ast.Unparen(a).(type) {
+	case *ast.Ident:
+		o := w.m.info.Uses[a]
+		if o == nil {
+			return DeadlineUnknown
+		}
+		if ctx := w.doneOf(o); ctx != nil {
+			return w.m.ctxKind(w.di, ctx)
+		}
+		if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
+			return DeadlineCaller
+		}
+		return DeadlineNone
+	case *ast.SelectorExpr:
+		return DeadlineNone // s.done: a field closed on shutdown
+	}
+	return DeadlineUnknown
+}
+
 // doneOf returns the context whose Done channel the local o holds
 // (stopCh := ctx.Done()), or nil.
 func (w *loopWalk) doneOf(o types.Object) types.Object {
@@ -1793,24 +1852,6 @@ func stopSignal(t types.Type) bool {
 func isParamOf(fn ast.Node, v *types.Var) bool {
 	ft, _ := astq.Func(fn)
 	return ft != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End()
-}
-
-// ctxKind tells whether the context o was given a deadline in this
-// function or comes from the caller.
-func (m *model) ctxKind(di *defIndex, o types.Object) DeadlineKind {
-	for _, d := range di.defs[o] {
-		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		if fn := m.callee(call); fn != nil {
-			switch fn.FullName() {
-			case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
-				return DeadlineInScope
-			}
-		}
-	}
-	return DeadlineCaller
 }
 
 // fromBackoffStop reports whether o holds a backoff library's next delay,
