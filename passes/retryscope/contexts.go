@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // The contexts: what ends a retry that is bounded by a context. A context
@@ -211,4 +212,52 @@ func (m *model) stopWaitArg(di *defIndex, call *ast.CallExpr) (ast.Expr, bool) {
 		return nil, false
 	}
 	return call.Args[index], true
+}
+
+// unboundedCaller returns a context with no deadline that the package's
+// own code (not its tests) passes for the context parameter o, directly
+// or through the context parameters of the functions that pass it on, or
+// nil: the retry that ends on o has no deadline on that path, though o's
+// function, exported, may be given one elsewhere.
+func (m *model) unboundedCaller(o types.Object) ast.Expr {
+	return m.unboundedCallerDepth(o, 0, map[types.Object]bool{})
+}
+
+func (m *model) unboundedCallerDepth(o types.Object, depth int, seen map[types.Object]bool) ast.Expr {
+	v, ok := o.(*types.Var)
+	if !ok || !IsParam(v) || depth > maxCtxDepth || seen[v] {
+		return nil
+	}
+	seen[v] = true
+	if di := m.defIndexAt(v.Pos()); di == nil || len(di.defs[v]) > 0 {
+		return nil // assigned in its function: not only what callers pass
+	}
+	calls, i := m.res.callsOfParam(v)
+	for _, call := range calls {
+		if m.inTestFile(call.Pos()) || call.Ellipsis.IsValid() || i >= len(call.Args) {
+			continue
+		}
+		a := call.Args[i]
+		adi := m.defIndexAt(a.Pos())
+		if adi == nil {
+			continue
+		}
+		if m.ctxExprKind(adi, a, 0) == DeadlineNone {
+			return a
+		}
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+			if p := m.info.Uses[id]; p != nil {
+				if r := m.unboundedCallerDepth(p, depth+1, seen); r != nil {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// inTestFile reports whether pos lies in a _test.go file.
+func (m *model) inTestFile(pos token.Pos) bool {
+	f := m.pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }

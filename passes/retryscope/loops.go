@@ -62,6 +62,14 @@ type loopWalk struct {
 	contNodes []*ast.BranchStmt
 	// predMemo caches predicateResults.
 	predMemo map[predKey]map[types.Object]bool
+	// failBranch is the branch by which a loop that repeats on success
+	// too retries (failureRetry, failureTail), once found.
+	failBranch *ast.BlockStmt
+	// pastExits are the exits reached only past an attempt's success.
+	pastExits map[ast.Node]bool
+	// retried are the error variables whose attempts the loop retries
+	// until they succeed (a success exit, not a predicate's).
+	retried map[types.Object]bool
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -192,6 +200,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 				}
 				if success[a.pos] {
 					byPredicate = false
+					if w.retried == nil {
+						w.retried = make(map[types.Object]bool)
+					}
+					w.retried[e] = true
 				}
 				retries = true
 			}
@@ -268,6 +280,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	case *ast.RangeStmt:
 		s.Pos = l.For
 	}
+	w.failBranch, w.pastExits = failBranch, pastExits
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
 	if iter != nil {
@@ -1315,10 +1328,21 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			continue // if max > 0 && n >= max, max 0 by default: no cap
 		}
 		lateExit = w.afterAttempt(x.node)
+		onSuccess := w.successSide(x)
 		for i, g := range x.guards {
 			if g.comm != nil {
 				if d, ok := w.commDeadline(g.comm); ok {
 					better(d)
+				}
+				continue
+			}
+			if onSuccess {
+				// an exit no retried failure reaches bounds no retry; a
+				// context or clock it tests still ends the loop
+				for _, part := range disjuncts(g.cond) {
+					if k, _, d := w.condKind(part, false); k == condTime {
+						better(d)
+					}
 				}
 				continue
 			}
@@ -1363,7 +1387,44 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	if dl.Kind == DeadlineNone && other {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
+	if dl.Kind == DeadlineCaller && s.Cap.Kind == CapNone && dl.ctx != nil {
+		dl.Unbounded = w.m.unboundedCaller(dl.ctx)
+	}
 	s.Deadline = dl
+}
+
+// successSide reports whether no pass whose attempt fails and is retried
+// reaches exit x: a guard of x says the attempt reaching it succeeded (a
+// success exit, also one past an early continue on its error: kafka-go's
+// LookupPartition returns on the partition it finds only after a
+// successful read), or the loop repeats on success too and x comes after
+// the failure branch by which it retries (the metadata watch's return on
+// its callback's result, past if err != nil { sleep; continue }). Such an
+// exit caps nothing: the failures repeat until one succeeds.
+func (w *loopWalk) successSide(x exit) bool {
+	if w.pastExits[x.node] {
+		return true
+	}
+	if b := w.failBranch; b != nil && b != w.body && x.node.Pos() >= b.End() && !inNestedLoop(w.body, b.Pos()) {
+		return true
+	}
+	for e := range w.retried {
+		implied := false
+		for _, g := range x.guards {
+			if g.cond != nil && impliesNil(w.m.info, g, e) {
+				implied = true
+			}
+		}
+		if !implied {
+			continue
+		}
+		// a predicate on the results of a successful call still retries
+		// (a status): its exit is the retry's own decision
+		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && !w.predicateExit(x, e, at, true) {
+			return true
+		}
+	}
+	return false
 }
 
 // onSignal reports whether a guard of exit x other than the i-th is a
@@ -1552,9 +1613,12 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 			if a, ok := w.m.stopWaitArg(w.di, call); ok {
 				// if !sleep(ctx, backoff(n)): the exit is the signal's,
 				// whatever sizes the wait
-				return condTime, Cap{}, Deadline{Kind: w.signalKind(a), Pos: e.Pos()}
+				return condTime, Cap{}, Deadline{Kind: w.signalKind(a), Pos: e.Pos(), ctx: w.obj(a)}
 			}
 		}
+	}
+	if d, ok := w.ctxErrorTest(e); ok {
+		return condTime, Cap{}, d
 	}
 	var counter types.Object
 	attempt, timeish, stop, varying, decision := false, false, false, false, false
@@ -1624,7 +1688,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		if ctxObj != nil {
 			kind = w.m.ctxKind(w.di, ctxObj)
 		}
-		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos()}
+		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos(), ctx: ctxObj}
 	case stop:
 		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
 	case decision:
@@ -1742,7 +1806,7 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "(context.Context).Done" {
 			if sel, ok := ch.Fun.(*ast.SelectorExpr); ok {
 				if o := w.obj(sel.X); o != nil {
-					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos()}, true
+					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos(), ctx: o}, true
 				}
 			}
 			return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
@@ -1764,7 +1828,7 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 			}
 			if ctx := w.doneOf(o); ctx != nil {
 				// stopCh := ctx.Done(): the context's deadline
-				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos()}, true
+				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos(), ctx: ctx}, true
 			}
 			if stopSignal(w.m.info.TypeOf(ch)) {
 				// <-s.done, <-stopCh: a signal closed on shutdown ends the
@@ -1779,6 +1843,62 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 		}
 	}
 	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
+}
+
+// ctxErrorTest reports whether e tests that an attempt failed because its
+// context ended (errors.Is(err, context.Canceled), err ==
+// context.DeadlineExceeded), where every attempt that assigns err is
+// passed a context: the exit is that context's end, and its deadline the
+// context's.
+func (w *loopWalk) ctxErrorTest(e ast.Expr) (Deadline, bool) {
+	var x, target ast.Expr
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if w.m.calleeName(e) == "errors.Is" && len(e.Args) == 2 {
+			x, target = e.Args[0], e.Args[1]
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.EQL {
+			x, target = e.X, e.Y
+		}
+	}
+	if x == nil {
+		return Deadline{}, false
+	}
+	var tid *ast.Ident
+	switch t := ast.Unparen(target).(type) {
+	case *ast.Ident:
+		tid = t
+	case *ast.SelectorExpr:
+		tid = t.Sel
+	default:
+		return Deadline{}, false
+	}
+	v, ok := w.m.info.Uses[tid].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != "context" || v.Name() != "Canceled" && v.Name() != "DeadlineExceeded" {
+		return Deadline{}, false
+	}
+	o := w.obj(x)
+	if o == nil || !w.errs[o] {
+		return Deadline{}, false
+	}
+	if _, ok := w.waitErr[o]; ok {
+		return Deadline{}, false
+	}
+	d := Deadline{Pos: e.Pos()}
+	for _, at := range w.attemptDefs(o) {
+		ctx := contextArg(w.m.info, at.call)
+		if ctx == nil {
+			return Deadline{}, false
+		}
+		if k := w.m.ctxArgKind(w.di, ctx); d.Kind == 0 || k == DeadlineCaller || k == DeadlineInScope && d.Kind == DeadlineNone {
+			d.Kind, d.ctx = k, w.obj(ctx)
+		}
+	}
+	if d.Kind == 0 {
+		return Deadline{}, false
+	}
+	return d, true
 }
 
 // signalKind classifies the stop signal a wait helper is passed (see

@@ -109,6 +109,15 @@ func (k DeadlineKind) String() string {
 type Deadline struct {
 	Kind DeadlineKind
 	Pos  token.Pos // where it is set or checked, if anywhere
+	// Unbounded, for a caller's context that a scope with no cap ends on,
+	// is a context with no deadline that code of the package (not its
+	// tests) passes for it, directly or through the context parameters of
+	// its callers: context.Background() in the wrapper that calls the
+	// function (Subscribe calling SubscribeWithContext), or a WithCancel
+	// of one. On that path nothing ends the retry.
+	Unbounded ast.Expr
+	// ctx is the context parameter a caller's deadline comes from.
+	ctx types.Object
 }
 
 // WaitKind classifies a wait between attempts.

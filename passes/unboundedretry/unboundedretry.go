@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -46,6 +47,10 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 		case retryscope.DeadlineNone:
 			missing = "no attempt cap and no deadline"
 		case retryscope.DeadlineCaller:
+			if u := s.Deadline.Unbounded; u != nil {
+				missing = "no attempt cap, and no deadline when " + unboundedPath(res, u)
+				break
+			}
 			if !strict {
 				continue
 			}
@@ -59,6 +64,21 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fix(s)),
 		})
 	}
+}
+
+// unboundedPath says which code of the package reaches the retry with a
+// context that has no deadline: "Subscribe reaches it with
+// context.Background()".
+func unboundedPath(res *retryscope.Result, ctx ast.Expr) string {
+	desc := "a context that has none"
+	if call, ok := ast.Unparen(ctx).(*ast.CallExpr); ok && len(call.Args) == 0 {
+		desc = types.ExprString(call)
+	}
+	who := "the package"
+	if fd := res.DeclAt(ctx.Pos()); fd != nil {
+		who = fd.Name.Name
+	}
+	return who + " reaches it with " + desc
 }
 
 func what(s *retryscope.Scope) string {
