@@ -242,15 +242,16 @@ func (m *model) unboundedCallerDepth(o types.Object, depth int, seen map[types.O
 		if adi == nil {
 			continue
 		}
-		if m.ctxExprKind(adi, a, 0) == DeadlineNone {
-			return a
-		}
+		// through a parameter first, to the code that makes the context
 		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
 			if p := m.info.Uses[id]; p != nil {
 				if r := m.unboundedCallerDepth(p, depth+1, seen); r != nil {
 					return r
 				}
 			}
+		}
+		if m.ctxExprKind(adi, a, 0) == DeadlineNone {
+			return a
 		}
 	}
 	return nil

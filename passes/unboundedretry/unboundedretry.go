@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -43,12 +42,14 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 			continue
 		}
 		var missing string
+		fixText := fix(s)
 		switch s.Deadline.Kind {
 		case retryscope.DeadlineNone:
 			missing = "no attempt cap and no deadline"
 		case retryscope.DeadlineCaller:
 			if u := s.Deadline.Unbounded; u != nil {
-				missing = "no attempt cap, and no deadline when " + unboundedPath(res, u)
+				missing = "no attempt cap and no deadline when called from " + caller(res, u)
+				fixText = "cap it and set a deadline"
 				break
 			}
 			if !strict {
@@ -61,24 +62,18 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 		suppress.Report(pass, Name, analysis.Diagnostic{
 			Pos:     s.Pos,
 			End:     end(s),
-			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fix(s)),
+			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fixText),
 		})
 	}
 }
 
-// unboundedPath says which code of the package reaches the retry with a
-// context that has no deadline: "Subscribe reaches it with
-// context.Background()".
-func unboundedPath(res *retryscope.Result, ctx ast.Expr) string {
-	desc := "a context that has none"
-	if call, ok := ast.Unparen(ctx).(*ast.CallExpr); ok && len(call.Args) == 0 {
-		desc = types.ExprString(call)
-	}
-	who := "the package"
+// caller names the function of the package that reaches the retry with
+// the context ctx, which has no deadline.
+func caller(res *retryscope.Result, ctx ast.Expr) string {
 	if fd := res.DeclAt(ctx.Pos()); fd != nil {
-		who = fd.Name.Name
+		return fd.Name.Name
 	}
-	return who + " reaches it with " + desc
+	return "the package"
 }
 
 func what(s *retryscope.Scope) string {

@@ -42,8 +42,8 @@ func (p *partitionReader) loop(ctx context.Context) {
 func (p *partitionReader) dial(ctx context.Context) error { return nil }
 func (p *partitionReader) consume(ctx context.Context)    {}
 
-// Look-alike: one caller gives the loop a deadline: the context is the
-// caller's.
+// One caller gives the loop a deadline, the other a cancel-only context:
+// the context is the caller's, and on the second path it has no deadline.
 type timedReader struct{}
 
 func (t *timedReader) start(d time.Duration) {
@@ -56,7 +56,7 @@ func (t *timedReader) start(d time.Duration) {
 }
 
 func (t *timedReader) loop(ctx context.Context) {
-	for attempt := 0; true; attempt++ { // want "loop cap=none deadline=caller's-context waits=deterministic-growth body"
+	for attempt := 0; true; attempt++ { // want "loop cap=none deadline=caller's-context waits=deterministic-growth body unbounded-by-caller"
 		if attempt != 0 {
 			if !sleep(ctx, backoff(attempt, time.Millisecond, time.Second)) {
 				return

@@ -14,7 +14,7 @@ func fetch(ctx context.Context) (string, error) { return "", nil }
 // caller's context, which Watch, the package's own wrapper, makes
 // context.Background(). On that path nothing ends the retry.
 func WatchContext(ctx context.Context, fn func(string) error) error {
-	for { // want `retry loop has no attempt cap, and no deadline when Watch reaches it with context.Background\(\)`
+	for { // want `retry loop has no attempt cap and no deadline when called from Watch; cap it and set a deadline$`
 		v, err := fetch(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -37,7 +37,7 @@ func Watch(fn func(string) error) error {
 // Through a chain of context parameters: open is called by the reader's
 // start with a cancel-only context, through dialFirst.
 func Open(ctx context.Context) error {
-	for attempt := 0; ; attempt++ { // want `retry loop has no attempt cap, and no deadline when dialFirst reaches it with a context that has none`
+	for attempt := 0; ; attempt++ { // want `retry loop has no attempt cap and no deadline when called from start`
 		if attempt != 0 {
 			if !sleepCtx(ctx, time.Second) {
 				return ctx.Err()
