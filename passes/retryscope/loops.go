@@ -67,9 +67,11 @@ type loopWalk struct {
 	failBranch *ast.BlockStmt
 	// pastExits are the exits reached only past an attempt's success.
 	pastExits map[ast.Node]bool
-	// retried are the error variables whose attempts the loop retries
-	// until they succeed (a success exit, not a predicate's).
-	retried map[types.Object]bool
+	// retried are the error variables of the attempts the loop retries
+	// until they succeed (a success exit, not a predicate's), and
+	// retriedAt those attempts.
+	retried   map[types.Object]bool
+	retriedAt map[token.Pos]bool
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -201,9 +203,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 				if success[a.pos] {
 					byPredicate = false
 					if w.retried == nil {
-						w.retried = make(map[types.Object]bool)
+						w.retried, w.retriedAt = make(map[types.Object]bool), make(map[token.Pos]bool)
 					}
-					w.retried[e] = true
+					w.retried[e], w.retriedAt[a.pos] = true, true
 				}
 				retries = true
 			}
@@ -1418,9 +1420,11 @@ func (w *loopWalk) successSide(x exit) bool {
 		if !implied {
 			continue
 		}
-		// a predicate on the results of a successful call still retries
-		// (a status): its exit is the retry's own decision
-		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && !w.predicateExit(x, e, at, true) {
+		// the success must be of a retried attempt (err is often shared
+		// with calls that leave on failure), and a predicate on the
+		// results of a successful call still retries (a status): its exit
+		// is the retry's own decision
+		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && w.retriedAt[at.pos] && !w.predicateExit(x, e, at, true) {
 			return true
 		}
 	}

@@ -166,3 +166,35 @@ func WatchMinute() error {
 }
 
 func handle(v string) error { return nil }
+
+type lro struct{ finished bool }
+
+func (l *lro) poll(ctx context.Context) (string, error)   { return "", nil }
+func (l *lro) result(ctx context.Context) (string, error) { return "", nil }
+func (l *lro) done() bool                                 { return l.finished }
+
+// delay is another package's wait in azcore (shared.Delay): a call the
+// model does not read.
+var delay = func(ctx context.Context, d time.Duration) error { return nil }
+
+// Look-alike: azcore's PollUntilDone, reduced: err is shared between a
+// poll that leaves on failure, the result and the delay; the loop polls,
+// it retries nothing (no scope). (In azcore itself the model still takes
+// it for a retry of unknown bounds; its exit on done() follows the poll's
+// success, and the poll is not a retried attempt, so successSide keeps
+// that exit a bound.)
+func pollUntilDone(ctx context.Context, l *lro) (res string, err error) {
+	for {
+		_, err = l.poll(ctx)
+		if err != nil {
+			return
+		}
+		if l.done() {
+			res, err = l.result(ctx)
+			return
+		}
+		if err = delay(ctx, time.Second); err != nil {
+			return
+		}
+	}
+}
