@@ -1869,13 +1869,8 @@ func (w *loopWalk) ctxErrorTest(e ast.Expr) (Deadline, bool) {
 	if x == nil {
 		return Deadline{}, false
 	}
-	var tid *ast.Ident
-	switch t := ast.Unparen(target).(type) {
-	case *ast.Ident:
-		tid = t
-	case *ast.SelectorExpr:
-		tid = t.Sel
-	default:
+	tid := astq.NameIdent(target)
+	if tid == nil {
 		return Deadline{}, false
 	}
 	v, ok := w.m.info.Uses[tid].(*types.Var)
