@@ -1424,11 +1424,38 @@ func (w *loopWalk) successSide(x exit) bool {
 		// with calls that leave on failure), and a predicate on the
 		// results of a successful call still retries (a status): its exit
 		// is the retry's own decision
-		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && w.retriedAt[at.pos] && !w.predicateExit(x, e, at, true) {
+		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && w.retriedAt[at.pos] && !w.predicateExit(x, e, at, true) && w.continuesOnFailure(e) {
 			return true
 		}
 	}
 	return false
+}
+
+// continuesOnFailure reports whether the loop starts its next pass from
+// a branch on e != nil (if err != nil { if temporary(err) { continue } }):
+// the attempt's failures are what it retries. A loop that leaves (or
+// panics) on the error and continues only on what a successful call
+// returned retries by that result (Temporal's test-suite activity retry,
+// which continues while the policy's backoff is positive): its exits
+// past the success are the retry's own.
+func (w *loopWalk) continuesOnFailure(e types.Object) bool {
+	found := false
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.IfStmt:
+			if !found && impliesNonNil(w.m.info, guard{cond: n.Cond}, e) {
+				for _, br := range w.contNodes {
+					if n.Body.Pos() <= br.Pos() && br.End() <= n.Body.End() {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // onSignal reports whether a guard of exit x other than the i-th is a

@@ -198,3 +198,45 @@ func pollUntilDone(ctx context.Context, l *lro) (res string, err error) {
 		}
 	}
 }
+
+type failed struct{ nonRetryable bool }
+
+type activityEnv struct{ attempt int }
+
+func (a *activityEnv) execute() (any, error) { return nil, nil }
+
+func (a *activityEnv) backoff(maxAttempts int) time.Duration {
+	if a.attempt >= maxAttempts {
+		return -1
+	}
+	return time.Second
+}
+
+// Look-alike: Temporal's test-suite activity retry panics on the call's
+// error and retries by what a successful call returned (a failure reply),
+// while the policy's backoff is positive: the exits past the success are
+// the retry's own decision, a bound the model cannot read.
+func (a *activityEnv) run(maxAttempts int) (res any) {
+	for { // want "loop cap=unknown deadline=unknown"
+		r, err := a.execute()
+		res = r
+		if err != nil {
+			if err == context.DeadlineExceeded {
+				return err
+			}
+			panic(err)
+		}
+		if f, ok := r.(*failed); ok && maxAttempts > 0 {
+			if f.nonRetryable {
+				break
+			}
+			if d := a.backoff(maxAttempts); d > 0 {
+				<-time.After(d)
+				a.attempt++
+				continue
+			}
+		}
+		break
+	}
+	return
+}
