@@ -1301,6 +1301,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		caps = append(caps, *rangeCap)
 	}
 	lateExit := false // the exit being classified comes after the pass's attempt
+	var gated []*paramField // for each cap of an exit, the parameter field it requires positive
 	classify := func(e ast.Expr, inCond bool) {
 		switch k, c, d := w.condKind(e, inCond); k {
 		case condCounter:
@@ -1331,6 +1332,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 		lateExit = w.afterAttempt(x.node)
 		onSuccess := w.successSide(x)
+		before := len(caps)
 		for i, g := range x.guards {
 			if g.comm != nil {
 				if d, ok := w.commDeadline(g.comm); ok {
@@ -1364,14 +1366,28 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			if g.neg {
 				parts = conjuncts(g.cond)
 			}
-			if len(parts) == 1 {
-				classify(g.cond, false)
-				continue
-			}
 			for _, part := range parts {
+				if g.neg && w.passFilter(part) {
+					// past if i == 0 && skipFirst { continue }, i != 0 holds
+					// on every pass but one: it bounds nothing
+					continue
+				}
 				classify(part, false)
 			}
 		}
+		if len(caps) > before {
+			gated = append(gated, w.capGate(x))
+		}
+	}
+	if len(gated) > 0 && len(gated) == len(caps) && rangeCap == nil {
+		// every cap is taken only when a parameter field is positive
+		g := gated[0]
+		for _, o := range gated[1:] {
+			if o == nil || g == nil || *o != *g {
+				g = nil
+			}
+		}
+		s.capGate = g
 	}
 	switch {
 	case len(caps) > 0:
@@ -1429,6 +1445,34 @@ func (w *loopWalk) successSide(x exit) bool {
 		}
 	}
 	return false
+}
+
+// capGate returns the parameter field that a guard of exit x requires to
+// be positive (if opts.attempts > 0 && i >= opts.attempts-1 { break }), or
+// nil.
+func (w *loopWalk) capGate(x exit) *paramField {
+	for _, g := range x.guards {
+		if g.cond == nil || g.neg {
+			continue
+		}
+		for _, c := range conjuncts(g.cond) {
+			if pf := w.m.gateOf(w.fn, c); pf != nil {
+				return pf
+			}
+		}
+	}
+	return nil
+}
+
+// passFilter reports whether e compares an attempt counter for equality
+// (i == 0): negated, it holds on every pass but one.
+func (w *loopWalk) passFilter(e ast.Expr) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	k, _, _ := w.condKind(e, false)
+	return k == condCounter
 }
 
 // continuesOnFailure reports whether the loop starts its next pass from
@@ -1866,7 +1910,7 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 				// loop, at no time of its own; the caller's own, when it
 				// comes with the call
 				if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
-					return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
+					return Deadline{Kind: DeadlineCaller, Pos: u.Pos(), stop: w.m.paramFieldOf(w.fn, ch)}, true
 				}
 				return Deadline{Kind: DeadlineNone, Pos: u.Pos()}, true
 			}

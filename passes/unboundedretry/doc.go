@@ -39,7 +39,12 @@ retry library call at the call, when the model finds:
   channel ends (` + "`if !sleep(ctx, backoff(attempt)) { return }`" + `) is that context's exit, not a cap, and
   so is a failure on an ended context (` + "`errors.Is(err, context.Canceled)`" + `) of an attempt given one. An
   exit that no retried failure reaches caps nothing: a return on the item found after a successful call, or on a
-  watch's callback after the failure branch that sleeps and continues.
+  watch's callback after the failure branch that sleeps and continues. A retry helper of the package whose cap
+  is taken only when a field of its options parameter is positive (nats.go's ` + "`retryWithBackoff(f, opts)`" + `:
+  ` + "`if opts.attempts > 0 && i >= opts.attempts-1 { break }`" + `) is reported at a call whose argument gives that
+  field a count that is not positive (a constant, or a field the package defaults to one: ` + "`MaxResetAttempts`" + `,
+  -1 when unset) and a stop channel of the package's own (` + "`cancel: c.subscription.done`" + `): the call's
+  arguments make it unbounded, ` + "`… with these arguments`" + `.
 
 A retry bounded only by a context that comes from the caller is not reported by default, since the caller may have
 set a deadline; ` + "`-strict-context`" + ` reports it too. It is reported by default when code of the package
