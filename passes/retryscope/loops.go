@@ -1300,7 +1300,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	if rangeCap != nil {
 		caps = append(caps, *rangeCap)
 	}
-	lateExit := false // the exit being classified comes after the pass's attempt
+	lateExit := false       // the exit being classified comes after the pass's attempt
 	var gated []*paramField // for each cap of an exit, the parameter field it requires positive
 	classify := func(e ast.Expr, inCond bool) {
 		switch k, c, d := w.condKind(e, inCond); k {
