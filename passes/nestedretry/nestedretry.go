@@ -255,14 +255,7 @@ func waits(s *retryscope.Scope) bool {
 // opRef finds the argument of call that names op.
 func (c *checker) opRef(call *ast.CallExpr, op *types.Func) ast.Expr {
 	for _, a := range call.Args {
-		var id *ast.Ident
-		switch e := ast.Unparen(a).(type) {
-		case *ast.Ident:
-			id = e
-		case *ast.SelectorExpr:
-			id = e.Sel
-		}
-		if id != nil && c.pass.TypesInfo.Uses[id] == op {
+		if id := astq.NameIdent(a); id != nil && c.pass.TypesInfo.Uses[id] == op {
 			return a
 		}
 	}

@@ -34,6 +34,10 @@ type helper struct {
 	// library or helper call) rather than a loop of its own: see
 	// Result.WrapperCalls.
 	wrapper bool
+	// capGate and stop, for a helper of this package: the parameter field
+	// its cap requires positive, and the one holding the stop channel its
+	// deadline comes from (argfields.go).
+	capGate, stop *paramField
 }
 
 // helperFact is exported on an exported function or method that retries
@@ -358,7 +362,7 @@ func (m *model) helperOf(fn *types.Func, s *Scope) *helper {
 	if op < 0 {
 		return nil
 	}
-	h := &helper{op: op, ctx: -1, cap: s.Cap, deadline: s.Deadline.Kind}
+	h := &helper{op: op, ctx: -1, cap: s.Cap, deadline: s.Deadline.Kind, capGate: s.capGate, stop: s.Deadline.stop}
 	if h.deadline == DeadlineCaller {
 		for i := range params.Len() {
 			if isContext(params.At(i).Type()) {
@@ -385,6 +389,19 @@ func (m *model) helperCall(c helperCandidate, callee *types.Func, h *helper) *Sc
 	s.Deadline = Deadline{Kind: h.deadline, Pos: s.Pos}
 	if h.deadline == DeadlineCaller && h.ctx >= 0 && h.ctx < len(call.Args) {
 		s.Deadline = Deadline{Kind: m.ctxArgKind(c.di, call.Args[h.ctx]), Pos: call.Args[h.ctx].Pos()}
+	}
+	if g := h.capGate; g != nil && g.param < len(call.Args) {
+		if v := m.argField(c.di, call.Args[g.param], g.field); v != nil && m.nonPositive(v) {
+			s.Cap, s.CapArg = Cap{Kind: CapNone, Pos: v.Pos()}, v
+		}
+	}
+	if st := h.stop; st != nil && h.deadline == DeadlineCaller && st.param < len(call.Args) {
+		// cancel: c.subscription.done: a signal of the package's own
+		if v := m.argField(c.di, call.Args[st.param], st.field); v != nil && stopSignal(m.info.TypeOf(v)) {
+			if _, ok := ast.Unparen(v).(*ast.SelectorExpr); ok {
+				s.Deadline = Deadline{Kind: DeadlineNone, Pos: v.Pos()}
+			}
+		}
 	}
 	for _, k := range h.waits {
 		s.Waits = append(s.Waits, Wait{Kind: k, Pos: s.Pos, Node: call, Library: true, Setting: s.Name})

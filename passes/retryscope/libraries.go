@@ -422,35 +422,6 @@ func (m *model) opBody(di *defIndex, e ast.Expr, before token.Pos) (*ast.BlockSt
 	return nil, nil
 }
 
-// ctxArgKind classifies a context passed to a library.
-func (m *model) ctxArgKind(di *defIndex, e ast.Expr) DeadlineKind {
-	e = ast.Unparen(e)
-	if call, ok := e.(*ast.CallExpr); ok {
-		switch m.calleeName(call) {
-		case "context.Background", "context.TODO":
-			return DeadlineNone
-		}
-	}
-	if id, ok := e.(*ast.Ident); ok {
-		if o := m.info.Uses[id]; o != nil {
-			if local(o) {
-				for _, d := range di.defs[o] {
-					if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
-						switch m.calleeName(call) {
-						case "context.Background", "context.TODO":
-							if len(di.defs[o]) == 1 {
-								return DeadlineNone
-							}
-						}
-					}
-				}
-			}
-			return m.ctxKind(di, o)
-		}
-	}
-	return DeadlineCaller
-}
-
 // backoff is what the model knows of a backoff value or policy.
 type backoff struct {
 	cap      Cap

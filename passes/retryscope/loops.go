@@ -62,6 +62,16 @@ type loopWalk struct {
 	contNodes []*ast.BranchStmt
 	// predMemo caches predicateResults.
 	predMemo map[predKey]map[types.Object]bool
+	// failBranch is the branch by which a loop that repeats on success
+	// too retries (failureRetry, failureTail), once found.
+	failBranch *ast.BlockStmt
+	// pastExits are the exits reached only past an attempt's success.
+	pastExits map[ast.Node]bool
+	// retried are the error variables of the attempts the loop retries
+	// until they succeed (a success exit, not a predicate's), and
+	// retriedAt those attempts.
+	retried   map[types.Object]bool
+	retriedAt map[token.Pos]bool
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -192,6 +202,10 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 				}
 				if success[a.pos] {
 					byPredicate = false
+					if w.retried == nil {
+						w.retried, w.retriedAt = make(map[types.Object]bool), make(map[token.Pos]bool)
+					}
+					w.retried[e], w.retriedAt[a.pos] = true, true
 				}
 				retries = true
 			}
@@ -268,6 +282,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	case *ast.RangeStmt:
 		s.Pos = l.For
 	}
+	w.failBranch, w.pastExits = failBranch, pastExits
 	w.bounds(s, cond, rangeCap)
 	s.Waits = m.loopWaits(di, w.body)
 	if iter != nil {
@@ -1285,7 +1300,8 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	if rangeCap != nil {
 		caps = append(caps, *rangeCap)
 	}
-	lateExit := false // the exit being classified comes after the pass's attempt
+	lateExit := false       // the exit being classified comes after the pass's attempt
+	var gated []*paramField // for each cap of an exit, the parameter field it requires positive
 	classify := func(e ast.Expr, inCond bool) {
 		switch k, c, d := w.condKind(e, inCond); k {
 		case condCounter:
@@ -1315,6 +1331,8 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			continue // if max > 0 && n >= max, max 0 by default: no cap
 		}
 		lateExit = w.afterAttempt(x.node)
+		onSuccess := w.successSide(x)
+		before := len(caps)
 		for i, g := range x.guards {
 			if g.comm != nil {
 				if d, ok := w.commDeadline(g.comm); ok {
@@ -1322,11 +1340,23 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 				}
 				continue
 			}
+			if onSuccess {
+				// an exit no retried failure reaches bounds no retry; a
+				// context or clock it tests still ends the loop
+				for _, part := range disjuncts(g.cond) {
+					if k, _, d := w.condKind(part, false); k == condTime {
+						better(d)
+					}
+				}
+				continue
+			}
 			if !w.othersOnResults(x.guards[w.sharedGuards(x):], i-w.sharedGuards(x)) || w.gatesStep(x, i) {
 				// if n > 0 { if !sleep(ctx, d) { return } }: the exit needs
 				// more than the count; the count alone leaves nothing.
 				if k, _, _ := w.condKind(g.cond, false); k == condCounter {
-					other = true
+					if !w.onSignal(x, i) {
+						other = true
+					}
 					continue
 				}
 			}
@@ -1336,14 +1366,28 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			if g.neg {
 				parts = conjuncts(g.cond)
 			}
-			if len(parts) == 1 {
-				classify(g.cond, false)
-				continue
-			}
 			for _, part := range parts {
+				if g.neg && w.passFilter(part) {
+					// past if i == 0 && skipFirst { continue }, i != 0 holds
+					// on every pass but one: it bounds nothing
+					continue
+				}
 				classify(part, false)
 			}
 		}
+		if len(caps) > before {
+			gated = append(gated, w.capGate(x))
+		}
+	}
+	if len(gated) > 0 && len(gated) == len(caps) && rangeCap == nil {
+		// every cap is taken only when a parameter field is positive
+		g := gated[0]
+		for _, o := range gated[1:] {
+			if o == nil || g == nil || *o != *g {
+				g = nil
+			}
+		}
+		s.capGate = g
 	}
 	switch {
 	case len(caps) > 0:
@@ -1361,7 +1405,121 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	if dl.Kind == DeadlineNone && other {
 		dl = Deadline{Kind: DeadlineUnknown}
 	}
+	if dl.Kind == DeadlineCaller && s.Cap.Kind == CapNone && dl.ctx != nil {
+		dl.Unbounded = w.m.unboundedCaller(dl.ctx)
+	}
 	s.Deadline = dl
+}
+
+// successSide reports whether no pass whose attempt fails and is retried
+// reaches exit x: a guard of x says the attempt reaching it succeeded (a
+// success exit, also one past an early continue on its error: kafka-go's
+// LookupPartition returns on the partition it finds only after a
+// successful read), or the loop repeats on success too and x comes after
+// the failure branch by which it retries (the metadata watch's return on
+// its callback's result, past if err != nil { sleep; continue }). Such an
+// exit caps nothing: the failures repeat until one succeeds.
+func (w *loopWalk) successSide(x exit) bool {
+	if w.pastExits[x.node] {
+		return true
+	}
+	if b := w.failBranch; b != nil && b != w.body && x.node.Pos() >= b.End() && !inNestedLoop(w.body, b.Pos()) {
+		return true
+	}
+	for e := range w.retried {
+		implied := false
+		for _, g := range x.guards {
+			if g.cond != nil && impliesNil(w.m.info, g, e) {
+				implied = true
+			}
+		}
+		if !implied {
+			continue
+		}
+		// the success must be of a retried attempt (err is often shared
+		// with calls that leave on failure), and a predicate on the
+		// results of a successful call still retries (a status): its exit
+		// is the retry's own decision
+		if at := reaching(w.attemptDefs(e), x.node.Pos()); at.call != nil && w.retriedAt[at.pos] && !w.predicateExit(x, e, at, true) && w.continuesOnFailure(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// capGate returns the parameter field that a guard of exit x requires to
+// be positive (if opts.attempts > 0 && i >= opts.attempts-1 { break }), or
+// nil.
+func (w *loopWalk) capGate(x exit) *paramField {
+	for _, g := range x.guards {
+		if g.cond == nil || g.neg {
+			continue
+		}
+		for _, c := range conjuncts(g.cond) {
+			if pf := w.m.gateOf(w.fn, c); pf != nil {
+				return pf
+			}
+		}
+	}
+	return nil
+}
+
+// passFilter reports whether e compares an attempt counter for equality
+// (i == 0): negated, it holds on every pass but one.
+func (w *loopWalk) passFilter(e ast.Expr) bool {
+	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	k, _, _ := w.condKind(e, false)
+	return k == condCounter
+}
+
+// continuesOnFailure reports whether the loop starts its next pass from
+// a branch on e != nil (if err != nil { if temporary(err) { continue } }):
+// the attempt's failures are what it retries. A loop that leaves (or
+// panics) on the error and continues only on what a successful call
+// returned retries by that result (Temporal's test-suite activity retry,
+// which continues while the policy's backoff is positive): its exits
+// past the success are the retry's own.
+func (w *loopWalk) continuesOnFailure(e types.Object) bool {
+	found := false
+	ast.Inspect(w.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.IfStmt:
+			if !found && impliesNonNil(w.m.info, guard{cond: n.Cond}, e) {
+				for _, br := range w.contNodes {
+					if n.Body.Pos() <= br.Pos() && br.End() <= n.Body.End() {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// onSignal reports whether a guard of exit x other than the i-th is a
+// stop signal (a wait helper's, see stopWaitArg): if n > 0 { if
+// !sleep(ctx, d) { return } } leaves when the context ends; the count only
+// says whether to wait.
+func (w *loopWalk) onSignal(x exit, i int) bool {
+	for j, g := range x.guards {
+		if j == i || g.cond == nil {
+			continue
+		}
+		if u, ok := ast.Unparen(g.cond).(*ast.UnaryExpr); ok && u.Op == token.NOT && !g.neg {
+			if call, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
+				if _, ok := w.m.stopWaitArg(w.di, call); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // afterAttempt reports whether an attempt of the pass (a call assigning an
@@ -1525,6 +1683,18 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 	if id, ok := e.(*ast.Ident); ok && (id.Name == "default" || id.Name == "typeswitch" || id.Name == "goto") && id.Obj == nil && w.m.info.Uses[id] == nil {
 		return condOther, Cap{}, Deadline{}
 	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		if call, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
+			if a, ok := w.m.stopWaitArg(w.di, call); ok {
+				// if !sleep(ctx, backoff(n)): the exit is the signal's,
+				// whatever sizes the wait
+				return condTime, Cap{}, Deadline{Kind: w.signalKind(a), Pos: e.Pos(), ctx: w.obj(a)}
+			}
+		}
+	}
+	if d, ok := w.ctxErrorTest(e); ok {
+		return condTime, Cap{}, d
+	}
 	var counter types.Object
 	attempt, timeish, stop, varying, decision := false, false, false, false, false
 	var ctxObj types.Object
@@ -1593,7 +1763,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		if ctxObj != nil {
 			kind = w.m.ctxKind(w.di, ctxObj)
 		}
-		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos()}
+		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos(), ctx: ctxObj}
 	case stop:
 		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
 	case decision:
@@ -1711,7 +1881,7 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "(context.Context).Done" {
 			if sel, ok := ch.Fun.(*ast.SelectorExpr); ok {
 				if o := w.obj(sel.X); o != nil {
-					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos()}, true
+					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos(), ctx: o}, true
 				}
 			}
 			return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
@@ -1733,14 +1903,14 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 			}
 			if ctx := w.doneOf(o); ctx != nil {
 				// stopCh := ctx.Done(): the context's deadline
-				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos()}, true
+				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos(), ctx: ctx}, true
 			}
 			if stopSignal(w.m.info.TypeOf(ch)) {
 				// <-s.done, <-stopCh: a signal closed on shutdown ends the
 				// loop, at no time of its own; the caller's own, when it
 				// comes with the call
 				if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
-					return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
+					return Deadline{Kind: DeadlineCaller, Pos: u.Pos(), stop: w.m.paramFieldOf(w.fn, ch)}, true
 				}
 				return Deadline{Kind: DeadlineNone, Pos: u.Pos()}, true
 			}
@@ -1748,6 +1918,85 @@ func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
 		}
 	}
 	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
+}
+
+// ctxErrorTest reports whether e tests that an attempt failed because its
+// context ended (errors.Is(err, context.Canceled), err ==
+// context.DeadlineExceeded), where every attempt that assigns err is
+// passed a context: the exit is that context's end, and its deadline the
+// context's.
+func (w *loopWalk) ctxErrorTest(e ast.Expr) (Deadline, bool) {
+	var x, target ast.Expr
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		if w.m.calleeName(e) == "errors.Is" && len(e.Args) == 2 {
+			x, target = e.Args[0], e.Args[1]
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.EQL {
+			x, target = e.X, e.Y
+		}
+	}
+	if x == nil {
+		return Deadline{}, false
+	}
+	tid := astq.NameIdent(target)
+	if tid == nil {
+		return Deadline{}, false
+	}
+	v, ok := w.m.info.Uses[tid].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg().Path() != "context" || v.Name() != "Canceled" && v.Name() != "DeadlineExceeded" {
+		return Deadline{}, false
+	}
+	o := w.obj(x)
+	if o == nil || !w.errs[o] {
+		return Deadline{}, false
+	}
+	if _, ok := w.waitErr[o]; ok {
+		return Deadline{}, false
+	}
+	d := Deadline{Pos: e.Pos()}
+	for _, at := range w.attemptDefs(o) {
+		ctx := contextArg(w.m.info, at.call)
+		if ctx == nil {
+			return Deadline{}, false
+		}
+		if k := w.m.ctxArgKind(w.di, ctx); d.Kind == 0 || k == DeadlineCaller || k == DeadlineInScope && d.Kind == DeadlineNone {
+			d.Kind, d.ctx = k, w.obj(ctx)
+		}
+	}
+	if d.Kind == 0 {
+		return Deadline{}, false
+	}
+	return d, true
+}
+
+// signalKind classifies the stop signal a wait helper is passed (see
+// stopWaitArg): a context by its origin; a channel as a select case on it
+// would be (commDeadline): the caller's when it comes as a parameter or
+// holds the caller's ctx.Done(), else a signal closed on shutdown, no
+// deadline.
+func (w *loopWalk) signalKind(a ast.Expr) DeadlineKind {
+	if t := w.m.info.TypeOf(a); t != nil && isContext(t) {
+		return w.m.ctxArgKind(w.di, a)
+	}
+	switch a := ast.Unparen(a).(type) {
+	case *ast.Ident:
+		o := w.m.info.Uses[a]
+		if o == nil {
+			return DeadlineUnknown
+		}
+		if ctx := w.doneOf(o); ctx != nil {
+			return w.m.ctxKind(w.di, ctx)
+		}
+		if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
+			return DeadlineCaller
+		}
+		return DeadlineNone
+	case *ast.SelectorExpr:
+		return DeadlineNone // s.done: a field closed on shutdown
+	}
+	return DeadlineUnknown
 }
 
 // doneOf returns the context whose Done channel the local o holds
@@ -1793,24 +2042,6 @@ func stopSignal(t types.Type) bool {
 func isParamOf(fn ast.Node, v *types.Var) bool {
 	ft, _ := astq.Func(fn)
 	return ft != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End()
-}
-
-// ctxKind tells whether the context o was given a deadline in this
-// function or comes from the caller.
-func (m *model) ctxKind(di *defIndex, o types.Object) DeadlineKind {
-	for _, d := range di.defs[o] {
-		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		if fn := m.callee(call); fn != nil {
-			switch fn.FullName() {
-			case "context.WithTimeout", "context.WithDeadline", "context.WithTimeoutCause", "context.WithDeadlineCause":
-				return DeadlineInScope
-			}
-		}
-	}
-	return DeadlineCaller
 }
 
 // fromBackoffStop reports whether o holds a backoff library's next delay,

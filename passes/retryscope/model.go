@@ -109,6 +109,18 @@ func (k DeadlineKind) String() string {
 type Deadline struct {
 	Kind DeadlineKind
 	Pos  token.Pos // where it is set or checked, if anywhere
+	// Unbounded, for a caller's context that a scope with no cap ends on,
+	// is a context with no deadline that code of the package (not its
+	// tests) passes for it, directly or through the context parameters of
+	// its callers: context.Background() in the wrapper that calls the
+	// function (Subscribe calling SubscribeWithContext), or a WithCancel
+	// of one. On that path nothing ends the retry.
+	Unbounded ast.Expr
+	// ctx is the context parameter a caller's deadline comes from.
+	ctx types.Object
+	// stop is the parameter field holding the stop channel a caller's
+	// deadline comes from (<-opts.cancel).
+	stop *paramField
 }
 
 // WaitKind classifies a wait between attempts.
@@ -212,6 +224,14 @@ type Scope struct {
 	// are the helper loop's, and its Body the operation passed. Findings
 	// on the bounds and waits belong to the helper's loop itself.
 	Helper *types.Func
+	// CapArg, on a helper call, is the argument field that leaves the
+	// helper loop's cap untaken (argfields.go: nats.go's reset passing
+	// attempts: c.cfg.MaxResetAttempts, -1 by default, to retryWithBackoff,
+	// which caps only when attempts > 0): the call's own arguments make
+	// the retry uncapped, so the finding is the call's.
+	CapArg ast.Expr
+	// capGate is the parameter field a loop's cap requires to be positive.
+	capGate *paramField
 
 	// NotFor is set on a loop that is not a for statement: a goto back to
 	// a label, or a function calling itself again after a failure. Node

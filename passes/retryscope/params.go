@@ -69,6 +69,35 @@ func (r *Result) ArgsOf(param *types.Var) ([]ast.Expr, bool) {
 	return out, true
 }
 
+// callsOfParam returns the package's static calls of the function whose
+// parameter param is (a declared function or method, or a function
+// literal called where it is written), and param's index; unlike ArgsOf
+// it does not claim they are all: an exported function may be called
+// from other packages too.
+func (r *Result) callsOfParam(param *types.Var) ([]*ast.CallExpr, int) {
+	if r.files == nil || param == nil {
+		return nil, -1
+	}
+	if r.sites == nil {
+		r.sites = buildCallSites(r.info, r.files)
+	}
+	for sig, call := range r.sites.lits {
+		if i := paramIndex(sig, param); i >= 0 {
+			return []*ast.CallExpr{call}, i
+		}
+	}
+	fn := r.funcOfParam(param)
+	if fn == nil {
+		return nil, -1
+	}
+	sig := fn.Signature()
+	i := paramIndex(sig, param)
+	if i < 0 || sig.Variadic() && i == sig.Params().Len()-1 {
+		return nil, -1
+	}
+	return r.sites.calls[fn], i
+}
+
 func paramIndex(sig *types.Signature, param *types.Var) int {
 	for i := range sig.Params().Len() {
 		if sig.Params().At(i) == param {

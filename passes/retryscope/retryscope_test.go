@@ -47,6 +47,9 @@ func Describe(s *retryscope.Scope) string {
 	if s.Body != nil {
 		body = "body"
 	}
+	if s.Deadline.Unbounded != nil {
+		body += " unbounded-by-caller"
+	}
 	return fmt.Sprintf("%s cap=%s deadline=%s waits=%s %s", kind, capText, strings.ReplaceAll(s.Deadline.Kind.String(), " ", "-"), strings.ReplaceAll(strings.Join(waits, ","), " ", "-"), body)
 }
 

@@ -31,10 +31,26 @@ retry library call at the call, when the model finds:
   library max-elapsed time. A stop channel (a ` + "`chan struct{}`" + ` field or local closed on shutdown, as in
   ` + "`case <-s.done: return`" + `) is no deadline: it ends the loop at no time of its own; one that comes as a
   parameter counts as the caller's, like a context, and so does a local holding ` + "`ctx.Done()`" + `. cenkalti/backoff's ` + "`ExponentialBackOff{}`" + ` literal and ` + "`WithMaxElapsedTime(0)`" + `
-  mean never stop; ` + "`NewExponentialBackOff()`" + ` stops after 15 minutes.
+  mean never stop; ` + "`NewExponentialBackOff()`" + ` stops after 15 minutes. A context is traced to where it is
+  made: ` + "`context.Background()`" + `, ` + "`TODO()`" + ` and ` + "`WithCancel`" + ` of them have no deadline (a
+  cancel-only context ends when its owner cancels it, like a stop channel), also through a parameter that every call
+  in the package passes such a context (kafka-go's ` + "`reader.run`" + `, given ` + "`Reader.start`" + `'s
+  ` + "`context.WithCancel(context.Background())`" + `). A wait helper that returns false when its context or stop
+  channel ends (` + "`if !sleep(ctx, backoff(attempt)) { return }`" + `) is that context's exit, not a cap, and
+  so is a failure on an ended context (` + "`errors.Is(err, context.Canceled)`" + `) of an attempt given one. An
+  exit that no retried failure reaches caps nothing: a return on the item found after a successful call, or on a
+  watch's callback after the failure branch that sleeps and continues. A retry helper of the package whose cap
+  is taken only when a field of its options parameter is positive (nats.go's ` + "`retryWithBackoff(f, opts)`" + `:
+  ` + "`if opts.attempts > 0 && i >= opts.attempts-1 { break }`" + `) is reported at a call whose argument gives that
+  field a count that is not positive (a constant, or a field the package defaults to one: ` + "`MaxResetAttempts`" + `,
+  -1 when unset) and a stop channel of the package's own (` + "`cancel: c.subscription.done`" + `): the call's
+  arguments make it unbounded, ` + "`… with these arguments`" + `.
 
 A retry bounded only by a context that comes from the caller is not reported by default, since the caller may have
-set a deadline; ` + "`-strict-context`" + ` reports it too. When a loop leaves on a condition the model cannot
+set a deadline; ` + "`-strict-context`" + ` reports it too. It is reported by default when code of the package
+itself (not its tests) reaches it with a context that has no deadline, directly or through the context parameters
+of its callers: ` + "`Subscribe(fn)`" + ` calling ` + "`SubscribeWithContext(context.Background(), fn)`" + `, whose
+watch retries until the context ends; the message names the function that makes that context (` + "`when called from Subscribe`" + `). When a loop leaves on a condition the model cannot
 understand (a call such as ` + "`stop()`" + `), the bound is unknown and nothing is reported: a miss costs less than a
 false alarm.`,
 	Rule: `Every remote call has a timeout. Every retry loop has a max attempt count and an overall deadline.`,

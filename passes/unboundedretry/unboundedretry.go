@@ -37,15 +37,28 @@ func New(cfg *Config) *analysis.Analyzer {
 func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 	for _, s := range res.Scopes() {
 		// A retry helper's call has its loop's bounds: the helper's own
-		// loop is the finding.
-		if s.Kind == retryscope.Client || s.Helper != nil || s.Cap.Kind != retryscope.CapNone {
+		// loop is the finding, unless the call's arguments leave its cap
+		// untaken.
+		if s.Kind == retryscope.Client || s.Helper != nil && s.CapArg == nil || s.Cap.Kind != retryscope.CapNone {
 			continue
 		}
 		var missing string
+		fixText := fix(s)
+		if s.CapArg != nil {
+			fixText = "pass a positive count and set a deadline"
+		}
 		switch s.Deadline.Kind {
 		case retryscope.DeadlineNone:
 			missing = "no attempt cap and no deadline"
+			if s.CapArg != nil {
+				missing += " with these arguments"
+			}
 		case retryscope.DeadlineCaller:
+			if u := s.Deadline.Unbounded; u != nil {
+				missing = "no attempt cap and no deadline when called from " + caller(res, u)
+				fixText = "cap it and set a deadline"
+				break
+			}
 			if !strict {
 				continue
 			}
@@ -56,9 +69,18 @@ func run(pass *analysis.Pass, res *retryscope.Result, strict bool) {
 		suppress.Report(pass, Name, analysis.Diagnostic{
 			Pos:     s.Pos,
 			End:     end(s),
-			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fix(s)),
+			Message: fmt.Sprintf("%s has %s; %s", what(s), missing, fixText),
 		})
 	}
+}
+
+// caller names the function of the package that reaches the retry with
+// the context ctx, which has no deadline.
+func caller(res *retryscope.Result, ctx ast.Expr) string {
+	if fd := res.DeclAt(ctx.Pos()); fd != nil {
+		return fd.Name.Name
+	}
+	return "the package"
 }
 
 func what(s *retryscope.Scope) string {

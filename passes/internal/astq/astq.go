@@ -118,6 +118,18 @@ func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
 	return fn
 }
 
+// NameIdent returns the identifier that e names: x in x, and Sel in
+// pkg.Sel or v.Sel; nil for any other expression.
+func NameIdent(e ast.Expr) *ast.Ident {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return e
+	case *ast.SelectorExpr:
+		return e.Sel
+	}
+	return nil
+}
+
 // CalleeIdent returns the identifier that names what call calls: f in
 // f(), pkg.F() and x.M(), with or without type arguments; nil for any
 // other callee (a function literal, a call's result, an index).
@@ -129,13 +141,7 @@ func CalleeIdent(call *ast.CallExpr) *ast.Ident {
 	case *ast.IndexListExpr:
 		fun = ast.Unparen(f.X)
 	}
-	switch f := fun.(type) {
-	case *ast.Ident:
-		return f
-	case *ast.SelectorExpr:
-		return f.Sel
-	}
-	return nil
+	return NameIdent(fun)
 }
 
 // Params returns fd's named parameters (not _) with their indices.

@@ -151,7 +151,7 @@ func backoff(attempt int, min, max time.Duration) time.Duration {
 // pass starts with a wait that the count of consecutive failures sizes,
 // reset once the attempt succeeds.
 func (r *reader) run(ctx context.Context) {
-	for attempt := 0; true; attempt++ { // want "loop cap=unknown deadline=unknown waits=deterministic-growth body"
+	for attempt := 0; true; attempt++ { // want "loop cap=none deadline=caller's-context waits=deterministic-growth body"
 		if attempt != 0 {
 			if !sleep(ctx, backoff(attempt, r.backoffMin, r.backoffMax)) {
 				return

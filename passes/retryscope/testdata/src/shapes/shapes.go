@@ -340,11 +340,11 @@ func sleepOrStop(done <-chan struct{}, d time.Duration) bool {
 }
 
 // kafka-go's and sarama's retry waits: the count guard only chooses
-// whether to wait; the exit under it is the stop signal (through a helper
-// the model does not read), not a cap: the cap is unknown, not one attempt
-// as it used to read.
+// whether to wait; the exit under it is the stop signal, which the helper
+// returns false on (stopWaitArg), not a cap: no cap, and the signal comes
+// with the call, so the deadline is the caller's.
 func waitAfterFirst(done <-chan struct{}) error {
-	for n := 0; ; n++ { // want "loop cap=unknown deadline=unknown waits=constant body"
+	for n := 0; ; n++ { // want "loop cap=none deadline=caller's-context waits=constant body"
 		if n > 0 {
 			if !sleepOrStop(done, time.Second) {
 				return errBusy
