@@ -44,10 +44,12 @@ type checker struct {
 	summaries map[sumKey]*summary // the package's helpers, per status (summary.go)
 	// changedVars are the package-level variables the package changes.
 	changedVars map[types.Object]bool
+	// sets caches statusSet, which the walker asks for every status.
+	sets map[setKey]setResult
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}}
+	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}, sets: map[setKey]setResult{}}
 	if grpcRelevant(pass.Pkg) {
 		c.grpcSettings(res)
 		c.grpcLoops(res)
