@@ -71,7 +71,7 @@ func ClientFix(lib string) string {
 // retries by itself and that the table models.
 func modelledClient(path string) bool {
 	for _, p := range []string{k8sRest, k8sTyped, stripeFamily, awsRoot, gaxFamily} {
-		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
+		if root := strings.TrimSuffix(p, "/"); path == p || path != root && inFamily(path, root) {
 			return true
 		}
 	}
