@@ -178,6 +178,18 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		entries: make(map[string]*vetxEntry)}
 	u.imports = sync.OnceValues(u.loadImports)
 	imports := u.importPaths()
+	// The packages the types of the direct imports reach: every package
+	// their export data names, which the importer put in u.packages (a
+	// superset of importMap's, which walks their objects, at no cost
+	// beyond reading the imports, which the facts file needs anyway).
+	reached := func() (map[string]*types.Package, error) {
+		if _, err := u.imports(); err != nil {
+			return nil, err
+		}
+		return u.packages, nil
+	}
+	// importMap's packages, whose facts unitchecker decodes: only needed
+	// when an import has facts.
 	closure := sync.OnceValues(func() (map[string]*types.Package, error) {
 		direct, err := u.imports()
 		if err != nil {
@@ -189,7 +201,7 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		if match(cfg.ImportPath) {
 			return true
 		}
-		m, err := closure()
+		m, err := reached()
 		if err != nil {
 			return true // the analysis will not run: nothing to promise
 		}
@@ -202,16 +214,25 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	factNames := func() (map[string]bool, bool) {
 		names := make(map[string]bool)
-		m, err := closure()
-		if err != nil {
-			return nil, true
-		}
-		pkgFacts := false
+		var all [][]gobFact
 		for _, path := range imports {
 			facts, err := u.facts(path)
 			if err != nil {
 				return nil, true
 			}
+			if len(facts) > 0 {
+				all = append(all, facts)
+			}
+		}
+		if len(all) == 0 {
+			return names, false // no import has a fact
+		}
+		m, err := closure()
+		if err != nil {
+			return nil, true
+		}
+		pkgFacts := false
+		for _, facts := range all {
 			for _, f := range facts {
 				if f.Object == "" {
 					pkgFacts = pkgFacts || m[f.PkgPath] != nil
@@ -225,7 +246,7 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		return names, pkgFacts
 	}
 	typesOf := func(path string) (*types.Package, error) {
-		m, err := closure()
+		m, err := reached()
 		if err != nil {
 			return nil, err
 		}

@@ -109,8 +109,7 @@ func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error))
 		obj types.Object
 		t   reflect.Type
 	}
-	m := importMap(pkg.Imports())
-	kept := make(map[key]analysis.Fact)
+	var all [][]gobFact
 	for _, imp := range pkg.Imports() {
 		if imp.Path() == "unsafe" {
 			continue
@@ -119,6 +118,16 @@ func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error))
 		if err != nil {
 			return nil, err
 		}
+		if len(facts) > 0 {
+			all = append(all, facts)
+		}
+	}
+	if len(all) == 0 {
+		return nil, nil // no import has a fact to pass on
+	}
+	m := importMap(pkg.Imports())
+	kept := make(map[key]analysis.Fact)
+	for _, facts := range all {
 		for _, f := range facts {
 			if obj := lookupFact(m, f); obj != nil {
 				kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact

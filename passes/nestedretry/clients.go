@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -34,7 +35,8 @@ func (c *checker) clientEnv() *retryscope.ClientEnv {
 	return &retryscope.ClientEnv{Info: c.pass.TypesInfo, Files: c.pass.Files, Res: c.res,
 		Region: func(es ...ast.Expr) retryscope.ClientRegion {
 			r := c.x.region(es...)
-			return retryscope.ClientRegion{Nodes: r.nodes, Open: r.open}
+			// clipped: the index keeps the region, which a caller may extend
+			return retryscope.ClientRegion{Nodes: slices.Clip(r.nodes), Open: r.open}
 		},
 		Transport: func(fn *types.Func) (retryscope.SelfRetry, bool) {
 			var f transportFact

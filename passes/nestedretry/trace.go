@@ -27,19 +27,27 @@ type index struct {
 	encl   map[*ast.FuncLit]*ast.FuncDecl
 	litOf  map[types.Object]*ast.FuncLit // a local variable whose only value is a closure
 	params map[types.Object]bool
+	// regions holds the region of each variable traced from the start
+	// (region of an expression that is the variable): a package's calls
+	// of one client share it (each stripe-go service method's c.B).
+	regions map[*types.Var]*region
+	// returns holds each function's returned expressions, once listed.
+	returns map[*ast.FuncDecl][]ast.Expr
 }
 
 func buildIndex(pkg *types.Package, info *types.Info, files []*ast.File) *index {
 	x := &index{
 		pkg: pkg, info: info,
-		defs:  make(map[types.Object][]ast.Expr),
-		uses:  make(map[types.Object][]ast.Node),
-		zero:  make(map[types.Object]bool),
-		open:  make(map[types.Object]bool),
-		funcs: make(map[*types.Func]*ast.FuncDecl),
-		skip:  make(map[*ast.FuncLit]bool),
-		encl:  make(map[*ast.FuncLit]*ast.FuncDecl),
-		litOf: make(map[types.Object]*ast.FuncLit),
+		defs:    make(map[types.Object][]ast.Expr),
+		uses:    make(map[types.Object][]ast.Node),
+		zero:    make(map[types.Object]bool),
+		open:    make(map[types.Object]bool),
+		funcs:   make(map[*types.Func]*ast.FuncDecl),
+		skip:    make(map[*ast.FuncLit]bool),
+		encl:    make(map[*ast.FuncLit]*ast.FuncDecl),
+		litOf:   make(map[types.Object]*ast.FuncLit),
+		regions: make(map[*types.Var]*region),
+		returns: make(map[*ast.FuncDecl][]ast.Expr),
 	}
 	for _, f := range files {
 		var decl *ast.FuncDecl
@@ -200,13 +208,64 @@ type region struct {
 	open  bool
 }
 
-// region traces the values of es.
+// region traces the values of es. The region of a variable is traced
+// once: it depends on the variable alone (the index does not change).
 func (x *index) region(es ...ast.Expr) *region {
+	var v *types.Var
+	if len(es) == 1 {
+		if v = x.varOf(strip(es[0])); v != nil {
+			if r := x.regions[v]; r != nil {
+				return r
+			}
+		}
+	}
 	t := &tracer{x: x, r: &region{}, seen: make(map[types.Object]bool), seenNode: make(map[ast.Node]bool)}
 	for _, e := range es {
 		t.expr(e, 0)
 	}
+	if v != nil {
+		x.regions[v] = t.r
+	}
 	return t.r
+}
+
+// strip removes the parentheses, & and * around e: the value traced is
+// the one they hold.
+func strip(e ast.Expr) ast.Expr {
+	for {
+		switch v := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if v.Op != token.AND {
+				return v
+			}
+			e = v.X
+		case *ast.StarExpr:
+			e = v.X
+		default:
+			return v
+		}
+	}
+}
+
+// varOf returns the variable that e (stripped) is traced as: a variable,
+// a field of this package's types, another package's variable; nil for
+// anything else.
+func (x *index) varOf(e ast.Expr) *types.Var {
+	switch v := e.(type) {
+	case *ast.Ident:
+		o, _ := x.info.Uses[v].(*types.Var)
+		return o
+	case *ast.SelectorExpr:
+		if sel, ok := x.info.Selections[v]; ok {
+			if sel.Kind() == types.FieldVal && sel.Obj().Pkg() == x.pkg {
+				return sel.Obj().(*types.Var)
+			}
+			return nil
+		}
+		o, _ := x.info.Uses[v.Sel].(*types.Var) // another package's variable
+		return o
+	}
+	return nil
 }
 
 type tracer struct {
@@ -225,34 +284,20 @@ func (t *tracer) expr(e ast.Expr, depth int) {
 		t.r.open = true
 		return
 	}
-	e = ast.Unparen(e)
+	e = strip(e)
 	switch v := e.(type) {
-	case *ast.UnaryExpr:
-		if v.Op == token.AND {
-			t.expr(v.X, depth)
-			return
-		}
-	case *ast.StarExpr:
-		t.expr(v.X, depth)
-		return
 	case *ast.Ident:
-		if o, ok := t.x.info.Uses[v].(*types.Var); ok {
+		if o := t.x.varOf(v); o != nil {
 			t.variable(o, depth)
 		}
 		return
 	case *ast.SelectorExpr:
-		if sel, ok := t.x.info.Selections[v]; ok {
-			if sel.Kind() == types.FieldVal && sel.Obj().Pkg() == t.x.pkg {
-				t.variable(sel.Obj().(*types.Var), depth)
-				return
-			}
+		if o := t.x.varOf(v); o != nil {
+			t.variable(o, depth)
+		} else if _, ok := t.x.info.Selections[v]; ok {
 			// another package's field, or a method value: trace the
 			// value it is selected from
 			t.expr(v.X, depth+1)
-			return
-		}
-		if o, ok := t.x.info.Uses[v.Sel].(*types.Var); ok {
-			t.variable(o, depth) // another package's variable
 		}
 		return
 	}
@@ -327,17 +372,29 @@ func (t *tracer) node(n ast.Node, depth int) {
 
 // results adds the values a function of this package returns.
 func (t *tracer) results(d *ast.FuncDecl, depth int) {
+	for _, r := range t.x.returned(d) {
+		t.expr(r, depth)
+	}
+}
+
+// returned lists the expressions d's return statements return (not its
+// closures'), in order, once.
+func (x *index) returned(d *ast.FuncDecl) []ast.Expr {
+	rs, ok := x.returns[d]
+	if ok {
+		return rs
+	}
 	ast.Inspect(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				t.expr(r, depth)
-			}
+			rs = append(rs, n.Results...)
 		}
 		return true
 	})
+	x.returns[d] = rs
+	return rs
 }
 
 // follows reports whether a variable of type typ may carry client

@@ -71,7 +71,7 @@ func ClientFix(lib string) string {
 // retries by itself and that the table models.
 func modelledClient(path string) bool {
 	for _, p := range []string{k8sRest, k8sTyped, stripeFamily, awsRoot, gaxFamily} {
-		if path == p || strings.HasPrefix(path, strings.TrimSuffix(p, "/")+"/") {
+		if root := strings.TrimSuffix(p, "/"); path == p || path != root && inFamily(path, root) {
 			return true
 		}
 	}
@@ -100,6 +100,15 @@ type ClientEnv struct {
 	Transport func(fn *types.Func) (SelfRetry, bool)
 
 	fallback map[string]setting
+	// found caches what a detect function finds in one node of a region,
+	// by its key: the regions of a package's client calls share nodes
+	// (every stripe-go service's backend comes from one GetBackend).
+	found map[foundKey]setting
+}
+
+type foundKey struct {
+	key  string
+	node ast.Node
 }
 
 func (e *ClientEnv) region(es ...ast.Expr) *ClientRegion {
@@ -142,6 +151,16 @@ type setting struct {
 	unknown  bool   // set to something the check cannot evaluate
 	attempts int    // a known attempt cap; -1 no cap; 0 none found
 	offBy    string // a retrying transport's opt-out package (SelfRetry.OffBy)
+}
+
+// merge adds what o found to s, as if its detect had run on s: set is
+// commutative, off and unknown only ever turn on.
+func (s *setting) merge(o setting) {
+	s.off = s.off || o.off
+	s.unknown = s.unknown || o.unknown
+	if o.attempts != 0 {
+		s.set(o.attempts)
+	}
 }
 
 func (s *setting) set(n int) {
@@ -298,11 +317,21 @@ func recv(call *ast.CallExpr) ast.Expr {
 // configured evaluates a client's region with detect; when the region is
 // open and says nothing, the whole package is searched: a setting found
 // anywhere in it may be this client's, so it counts when it turns retries
-// off or cannot be evaluated.
+// off or cannot be evaluated. What detect finds in a node is the same in
+// every region (key names detect), and settings merge in any order.
 func (e *ClientEnv) configured(r *ClientRegion, key string, detect func(*setting, ast.Node)) setting {
+	if e.found == nil {
+		e.found = make(map[foundKey]setting)
+	}
 	var s setting
 	for _, n := range r.Nodes {
-		ast.Inspect(n, func(n ast.Node) bool { detect(&s, n); return true })
+		k := foundKey{key, n}
+		ns, ok := e.found[k]
+		if !ok {
+			ast.Inspect(n, func(n ast.Node) bool { detect(&ns, n); return true })
+			e.found[k] = ns
+		}
+		s.merge(ns)
 	}
 	if s.off || s.unknown || s.attempts != 0 || !r.Open {
 		return s
@@ -625,8 +654,8 @@ func (e *ClientEnv) stripeSetting(s *setting, n ast.Node) {
 	}
 	isConfig := func(x ast.Expr) bool { return e.typeIn(x, stripeModule.MatchString, "BackendConfig") }
 	e.fieldSetting(n, "MaxNetworkRetries", isConfig, eval)
-	if name, call := e.calleeOf(n); call != nil && strings.HasSuffix(name, ".SetMaxNetworkRetries") && len(call.Args) == 1 {
-		if fn, _ := typeutil.Callee(e.Info, call).(*types.Func); fn != nil && stripeModule.MatchString(fn.Pkg().Path()) {
+	if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if fn, _ := typeutil.Callee(e.Info, call).(*types.Func); fn != nil && fn.Name() == "SetMaxNetworkRetries" && fn.Pkg() != nil && stripeModule.MatchString(fn.Pkg().Path()) {
 			eval(call.Args[0])
 		}
 	}

@@ -210,12 +210,18 @@ func libraryOfFunc(fn *types.Func) *Library {
 // own.
 func Modelled(path string) bool {
 	for _, l := range registry {
-		p := strings.TrimSuffix(l.Family, "/")
-		if path == p || strings.HasPrefix(path, p+"/") {
+		if inFamily(path, strings.TrimSuffix(l.Family, "/")) {
 			return true
 		}
 	}
 	return modelledClient(path)
+}
+
+// inFamily reports whether path is root or a package below it, without
+// building root+"/" (Modelled is asked for every call of a dependency).
+func inFamily(path, root string) bool {
+	rest, ok := strings.CutPrefix(path, root)
+	return ok && (rest == "" || rest[0] == '/')
 }
 
 // PermanentWrapper reports whether fn wraps an error that its retry

@@ -45,10 +45,12 @@ type checker struct {
 	inert     map[*types.Func]bool // the package's functions that change nothing (walk.go's closer)
 	// changedVars are the package-level variables the package changes.
 	changedVars map[types.Object]bool
+	// sets caches statusSet, which the walker asks for every status.
+	sets map[setKey]setResult
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}, inert: map[*types.Func]bool{}}
+	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}, inert: map[*types.Func]bool{}, sets: map[setKey]setResult{}}
 	if grpcRelevant(pass.Pkg) {
 		c.grpcSettings(res)
 		c.grpcLoops(res)

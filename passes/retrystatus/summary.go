@@ -560,10 +560,32 @@ func (w *walker) memberLeaf(call *ast.CallExpr, code int) (bool, bool) {
 	return s.has(code), true
 }
 
+type setKey struct {
+	v      *types.Var
+	member *types.Func
+}
+
+type setResult struct {
+	s  set
+	ok bool
+}
+
 // statusSet returns the statuses a package-level set of constant statuses
 // holds, built by the constructor of member's set type, and whether v is
-// such a set that the package never changes.
+// such a set that the package never changes; computed once per set and
+// method (it reads the whole package, and the walker asks for each
+// status).
 func (c *checker) statusSet(v *types.Var, member *types.Func) (set, bool) {
+	k := setKey{v, member}
+	if r, ok := c.sets[k]; ok {
+		return r.s, r.ok
+	}
+	s, ok := c.readStatusSet(v, member)
+	c.sets[k] = setResult{s, ok}
+	return s, ok
+}
+
+func (c *checker) readStatusSet(v *types.Var, member *types.Func) (set, bool) {
 	var s set
 	if !c.fixedPackageVar(v) {
 		return s, false
