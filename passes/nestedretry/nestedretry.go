@@ -611,17 +611,8 @@ func implementers(scope *types.Scope, iface *types.Interface, outside bool, limi
 // the package path with a context: the opt-out of a retrying transport
 // that asks that package of each request's context (ggcr's retry.Never).
 func (c *checker) turnsOff(outer *layer, path string) bool {
-	var decl *ast.FuncDecl
-	for _, f := range c.pass.Files {
-		if f.Pos() <= outer.pos && outer.pos < f.End() {
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= outer.pos && outer.pos < fd.End() {
-					decl = fd
-				}
-			}
-		}
-	}
-	if decl == nil || decl.Body == nil {
+	decl := c.res.DeclAt(outer.pos)
+	if decl == nil {
 		return false
 	}
 	found := false

@@ -41,6 +41,7 @@ const (
 type checker struct {
 	pass      *analysis.Pass
 	info      *types.Info
+	res       *retryscope.Result
 	summaries map[sumKey]*summary  // the package's helpers, per status (summary.go)
 	inert     map[*types.Func]bool // the package's functions that change nothing (walk.go's closer)
 	// changedVars are the package-level variables the package changes.
@@ -50,7 +51,7 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result) {
-	c := &checker{pass: pass, info: pass.TypesInfo, summaries: map[sumKey]*summary{}, inert: map[*types.Func]bool{}, sets: map[setKey]setResult{}}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, summaries: map[sumKey]*summary{}, inert: map[*types.Func]bool{}, sets: map[setKey]setResult{}}
 	if grpcRelevant(pass.Pkg) {
 		c.grpcSettings(res)
 		c.grpcLoops(res)
@@ -182,7 +183,7 @@ func (c *checker) loop(fn ast.Node, loop ast.Stmt, body *ast.BlockStmt, scope *r
 			return // never leaves on success: not a retry
 		}
 	}
-	decl := c.enclosingDecl(loop.Pos())
+	decl := c.res.DeclAt(loop.Pos())
 	keyed := c.keyed(decl)
 	readsRetryAfter := c.readsRetryAfter(decl, u)
 	for _, g := range w.order {
@@ -517,7 +518,7 @@ func (c *checker) predicate(e ast.Expr, at token.Pos, what string, errArg bool) 
 	if w.aborted {
 		return
 	}
-	keyed := c.keyed(c.enclosingDecl(at))
+	keyed := c.keyed(c.res.DeclAt(at))
 	for _, g := range w.order {
 		// Whether a library waits for Retry-After is its own business: 429
 		// is reported in hand-written loops only.
@@ -550,21 +551,6 @@ func (c *checker) funcDecl(fn *types.Func) *ast.FuncDecl {
 		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && c.info.Defs[fd.Name] == fn {
-				return fd
-			}
-		}
-	}
-	return nil
-}
-
-// enclosingDecl returns the function declaration holding pos, or nil.
-func (c *checker) enclosingDecl(pos token.Pos) *ast.FuncDecl {
-	for _, f := range c.pass.Files {
-		if pos < f.FileStart || pos > f.FileEnd {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= pos && pos < fd.End() {
 				return fd
 			}
 		}
@@ -769,7 +755,7 @@ func (c *checker) operation(s *retryscope.Scope) {
 		return
 	}
 	var rules opRules
-	decl := c.enclosingDecl(s.Pos)
+	decl := c.res.DeclAt(s.Pos)
 	fix := s.StatusFix()
 	if fix == "" || s.OpArg >= len(call.Args) {
 		return
