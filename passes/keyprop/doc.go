@@ -26,18 +26,34 @@ every retry: ` + "`idempotency.Derive(key, \"charge\")`" + `.
 A handler, for this check, is a function that reads the incoming key: ` + "`r.Header.Get(\"Idempotency-Key\")`" + ` (or
 ` + "`X-Idempotency-Key`" + `, or a header of ` + "`-key-headers`" + `) of an ` + "`*http.Request`" + ` the function receives (not one
 the package builds), the runtime Middleware's
-lease (` + "`idempotency.LeaseOf(ctx)`" + `, whose ` + "`Key`" + ` is the request's key), or ` + "`idempotency.StepKey(ctx)`" + `. The
-variables assigned from the key, directly or through any computation (` + "`ParseKey`" + `, ` + "`Derive`" + `, string
-concatenation), carry it.
+lease (` + "`idempotency.LeaseOf(ctx)`" + `, whose ` + "`Key`" + ` is the request's key), ` + "`idempotency.StepKey(ctx)`" + `, or a route
+variable that names the key: Matrix's transaction id ` + "`{txnId}`" + ` (any case) or a variable named as a key parameter is
+(` + "`{idempotencyKey}`" + `), read by ` + "`r.PathValue(\"txnId\")`" + ` or from gorilla/mux's ` + "`mux.Vars(r)`" + ` (also through a helper
+that returns a map of strings computed from it, as dendrite's ` + "`URLDecodeMapValues`" + `). A message decoded
+(` + "`json.Unmarshal`" + `, ` + "`(*json.Decoder).Decode`" + `) into a type whose protocol defines a key field (the ` + "`MessageID`" + ` of
+gomatrixserverlib's ` + "`ToDeviceMessage`" + `, the Matrix to-device EDU's ` + "`message_id`" + `, "used for idempotence") carries
+that field as the key in the statements after the decode, to the end of its block or case. The variables assigned
+from the key, directly or through any computation (` + "`ParseKey`" + `, ` + "`Derive`" + `, string concatenation), carry it.
 
-It reports, in such a handler:
+The key is followed into the package's own functions it is passed to (` + "`SendToDevice(req, ..., &txnID)`" + `), up to three
+calls deep: the parameter that receives it is the key there.
+
+It reports, downstream of the key:
 
 - a POST or PATCH through net/http (` + "`http.Post`" + `, ` + "`http.PostForm`" + `, ` + "`(*http.Client).Post`" + `/` + "`PostForm`" + `,
   and ` + "`(*http.Client).Do`" + ` of a request built in the handler by ` + "`http.NewRequest(WithContext)`" + ` or an
   ` + "`&http.Request{}`" + ` literal with a constant method, the model's ` + "`retryscope.NonIdempotentSend`" + `) whose request
   sets no key header, or sets one only to fresh values;
 - a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, a literal built in the handler, carry no
-  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call) or a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `).
+  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call) or a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `);
+- a NATS JetStream publish (nats.go's ` + "`JetStream`" + ` ` + "`Publish`" + `, ` + "`PublishMsg`" + `, ` + "`PublishAsync`" + `, ` + "`PublishMsgAsync`" + `,
+  and the same methods of the ` + "`jetstream`" + ` package's ` + "`Publisher`" + `) with no ` + "`Nats-Msg-Id`" + `, the id the stream dedupes on
+  within its duplicate window, or only a fresh one: set by ` + "`nats.MsgId`" + ` / ` + "`jetstream.WithMsgID`" + `, or as the header of a
+  message built in the function (` + "`nats.NewMsg`" + `, a ` + "`nats.Msg`" + ` literal; ` + "`Header.Set`" + `, ` + "`Header.Add`" + `, an index
+  assignment, a header literal);
+- a call, not passed the key, of a function that publishes to JetStream with no ` + "`Nats-Msg-Id`" + ` whatever it is given
+  (dendrite's producers' ` + "`SendToDevice`" + `): of this package, or of another, whose analysis exported the fact; such a
+  function publishes itself or through the functions it calls (not through the function literals it returns).
 
 Fresh values are those of the key generators ` + "`keyinloop`" + ` knows (uuid, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `,
 ` + "`stripe.NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + `, the clock, math/rand).
@@ -46,8 +62,9 @@ Not reported:
 
 - keys derived from the incoming key, and the incoming key itself;
 - GET, PUT and DELETE, which are idempotent;
-- calls that carry the key through a helper (` + "`charge(ctx, key)`" + `, the helper sets the header): the check does not
-  follow calls, so a helper that drops the key is not seen either;
+- calls that carry the key to a function of another package (` + "`charge(ctx, key)`" + `, the helper may set the header);
+- a JetStream publish whose options or message the check cannot see into (a spread option list, an option it does
+  not know, a message that is a parameter or is handed to another function);
 - a key the check cannot see into (a parameter, a field);
 - handlers that read no incoming key, and calls outside the function (or function literal) that reads it: a test
   server's handler that reads the header does not key the test's own requests;

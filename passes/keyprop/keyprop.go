@@ -35,7 +35,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(publishFact)},
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			run(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		}})
@@ -50,15 +50,27 @@ type handler struct {
 	// keyVars are the variables of body that hold the incoming key or a
 	// value computed from it.
 	keyVars map[*types.Var]bool
+	// keyStructs are the variables decoded from a protocol's message, each
+	// with the field its protocol defines as the key (keys.ProtocolKeyOf).
+	keyStructs map[*types.Var]*types.Var
+	// pathMaps are the variables that hold the request's route variables.
+	pathMaps map[*types.Var]bool
 	// name is how the message names the incoming key: the variable it is
 	// read into, or the expression that reads it.
 	name string
-	// funcs are the functions (the declaration, or a function literal in
-	// it) that read the key: only their calls, and those of the literals
-	// in them, are downstream calls of the key (a test server's handler
-	// that reads the header does not key its test's requests).
-	funcs []ast.Node
+	// regions are the spans of code downstream of the key: the function
+	// (the declaration, or a function literal in it) that reads it, or the
+	// statements after a decode, to the end of their block. Only their
+	// calls, and those of the literals in them, are downstream calls of
+	// the key (a test server's handler that reads the header does not key
+	// its test's requests).
+	regions []span
+	// depth is how many calls the key was followed through to body.
+	depth int
 }
+
+// span is a range of source positions.
+type span struct{ from, to token.Pos }
 
 type checker struct {
 	pass  *analysis.Pass
@@ -68,10 +80,30 @@ type checker struct {
 	// built are the variables the package assigns a value to: a request
 	// among them is made here, an outgoing one.
 	built map[*types.Var]bool
+	// decls are the package's function declarations.
+	decls map[*types.Func]*ast.FuncDecl
+	// publishes are the package's functions that publish to JetStream with
+	// no message id (publishFact), each with the call that does.
+	publishes map[*types.Func]string
+	// followed are the calls a key was followed into: a declaration and
+	// the parameters that hold it.
+	followed map[follow]bool
+	// reported are the positions reported, once each.
+	reported map[token.Pos]bool
 }
 
+type follow struct {
+	decl   *ast.FuncDecl
+	params string
+}
+
+// maxDepth is how many calls of the package's own functions a key is
+// followed through.
+const maxDepth = 3
+
 func run(pass *analysis.Pass, res *retryscope.Result, names *keys.Names) {
-	c := &checker{pass: pass, info: pass.TypesInfo, res: res, names: names, built: make(map[*types.Var]bool)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, names: names, built: make(map[*types.Var]bool),
+		decls: make(map[*types.Func]*ast.FuncDecl), followed: make(map[follow]bool), reported: make(map[token.Pos]bool)}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if as, ok := n.(*ast.AssignStmt); ok {
@@ -92,7 +124,15 @@ func run(pass *analysis.Pass, res *retryscope.Result, names *keys.Names) {
 			}
 			return true
 		})
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+					c.decls[fn] = fd
+				}
+			}
+		}
 	}
+	c.publishes = publishers(pass, c.decls)
 	for _, f := range pass.Files {
 		if ast.IsGenerated(f) {
 			continue
@@ -114,7 +154,8 @@ func (c *checker) callee(call *ast.CallExpr) *types.Func {
 
 // source reports whether call reads the incoming key: the Idempotency-Key
 // header of a request (Header.Get), the runtime Middleware's lease
-// (idempotency.LeaseOf) or a step's key (idempotency.StepKey).
+// (idempotency.LeaseOf), a step's key (idempotency.StepKey), or a key route
+// variable of the request (r.PathValue("txnId")).
 func (c *checker) source(call *ast.CallExpr) bool {
 	fn := c.callee(call)
 	if fn == nil {
@@ -122,6 +163,10 @@ func (c *checker) source(call *ast.CallExpr) bool {
 	}
 	if keys.Incoming(fn) {
 		return true
+	}
+	if keys.PathValue(fn) && len(call.Args) == 1 {
+		name, ok := astq.StringConst(c.info, call.Args[0])
+		return ok && keys.PathVar(name)
 	}
 	switch fn.FullName() {
 	case "(net/http.Header).Get", "(net/http.Header).Values":
@@ -141,9 +186,64 @@ func (c *checker) source(call *ast.CallExpr) bool {
 	return false
 }
 
+// source reports whether e reads the incoming key: a source call, or the
+// key variable of a map of route variables (vars["txnId"]).
+func (h *handler) source(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		return h.c.source(e)
+	case *ast.IndexExpr:
+		name, ok := astq.StringConst(h.c.info, e.Index)
+		return ok && keys.PathVar(name) && h.pathMap(e.X)
+	}
+	return false
+}
+
+// pathMap reports whether e holds the request's route variables: a call of
+// mux.Vars, a variable assigned one, or a map of strings that a call
+// computes from one (dendrite's URLDecodeMapValues(mux.Vars(req))).
+func (h *handler) pathMap(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := h.c.info.Uses[e].(*types.Var)
+		return ok && h.pathMaps[v]
+	case *ast.CallExpr:
+		fn := h.c.callee(e)
+		if fn == nil {
+			return false
+		}
+		if keys.PathMap(fn) {
+			return true
+		}
+		res := fn.Signature().Results()
+		if res.Len() == 0 || !stringMap(res.At(0).Type()) {
+			return false
+		}
+		for _, a := range e.Args {
+			if h.pathMap(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stringMap reports whether t is a map of strings to strings.
+func stringMap(t types.Type) bool {
+	m, ok := t.Underlying().(*types.Map)
+	if !ok {
+		return false
+	}
+	k, ok1 := m.Key().Underlying().(*types.Basic)
+	v, ok2 := m.Elem().Underlying().(*types.Basic)
+	return ok1 && ok2 && k.Kind() == types.String && v.Kind() == types.String
+}
+
 // handler returns the handler of body when body reads an incoming key.
 func (c *checker) handler(body *ast.BlockStmt) *handler {
-	h := &handler{c: c, body: body, keyVars: make(map[*types.Var]bool)}
+	h := c.newHandler(body)
+	h.pathMaps = make(map[*types.Var]bool)
+	h.assigned(h.pathMaps, h.pathMap, nil)
 	stack := []ast.Node{body}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
@@ -151,7 +251,11 @@ func (c *checker) handler(body *ast.BlockStmt) *handler {
 			return true
 		}
 		stack = append(stack, n)
-		if call, ok := n.(*ast.CallExpr); ok && c.source(call) {
+		switch n := n.(type) {
+		case *ast.CallExpr, *ast.IndexExpr:
+			if !h.source(n.(ast.Expr)) {
+				break
+			}
 			fn := ast.Node(body)
 			for i := len(stack) - 1; i >= 0; i-- {
 				if lit, ok := stack[i].(*ast.FuncLit); ok {
@@ -159,21 +263,74 @@ func (c *checker) handler(body *ast.BlockStmt) *handler {
 					break
 				}
 			}
-			h.funcs = append(h.funcs, fn)
+			h.regions = append(h.regions, span{fn.Pos(), fn.End()})
 			if h.name == "" {
-				h.name = types.ExprString(call)
+				h.name = types.ExprString(n.(ast.Expr))
 			}
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			h.decode(call, stack)
 		}
 		return true
 	})
-	if len(h.funcs) == 0 {
+	if len(h.regions) == 0 {
 		return nil
 	}
-	// The variables assigned from the key, to a fixed point.
-	named := false
+	h.propagate(false)
+	return h
+}
+
+func (c *checker) newHandler(body *ast.BlockStmt) *handler {
+	return &handler{c: c, body: body, keyVars: make(map[*types.Var]bool), keyStructs: make(map[*types.Var]*types.Var)}
+}
+
+// decode records a decode of a protocol's message whose type has a key
+// field (json.Unmarshal(data, &payload) of a Matrix ToDeviceMessage): the
+// statements after it in its block are downstream of that key.
+func (h *handler) decode(call *ast.CallExpr, stack []ast.Node) {
+	fn := h.c.callee(call)
+	if fn == nil {
+		return
+	}
+	i := keys.Decoded(fn)
+	if i < 0 || i >= len(call.Args) {
+		return
+	}
+	u, ok := ast.Unparen(call.Args[i]).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return
+	}
+	v, ok := h.c.info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	field := keys.ProtocolKeyOf(v.Type())
+	if field == nil {
+		return
+	}
+	for j := len(stack) - 1; j >= 0; j-- {
+		switch b := stack[j].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			h.keyStructs[v] = field
+			h.regions = append(h.regions, span{call.Pos(), b.End()})
+			if h.name == "" {
+				h.name = v.Name() + "." + field.Name()
+			}
+			return
+		}
+	}
+}
+
+// assigned adds to set, to a fixed point, the variables of the body
+// assigned a value that is reports true for.
+func (h *handler) assigned(set map[*types.Var]bool, is func(ast.Expr) bool, added func(v *types.Var, rhs ast.Expr)) {
 	for changed := true; changed; {
 		changed = false
-		ast.Inspect(body, func(n ast.Node) bool {
+		ast.Inspect(h.body, func(n ast.Node) bool {
 			var lhs []ast.Expr
 			var rhs []ast.Expr
 			switch n := n.(type) {
@@ -192,8 +349,8 @@ func (c *checker) handler(body *ast.BlockStmt) *handler {
 				if !ok {
 					continue
 				}
-				v, _ := c.info.ObjectOf(id).(*types.Var)
-				if v == nil || h.keyVars[v] {
+				v, _ := h.c.info.ObjectOf(id).(*types.Var)
+				if v == nil || set[v] {
 					continue
 				}
 				var r ast.Expr
@@ -202,35 +359,59 @@ func (c *checker) handler(body *ast.BlockStmt) *handler {
 				} else if len(rhs) == 1 && i == 0 {
 					r = rhs[0] // key, err := ParseKey(...); lease, ok := LeaseOf(ctx)
 				}
-				if r != nil && h.fromKey(r) {
-					h.keyVars[v] = true
+				if r != nil && is(r) {
+					set[v] = true
 					changed = true
-					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && !named && c.source(call) {
-						h.name, named = v.Name(), true
-						if fn := c.callee(call); fn != nil && fn.Name() == "LeaseOf" {
-							h.name = v.Name() + ".Key"
-						}
+					if added != nil {
+						added(v, r)
 					}
 				}
 			}
 			return true
 		})
 	}
-	return h
+}
+
+// propagate adds the variables assigned from the key, to a fixed point;
+// unless named, the first one read straight from a source names the key.
+func (h *handler) propagate(named bool) {
+	h.assigned(h.keyVars, h.fromKey, func(v *types.Var, r ast.Expr) {
+		if named || !h.source(r) {
+			return
+		}
+		h.name, named = v.Name(), true
+		if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+			if fn := h.c.callee(call); fn != nil && fn.Name() == "LeaseOf" {
+				h.name = v.Name() + ".Key"
+			}
+		}
+	})
 }
 
 // fromKey reports whether e is computed from the incoming key: it reads
-// it, or uses a variable that holds it.
+// it, or uses a variable that holds it, or the key field of a decoded
+// message (a whole decoded message counts: it carries the key).
 func (h *handler) fromKey(e ast.Expr) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.CallExpr:
-			if h.c.source(n) {
+		case *ast.CallExpr, *ast.IndexExpr:
+			if h.source(n.(ast.Expr)) {
 				found = true
 			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				if v, ok := h.c.info.Uses[id].(*types.Var); ok {
+					if field, ok := h.keyStructs[v]; ok {
+						if h.c.info.Uses[n.Sel] == field {
+							found = true
+						}
+						return false // another field of it is no key
+					}
+				}
+			}
 		case *ast.Ident:
-			if v, ok := h.c.info.Uses[n].(*types.Var); ok && h.keyVars[v] {
+			if v, ok := h.c.info.Uses[n].(*types.Var); ok && (h.keyVars[v] || h.keyStructs[v] != nil) {
 				found = true
 			}
 		}
@@ -267,7 +448,8 @@ func (h *handler) fresh(e ast.Expr, depth int) bool {
 }
 
 // check reports the handler's downstream calls that carry no key or a
-// fresh one.
+// fresh one, and follows the key into the package's own functions it is
+// passed to.
 func (h *handler) check() {
 	ast.Inspect(h.body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -291,44 +473,118 @@ func (h *handler) check() {
 			if fn := h.c.callee(call); fn != nil {
 				what += " through " + names.Of(fn)
 			}
-			h.verdict(call, what, vals)
+			h.verdict(call, what+" sends", "idempotency key", "send idempotency.Derive("+h.name+", step)", vals)
 			return true
 		}
-		if fn := h.c.callee(call); fn != nil && stripeCreate(fn) && len(call.Args) > 0 {
-			if vals, ok := h.stripeKeys(call.Args[len(call.Args)-1]); ok {
-				h.verdict(call, names.Of(fn), vals)
+		if pub := keys.JetStreamPublish(h.c.info, h.body, call); pub != nil {
+			if !pub.Opaque {
+				h.verdict(call, "`"+types.ExprString(call.Fun)+"` publishes with", "Nats-Msg-Id", "set nats.MsgId(idempotency.Derive("+h.name+", step))", pub.IDs)
 			}
+			return true
+		}
+		fn := h.c.callee(call)
+		if fn == nil {
+			return true
+		}
+		if stripeCreate(fn) && len(call.Args) > 0 {
+			if vals, ok := h.stripeKeys(call.Args[len(call.Args)-1]); ok {
+				h.verdict(call, names.Of(fn)+" sends", "idempotency key", "send idempotency.Derive("+h.name+", step)", vals)
+			}
+			return true
+		}
+		var passed []int
+		for i, a := range call.Args {
+			if h.fromKey(a) {
+				passed = append(passed, i)
+			}
+		}
+		if len(passed) > 0 {
+			h.follow(fn, passed)
+			return true
+		}
+		if h.c.publishesWithoutID(fn) {
+			h.report(call, fmt.Sprintf("`%s` publishes with no Nats-Msg-Id; derive its nats.MsgId from %s",
+				types.ExprString(call.Fun), h.name))
 		}
 		return true
 	})
 }
 
-// reads reports whether pos is in a function that reads the key.
+// follow checks the package's own function fn, called with the key in the
+// parameters passed, as a handler whose key those parameters hold.
+func (h *handler) follow(fn *types.Func, passed []int) {
+	decl := h.c.decls[fn]
+	if decl == nil || h.depth >= maxDepth {
+		return
+	}
+	params := fn.Signature().Params()
+	key := follow{decl: decl, params: fmt.Sprint(passed)}
+	if h.c.followed[key] {
+		return
+	}
+	h.c.followed[key] = true
+	g := h.c.newHandler(decl.Body)
+	g.depth = h.depth + 1
+	g.regions = []span{{decl.Body.Pos(), decl.Body.End()}}
+	for _, i := range passed {
+		if i >= params.Len() || fn.Signature().Variadic() && i >= params.Len()-1 {
+			continue
+		}
+		p := params.At(i)
+		if p.Name() == "" || p.Name() == "_" {
+			continue
+		}
+		g.keyVars[p] = true
+		if g.name == "" {
+			g.name = p.Name()
+			if _, ok := p.Type().(*types.Pointer); ok {
+				g.name = "*" + p.Name()
+			}
+		}
+	}
+	if len(g.keyVars) == 0 {
+		return
+	}
+	g.propagate(true)
+	g.check()
+}
+
+// reads reports whether pos is downstream of the key.
 func (h *handler) reads(pos token.Pos) bool {
-	for _, fn := range h.funcs {
-		if fn.Pos() <= pos && pos < fn.End() {
+	for _, r := range h.regions {
+		if r.from <= pos && pos < r.to {
 			return true
 		}
 	}
 	return false
 }
 
-// verdict reports the call what when its key values vals are none or all
-// fresh; a value computed from the incoming key, or one the check cannot
-// see into, is fine.
-func (h *handler) verdict(call *ast.CallExpr, what string, vals []ast.Expr) {
+// verdict reports the call, which what names ("POST through http.Post
+// sends"), when its key values vals (of the kind key) are none or all
+// fresh, with the fix; a value computed from the incoming key, or one the
+// check cannot see into, is fine.
+func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.Expr) {
 	var msg string
 	switch {
 	case len(vals) == 0:
-		msg = fmt.Sprintf("%s sends no idempotency key; send idempotency.Derive(%s, step)", what, h.name)
+		msg = fmt.Sprintf("%s no %s; %s", what, key, fix)
 	default:
 		for _, v := range vals {
 			if h.fromKey(v) || !h.fresh(v, 0) {
 				return
 			}
 		}
-		msg = fmt.Sprintf("%s sends a fresh idempotency key; send idempotency.Derive(%s, step)", what, h.name)
+		msg = fmt.Sprintf("%s a fresh %s; %s", what, key, fix)
 	}
+	h.report(call, msg)
+}
+
+// report reports the call once.
+func (h *handler) report(call *ast.CallExpr, msg string) {
+	if h.c.reported[call.Pos()] {
+		return
+	}
+	h.c.reported[call.Pos()] = true
 	suppress.Report(h.c.pass, Name, analysis.Diagnostic{Pos: call.Pos(), End: call.End(), Message: msg})
 }
 

@@ -11,5 +11,5 @@ import (
 
 func TestHandlers(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, keyprop.Analyzer, "handlers")
+	analysistest.Run(t, dir, keyprop.Analyzer, "handlers", "matrix/...", "jsdirect")
 }

@@ -77,13 +77,15 @@ type HeaderWrite struct {
 const (
 	httpHeader   = "net/http.Header"
 	grpcMetadata = "google.golang.org/grpc/metadata"
+	natsHeader   = "github.com/nats-io/nats.go.Header"
 )
 
 // IsHeader reports whether t is net/http.Header.
 func IsHeader(t types.Type) bool { return named(t) == httpHeader }
 
-// isMD reports whether t is gRPC's metadata.MD.
-func isMD(t types.Type) bool { return named(t) == grpcMetadata+".MD" }
+// isMD reports whether t is gRPC's metadata.MD or a NATS message's
+// nats.Header: header maps written the way http.Header is.
+func isMD(t types.Type) bool { n := named(t); return n == grpcMetadata+".MD" || n == natsHeader }
 
 func named(t types.Type) string {
 	n, ok := types.Unalias(t).(*types.Named)
@@ -95,9 +97,10 @@ func named(t types.Type) string {
 
 // Writes returns the header writes n makes: a call of (net/http.Header).Set
 // or Add, an assignment h[name] = v, or the entries of an http.Header
-// literal; and their gRPC metadata twins: metadata.MD's Set and Append,
+// literal; their gRPC metadata twins: metadata.MD's Set and Append,
 // md[name] = v, MD literals, metadata.New, metadata.Pairs and
-// metadata.AppendToOutgoingContext.
+// metadata.AppendToOutgoingContext; and a NATS message's nats.Header
+// (Set, Add, h[name] = v, literals).
 func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 	switch n := n.(type) {
 	case *ast.CallExpr:
@@ -110,7 +113,8 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 			return nil
 		}
 		switch fn.FullName() {
-		case "(net/http.Header).Set", "(net/http.Header).Add", "(" + grpcMetadata + ".MD).Set", "(" + grpcMetadata + ".MD).Append":
+		case "(net/http.Header).Set", "(net/http.Header).Add", "(" + grpcMetadata + ".MD).Set", "(" + grpcMetadata + ".MD).Append",
+			"(" + natsHeader + ").Set", "(" + natsHeader + ").Add":
 			if len(n.Args) < 2 || n.Ellipsis.IsValid() {
 				return nil
 			}

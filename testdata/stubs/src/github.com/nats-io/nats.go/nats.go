@@ -2,7 +2,10 @@
 // and legacy JetStream subscription API, with the real signatures.
 package nats
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 type Option func(*Options) error
 
@@ -16,7 +19,14 @@ func (nc *Conn) Close() {}
 
 type Header map[string][]string
 
-func (h Header) Get(key string) string { return "" }
+func (h Header) Get(key string) string                  { return "" }
+func (h Header) Add(key, value string)                  {}
+func (h Header) Set(key, value string)                  {}
+func (h Header) Values(key string) []string             { return nil }
+func (h Header) Del(key string)                         {}
+func NewMsg(subject string) *Msg                        { return &Msg{Subject: subject, Header: make(Header)} }
+func (nc *Conn) Publish(subj string, data []byte) error { return nil }
+func (nc *Conn) PublishMsg(m *Msg) error                { return nil }
 
 type Msg struct {
 	Subject string
@@ -84,7 +94,43 @@ func ManualAck() SubOpt { return subOptFn(func(*subOpts) error { return nil }) }
 
 type PubOpt interface{ configurePublish(*pubOpts) error }
 
-type pubOpts struct{}
+type pubOpts struct{ id string }
+
+type pubOptFn func(opts *pubOpts) error
+
+func (opt pubOptFn) configurePublish(opts *pubOpts) error { return opt(opts) }
+
+const (
+	MsgIdHdr             = "Nats-Msg-Id"
+	ExpectedLastMsgIdHdr = "Nats-Expected-Last-Msg-Id"
+)
+
+func MsgId(id string) PubOpt {
+	return pubOptFn(func(opts *pubOpts) error { opts.id = id; return nil })
+}
+
+func ExpectStream(stream string) PubOpt {
+	return pubOptFn(func(opts *pubOpts) error { return nil })
+}
+
+func RetryAttempts(num int) PubOpt {
+	return pubOptFn(func(opts *pubOpts) error { return nil })
+}
+
+type ContextOpt struct{ context.Context }
+
+func (ctx ContextOpt) configurePublish(opts *pubOpts) error   { return nil }
+func (ctx ContextOpt) configureJSContext(opts *jsOpts) error  { return nil }
+func (ctx ContextOpt) configureSubscribe(opts *subOpts) error { return nil }
+func (ctx ContextOpt) configurePull(opts *pullOpts) error     { return nil }
+
+func Context(ctx context.Context) ContextOpt { return ContextOpt{ctx} }
+
+type PubAckFuture interface {
+	Ok() <-chan *PubAck
+	Err() <-chan error
+	Msg() *Msg
+}
 
 type PubAck struct {
 	Stream   string
@@ -97,6 +143,9 @@ type jsOpts struct{}
 
 type JetStream interface {
 	Publish(subj string, data []byte, opts ...PubOpt) (*PubAck, error)
+	PublishMsg(m *Msg, opts ...PubOpt) (*PubAck, error)
+	PublishAsync(subj string, data []byte, opts ...PubOpt) (PubAckFuture, error)
+	PublishMsgAsync(m *Msg, opts ...PubOpt) (PubAckFuture, error)
 	Subscribe(subj string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	QueueSubscribe(subj, queue string, cb MsgHandler, opts ...SubOpt) (*Subscription, error)
 	PullSubscribe(subj, durable string, opts ...SubOpt) (*Subscription, error)

@@ -31,9 +31,32 @@ type ConsumerConfig struct {
 
 type (
 	JetStream interface {
+		Publisher
 		CreateOrUpdateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
 		CreateConsumer(ctx context.Context, stream string, cfg ConsumerConfig) (Consumer, error)
 		Consumer(ctx context.Context, stream string, consumer string) (Consumer, error)
+	}
+
+	Publisher interface {
+		Publish(ctx context.Context, subject string, payload []byte, opts ...PublishOpt) (*PubAck, error)
+		PublishMsg(ctx context.Context, msg *nats.Msg, opts ...PublishOpt) (*PubAck, error)
+		PublishAsync(subject string, payload []byte, opts ...PublishOpt) (PubAckFuture, error)
+		PublishMsgAsync(msg *nats.Msg, opts ...PublishOpt) (PubAckFuture, error)
+	}
+
+	PublishOpt func(*pubOpts) error
+
+	pubOpts struct{ id string }
+
+	PubAck struct {
+		Stream   string
+		Sequence uint64
+	}
+
+	PubAckFuture interface {
+		Ok() <-chan *PubAck
+		Err() <-chan error
+		Msg() *nats.Msg
 	}
 
 	Consumer interface {
@@ -103,3 +126,15 @@ type (
 )
 
 func New(nc *nats.Conn, opts ...JetStreamOpt) (JetStream, error) { return nil, nil }
+
+func WithMsgID(id string) PublishOpt {
+	return func(opts *pubOpts) error { opts.id = id; return nil }
+}
+
+func WithExpectStream(stream string) PublishOpt {
+	return func(opts *pubOpts) error { return nil }
+}
+
+func WithMsgTTL(dur time.Duration) PublishOpt {
+	return func(opts *pubOpts) error { return nil }
+}
