@@ -73,7 +73,7 @@ var registry = []check{
 	{doc: jobretry.Documentation, new: func(s *suite) *analysis.Analyzer {
 		return jobretry.New(&jobretry.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
 	}},
-	{doc: keyprop.Documentation, new: func(s *suite) *analysis.Analyzer {
+	{doc: keyprop.Documentation, prefilter: keyprop.Prefilter, new: func(s *suite) *analysis.Analyzer {
 		return keyprop.New(&keyprop.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
 	}},
 	{doc: directiveDoc, new: func(s *suite) *analysis.Analyzer {

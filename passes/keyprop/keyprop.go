@@ -35,7 +35,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(publishFact)},
+	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(publishFact), new(publishersFact)},
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			run(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		}})
@@ -158,9 +158,11 @@ func (c *checker) callee(call *ast.CallExpr) *types.Func {
 // variable of the request (r.PathValue("txnId")).
 func (c *checker) source(call *ast.CallExpr) bool {
 	fn := c.callee(call)
-	if fn == nil {
-		return false
-	}
+	return fn != nil && c.sourceCall(call, fn)
+}
+
+// sourceCall is source for a call of fn.
+func (c *checker) sourceCall(call *ast.CallExpr, fn *types.Func) bool {
 	if keys.Incoming(fn) {
 		return true
 	}
@@ -242,42 +244,64 @@ func stringMap(t types.Type) bool {
 // handler returns the handler of body when body reads an incoming key.
 func (c *checker) handler(body *ast.BlockStmt) *handler {
 	h := c.newHandler(body)
-	h.pathMaps = make(map[*types.Var]bool)
-	h.assigned(h.pathMaps, h.pathMap, nil)
-	stack := []ast.Node{body}
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
-		switch n := n.(type) {
-		case *ast.CallExpr, *ast.IndexExpr:
-			if !h.source(n.(ast.Expr)) {
-				break
-			}
-			fn := ast.Node(body)
-			for i := len(stack) - 1; i >= 0; i-- {
-				if lit, ok := stack[i].(*ast.FuncLit); ok {
-					fn = lit
-					break
-				}
-			}
-			h.regions = append(h.regions, span{fn.Pos(), fn.End()})
-			if h.name == "" {
-				h.name = types.ExprString(n.(ast.Expr))
-			}
-		}
-		if call, ok := n.(*ast.CallExpr); ok {
-			h.decode(call, stack)
-		}
-		return true
-	})
+	// The route variables are followed only in a function that reads them:
+	// most read none, and the first scan tells.
+	if routes := h.scan(); routes {
+		h.pathMaps = make(map[*types.Var]bool)
+		h.assigned(h.pathMaps, h.pathMap, nil)
+		h.regions, h.name, h.keyStructs = nil, "", make(map[*types.Var]*types.Var)
+		h.scan()
+	}
 	if len(h.regions) == 0 {
 		return nil
 	}
 	h.propagate(false)
 	return h
+}
+
+// scan records the regions downstream of each source of the key in the
+// body and of each decode of a protocol's message; it reports whether the
+// body reads the request's route variables (mux.Vars).
+func (h *handler) scan() (routes bool) {
+	stack := []ast.Node{h.body}
+	ast.Inspect(h.body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		var fn *types.Func
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn = h.c.callee(n); fn == nil {
+				return true
+			}
+			routes = routes || keys.PathMap(fn)
+			h.decode(n, fn, stack)
+			if !h.c.sourceCall(n, fn) {
+				return true
+			}
+		case *ast.IndexExpr:
+			if h.pathMaps == nil || !h.source(n) {
+				return true
+			}
+		default:
+			return true
+		}
+		region := ast.Node(h.body)
+		for i := len(stack) - 1; i >= 0; i-- {
+			if lit, ok := stack[i].(*ast.FuncLit); ok {
+				region = lit
+				break
+			}
+		}
+		h.regions = append(h.regions, span{region.Pos(), region.End()})
+		if h.name == "" {
+			h.name = types.ExprString(n.(ast.Expr))
+		}
+		return true
+	})
+	return routes
 }
 
 func (c *checker) newHandler(body *ast.BlockStmt) *handler {
@@ -287,11 +311,7 @@ func (c *checker) newHandler(body *ast.BlockStmt) *handler {
 // decode records a decode of a protocol's message whose type has a key
 // field (json.Unmarshal(data, &payload) of a Matrix ToDeviceMessage): the
 // statements after it in its block are downstream of that key.
-func (h *handler) decode(call *ast.CallExpr, stack []ast.Node) {
-	fn := h.c.callee(call)
-	if fn == nil {
-		return
-	}
+func (h *handler) decode(call *ast.CallExpr, fn *types.Func, stack []ast.Node) {
 	i := keys.Decoded(fn)
 	if i < 0 || i >= len(call.Args) {
 		return

@@ -28,6 +28,9 @@ func (f *publishFact) String() string {
 // does; the exported ones export a publishFact.
 func publishers(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) map[*types.Func]string {
 	out := make(map[*types.Func]string)
+	if !mayPublish(pass) {
+		return out
+	}
 	via := func(fn *types.Func) (string, bool) {
 		if v, ok := out[fn]; ok {
 			return v, true
@@ -78,12 +81,36 @@ func publishers(pass *analysis.Pass, decls map[*types.Func]*ast.FuncDecl) map[*t
 			})
 		}
 	}
+	exported := false
 	for fn, v := range out {
 		if fn.Exported() {
 			pass.ExportObjectFact(fn, &publishFact{Via: v})
+			exported = true
 		}
 	}
+	if exported {
+		pass.ExportPackageFact(new(publishersFact))
+	}
 	return out
+}
+
+// publishersFact marks a package that has functions with a publishFact.
+type publishersFact struct{}
+
+func (*publishersFact) AFact() {}
+
+func (*publishersFact) String() string { return "publishers" }
+
+// mayPublish reports whether the package can hold a function that
+// publishes to JetStream: it imports nats.go, or a package with
+// publishers.
+func mayPublish(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if keys.NATSPackage(imp.Path()) || pass.ImportPackageFact(imp, new(publishersFact)) {
+			return true
+		}
+	}
+	return false
 }
 
 // publishesWithoutID reports whether fn publishes to JetStream with no

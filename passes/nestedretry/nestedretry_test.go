@@ -73,7 +73,7 @@ func TestClients(t *testing.T) {
 
 func TestAcrossPackages(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase")
+	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policydep", "policyuse")
 }
 
 // TestJobHandlers: a job handler is the outer layer its framework retries.

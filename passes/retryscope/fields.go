@@ -245,7 +245,15 @@ func (m *model) fromParam(di *defIndex, s fieldStore, e ast.Expr) bool {
 // direct store of its own parameter (newClient(backoff) stores backoff) is
 // what every user passes, not an option.
 func (m *model) optionParam(di *defIndex, s fieldStore, e ast.Expr) bool {
-	if !m.fromParam(di, s, e) {
+	return m.fromParam(di, s, e) && m.optionStore(s)
+}
+
+// optionStore reports whether store s is made only for users who ask for
+// it: in a method (a setter) or in a function literal (the closure a
+// functional option returns), of a function the package itself does not
+// call.
+func (m *model) optionStore(s fieldStore) bool {
+	if s.fn == nil {
 		return false
 	}
 	if fn, _ := m.info.Defs[s.fn.Name].(*types.Func); fn == nil || m.calledInPackage(fn) {

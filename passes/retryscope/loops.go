@@ -72,6 +72,11 @@ type loopWalk struct {
 	// retriedAt those attempts.
 	retried   map[types.Object]bool
 	retriedAt map[token.Pos]bool
+	// never is set when an exit's cap is a policy that never retries by
+	// default (condNever) and the loop repeats only through it;
+	// policyAsks are where the loop asks that policy.
+	never      bool
+	policyAsks []token.Pos
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -284,6 +289,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	}
 	w.failBranch, w.pastExits = failBranch, pastExits
 	w.bounds(s, cond, rangeCap)
+	if w.never && s.Cap.Kind == CapKnown && s.Cap.N <= 1 {
+		return nil // by default its policy never retries (neverretry.go)
+	}
 	s.Waits = m.loopWaits(di, w.body)
 	if iter != nil {
 		// the iterator waits before it yields the next attempt
@@ -1319,6 +1327,13 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			better(d)
 		case condOther:
 			other = true
+		case condNever:
+			if w.policyOnly() {
+				caps = append(caps, c)
+				w.never = true
+			} else {
+				other = true // it also repeats on its own: the policy's bound is not the loop's
+			}
 		}
 	}
 	if cond != nil {
@@ -1676,6 +1691,7 @@ const (
 	condTime                      // a context or a clock: a deadline
 	condOther                     // something else: an unknown bound
 	condInvariant                 // the same on every pass: not a bound
+	condNever                     // a policy's decision that is no by default (neverRetries)
 )
 
 // condKind classifies an exit condition.
@@ -1698,6 +1714,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 	var counter types.Object
 	attempt, timeish, stop, varying, decision := false, false, false, false, false
 	var ctxObj types.Object
+	var decisions []types.Object
 	waitKind := DeadlineKind(0)
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -1718,6 +1735,7 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 				stop = true
 			} else if local(o) && w.fromCounterDecision(o) {
 				decision = true
+				decisions = append(decisions, o)
 			} else if w.results[o] || w.errs[o] {
 				if k, ok := w.waitErr[o]; ok {
 					waitKind = k
@@ -1768,8 +1786,14 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
 	case decision:
 		// wait, ok := retrier.Retry(ctx, n, err): a policy told the
-		// attempt number decides; the bound is the policy's, unknown here
-		return condOther, Cap{}, Deadline{}
+		// attempt number decides; the bound is the policy's, unknown here,
+		// unless the package's default policy never retries
+		for _, o := range decisions {
+			if !w.neverRetries(o) {
+				return condOther, Cap{}, Deadline{}
+			}
+		}
+		return condNever, Cap{Kind: CapKnown, N: 1, Pos: e.Pos()}, Deadline{}
 	case attempt:
 		return condAttempt, Cap{}, Deadline{}
 	case !varying:

@@ -22,6 +22,10 @@ const (
 	MsgIDHeader = "Nats-Msg-Id"
 )
 
+// NATSPackage reports whether path is a package of nats.go that declares
+// JetStream publish methods.
+func NATSPackage(path string) bool { return path == natsPath || path == jetstreamPath }
+
 // publisher gives the arguments of a JetStream publish method: the index
 // of the *nats.Msg (-1 when it takes a subject and the data) and of its
 // first option.

@@ -1,3 +1,5 @@
+// want package:"publishers"
+
 // Package producers publishes to NATS JetStream the way dendrite's
 // producers do: a message with headers, with or without a Nats-Msg-Id.
 package producers

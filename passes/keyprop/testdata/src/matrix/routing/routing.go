@@ -1,3 +1,5 @@
+// want package:"publishers"
+
 // Package routing is a Matrix client-server API: its PUT handlers take the
 // client's transaction id ({txnId}), the key its retries carry.
 package routing

@@ -1,0 +1,159 @@
+// Package policydep is olivere/elastic's shape: a client whose retry loop
+// asks a policy, a StopRetrier by default, and one whose default policy
+// retries.
+package policydep
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+type Retrier interface {
+	Retry(ctx context.Context, retry int, err error) (time.Duration, bool, error)
+}
+
+// StopRetrier never retries.
+type StopRetrier struct{}
+
+func NewStopRetrier() *StopRetrier { return &StopRetrier{} }
+
+func (r *StopRetrier) Retry(ctx context.Context, retry int, err error) (time.Duration, bool, error) {
+	return 0, false, nil
+}
+
+// BackoffRetrier retries by its ticks.
+type BackoffRetrier struct{ ticks []int }
+
+func NewBackoffRetrier(ticks ...int) *BackoffRetrier { return &BackoffRetrier{ticks: ticks} }
+
+func (r *BackoffRetrier) Retry(ctx context.Context, retry int, err error) (time.Duration, bool, error) {
+	if retry >= len(r.ticks) {
+		return 0, false, nil
+	}
+	return time.Duration(r.ticks[retry]) * time.Millisecond, true, nil
+}
+
+var noRetries = NewStopRetrier()
+
+func send() error { return nil }
+
+func connected() bool { return true }
+
+func healthcheck() {}
+
+var errNoClient = errors.New("no client")
+
+type Client struct{ retrier Retrier }
+
+type ClientOptionFunc func(*Client) error
+
+func NewClient(options ...ClientOptionFunc) *Client {
+	c := &Client{retrier: noRetries}
+	for _, o := range options {
+		_ = o(c)
+	}
+	return c
+}
+
+// SetRetrier and SetMaxRetries are the users' choices, not the defaults.
+func SetRetrier(r Retrier) ClientOptionFunc {
+	return func(c *Client) error {
+		if r == nil {
+			r = noRetries
+		}
+		c.retrier = r
+		return nil
+	}
+}
+
+func SetMaxRetries(n int) ClientOptionFunc {
+	return func(c *Client) error {
+		if n == 0 {
+			c.retrier = noRetries
+		} else {
+			c.retrier = NewBackoffRetrier(make([]int, n)...)
+		}
+		return nil
+	}
+}
+
+type Options struct{ Retrier Retrier }
+
+type Service struct {
+	c       *Client
+	retrier Retrier
+}
+
+// Retrier sets the service's own policy, nil unless a user calls it.
+func (s *Service) Retrier(r Retrier) *Service {
+	s.retrier = r
+	return s
+}
+
+func (s *Service) Do(ctx context.Context) error {
+	return s.c.PerformRequest(ctx, Options{Retrier: s.retrier})
+}
+
+// PerformRequest asks the client's policy, a StopRetrier unless a user sets
+// another, or the request's, nil unless a user sets one: one attempt by
+// default, no retry scope. Its one pass after a health check when no
+// connection was up sends nothing twice.
+func (c *Client) PerformRequest(ctx context.Context, opt Options) error {
+	retrier := c.retrier
+	if opt.Retrier != nil {
+		retrier = opt.Retrier
+	}
+	n := 0
+	retried := false
+	for {
+		if !connected() {
+			if !retried {
+				healthcheck()
+				retried = true
+				continue
+			}
+			return errNoClient
+		}
+		err := send()
+		if err == nil {
+			return nil
+		}
+		n++
+		wait, ok, rerr := retrier.Retry(ctx, n, err)
+		if rerr != nil {
+			return rerr
+		}
+		if !ok {
+			return err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// BackoffClient's default policy retries: the loop is a retry, bounded by
+// the policy.
+type BackoffClient struct{ retrier Retrier }
+
+func NewBackoffClient() *BackoffClient {
+	return &BackoffClient{retrier: NewBackoffRetrier(100, 200)}
+}
+
+func (c *BackoffClient) Perform(ctx context.Context) error { // want Perform:`retries\(retry loop, in \(\*policydep.BackoffClient\).Perform\)`
+	n := 0
+	for {
+		err := send()
+		if err == nil {
+			return nil
+		}
+		n++
+		wait, ok, rerr := c.retrier.Retry(ctx, n, err)
+		if rerr != nil {
+			return rerr
+		}
+		if !ok {
+			return err
+		}
+		time.Sleep(wait)
+	}
+}
