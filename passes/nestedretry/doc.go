@@ -162,6 +162,13 @@ layers too). The check has no flags of its own.`},
   loops are more often read or scan loops that look like retries, and a
   mistake there would spread through every caller. (It still counts as an
   outer layer.)
+- A loop that asks a policy value whether to try again (` + "`wait, ok, err := retrier.Retry(ctx, n, ...)`" + `)
+  when, by its package's defaults, the value is of a type whose method returns
+  false there on every path and the loop repeats only after asking it (or once,
+  on a flag): olivere/elastic's ` + "`PerformRequest`" + `, whose client's retrier is a
+  ` + "`StopRetrier`" + ` unless a user's ` + "`SetRetrier`" + ` gives another. The model makes no
+  retry scope of it; a retrying default policy, or one every user passes to the
+  constructor, leaves the loop a retry.
 - Code inside the inner layer's own repeated code: it belongs to the inner
   layer (and is reported against it if it nests a third layer).
 - ` + "`runtime/retry.Do`" + ` inside another ` + "`runtime/retry.Do`" + `'s operation, directly
