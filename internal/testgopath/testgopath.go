@@ -20,7 +20,9 @@ import (
 // Dir returns a temporary GOPATH directory whose src holds the shared stubs
 // and the packages of own (a check's testdata directory, usually
 // analysistest.TestData()). Files of own win over stubs of the same path.
-func Dir(t testing.TB, own string) string {
+// borrowed are packages of other testdata directories (".../testdata/src/p"),
+// copied in as src/p: one check's test package serving another's tests.
+func Dir(t testing.TB, own string, borrowed ...string) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
@@ -29,6 +31,11 @@ func Dir(t testing.TB, own string) string {
 	dir := t.TempDir()
 	for _, src := range []string{filepath.Join(root, "testdata", "stubs"), own} {
 		if err := copyTree(src, dir); err != nil {
+			t.Fatalf("testgopath: %v", err)
+		}
+	}
+	for _, pkg := range borrowed {
+		if err := copyTree(pkg, filepath.Join(dir, "src", filepath.Base(pkg))); err != nil {
 			t.Fatalf("testgopath: %v", err)
 		}
 	}

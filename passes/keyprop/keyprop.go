@@ -69,8 +69,12 @@ type handler struct {
 	depth int
 }
 
-// span is a range of source positions.
-type span struct{ from, to token.Pos }
+// span is a range of source positions; name, when set, names the key that
+// is downstream in it (a decoded message's key field).
+type span struct {
+	from, to token.Pos
+	name     string
+}
 
 type checker struct {
 	pass  *analysis.Pass
@@ -295,7 +299,7 @@ func (h *handler) scan() (routes bool) {
 				break
 			}
 		}
-		h.regions = append(h.regions, span{region.Pos(), region.End()})
+		h.regions = append(h.regions, span{from: region.Pos(), to: region.End()})
 		if h.name == "" {
 			h.name = types.ExprString(n.(ast.Expr))
 		}
@@ -336,9 +340,10 @@ func (h *handler) decode(call *ast.CallExpr, fn *types.Func, stack []ast.Node) {
 		switch b := stack[j].(type) {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 			h.keyStructs[v] = field
-			h.regions = append(h.regions, span{call.Pos(), b.End()})
+			name := v.Name() + "." + field.Name()
+			h.regions = append(h.regions, span{from: call.Pos(), to: b.End(), name: name})
 			if h.name == "" {
-				h.name = v.Name() + "." + field.Name()
+				h.name = name
 			}
 			return
 		}
@@ -493,12 +498,12 @@ func (h *handler) check() {
 			if fn := h.c.callee(call); fn != nil {
 				what += " through " + names.Of(fn)
 			}
-			h.verdict(call, what+" sends", "idempotency key", "send idempotency.Derive("+h.name+", step)", vals)
+			h.verdict(call, what+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals)
 			return true
 		}
 		if pub := keys.JetStreamPublish(h.c.info, h.body, call); pub != nil {
 			if !pub.Opaque {
-				h.verdict(call, "`"+types.ExprString(call.Fun)+"` publishes with", "Nats-Msg-Id", "set nats.MsgId(idempotency.Derive("+h.name+", step))", pub.IDs)
+				h.verdict(call, "`"+types.ExprString(call.Fun)+"` publishes with", "Nats-Msg-Id", "set nats.MsgId(idempotency.Derive("+h.keyAt(call.Pos())+", step))", pub.IDs)
 			}
 			return true
 		}
@@ -508,7 +513,7 @@ func (h *handler) check() {
 		}
 		if stripeCreate(fn) && len(call.Args) > 0 {
 			if vals, ok := h.stripeKeys(call.Args[len(call.Args)-1]); ok {
-				h.verdict(call, names.Of(fn)+" sends", "idempotency key", "send idempotency.Derive("+h.name+", step)", vals)
+				h.verdict(call, names.Of(fn)+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals)
 			}
 			return true
 		}
@@ -524,7 +529,7 @@ func (h *handler) check() {
 		}
 		if h.c.publishesWithoutID(fn) {
 			h.report(call, fmt.Sprintf("`%s` publishes with no Nats-Msg-Id; derive its nats.MsgId from %s",
-				types.ExprString(call.Fun), h.name))
+				types.ExprString(call.Fun), h.keyAt(call.Pos())))
 		}
 		return true
 	})
@@ -545,7 +550,7 @@ func (h *handler) follow(fn *types.Func, passed []int) {
 	h.c.followed[key] = true
 	g := h.c.newHandler(decl.Body)
 	g.depth = h.depth + 1
-	g.regions = []span{{decl.Body.Pos(), decl.Body.End()}}
+	g.regions = []span{{from: decl.Body.Pos(), to: decl.Body.End()}}
 	for _, i := range passed {
 		if i >= params.Len() || fn.Signature().Variadic() && i >= params.Len()-1 {
 			continue
@@ -567,6 +572,19 @@ func (h *handler) follow(fn *types.Func, passed []int) {
 	}
 	g.propagate(true)
 	g.check()
+}
+
+// keyAt returns how the message names the key downstream at pos: the key
+// field of the innermost decode whose statements hold pos, or the
+// handler's key.
+func (h *handler) keyAt(pos token.Pos) string {
+	name, size := h.name, token.Pos(-1)
+	for _, r := range h.regions {
+		if r.name != "" && r.from <= pos && pos < r.to && (size < 0 || r.to-r.from < size) {
+			name, size = r.name, r.to-r.from
+		}
+	}
+	return name
 }
 
 // reads reports whether pos is downstream of the key.
@@ -678,13 +696,13 @@ func (h *handler) stripeKeys(e ast.Expr) ([]ast.Expr, bool) {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr)
-			if ok && sel.Sel.Name == "SetIdempotencyKey" && len(n.Args) == 1 && rootIs(h.c.info, sel.X, v) {
+			if ok && sel.Sel.Name == "SetIdempotencyKey" && len(n.Args) == 1 && keys.RootedAt(h.c.info, sel.X, v) {
 				out = append(out, n.Args[0])
 			}
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
 				sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-				if ok && h.c.names.Field(sel.Sel.Name) && rootIs(h.c.info, sel.X, v) && len(n.Lhs) == len(n.Rhs) {
+				if ok && h.c.names.Field(sel.Sel.Name) && keys.RootedAt(h.c.info, sel.X, v) && len(n.Lhs) == len(n.Rhs) {
 					out = append(out, n.Rhs[i])
 				}
 			}
@@ -692,18 +710,4 @@ func (h *handler) stripeKeys(e ast.Expr) ([]ast.Expr, bool) {
 		return true
 	})
 	return out, true
-}
-
-// rootIs reports whether e is v or a field path of v (params.Params).
-func rootIs(info *types.Info, e ast.Expr, v *types.Var) bool {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return info.Uses[x] == v
-		case *ast.SelectorExpr:
-			e = x.X
-		default:
-			return false
-		}
-	}
 }

@@ -3,6 +3,7 @@ package nestedretry
 import (
 	"bytes"
 	"encoding/gob"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -71,9 +72,11 @@ func TestClients(t *testing.T) {
 	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")
 }
 
+// TestAcrossPackages: layers reached through other packages' functions;
+// policyuse calls the model's policies package (retryscope's testdata).
 func TestAcrossPackages(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policydep", "policyuse")
+	dir := testgopath.Dir(t, analysistest.TestData(), filepath.Join("..", "retryscope", "testdata", "src", "policies"))
+	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
 }
 
 // TestJobHandlers: a job handler is the outer layer its framework retries.

@@ -211,24 +211,14 @@ func (m *model) saysNo(t types.Type, name string, i int) bool {
 	if decl == nil || decl.Body == nil {
 		return false
 	}
-	returns := 0
-	no := true
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	returns := astq.Returns(decl.Body)
+	for _, r := range returns {
+		if i >= len(r.Results) {
 			return false
-		case *ast.ReturnStmt:
-			returns++
-			if i >= len(n.Results) {
-				no = false
-				return false
-			}
-			tv, ok := m.info.Types[n.Results[i]]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool || constant.BoolVal(tv.Value) {
-				no = false
-			}
 		}
-		return no
-	})
-	return no && returns > 0
+		if tv, ok := m.info.Types[r.Results[i]]; !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool || constant.BoolVal(tv.Value) {
+			return false
+		}
+	}
+	return len(returns) > 0
 }

@@ -184,3 +184,17 @@ func Parents(root ast.Node, f func(n, parent ast.Node) bool) {
 		return true
 	})
 }
+
+// Returns returns the return statements of body, leaving out those of the
+// function literals in it.
+func Returns(body *ast.BlockStmt) []*ast.ReturnStmt {
+	var out []*ast.ReturnStmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.ReturnStmt); ok {
+			out = append(out, r)
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit
+	})
+	return out
+}

@@ -183,7 +183,7 @@ func (p *Publish) message(info *types.Info, body *ast.BlockStmt, e ast.Expr) {
 	// header writes, and any other use that may set the id out of sight.
 	ast.Inspect(body, func(n ast.Node) bool {
 		for _, w := range Writes(info, n) {
-			if !rootedAt(info, w.Header, v) {
+			if w.Header == nil || !RootedAt(info, w.Header, v) {
 				continue
 			}
 			switch {
@@ -205,7 +205,7 @@ func (p *Publish) message(info *types.Info, body *ast.BlockStmt, e ast.Expr) {
 			}
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && rootedAt(info, sel.X, v) {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Name == "Header" && RootedAt(info, sel.X, v) {
 					if len(n.Rhs) == len(n.Lhs) {
 						if lit, ok := ast.Unparen(n.Rhs[i]).(*ast.CompositeLit); ok {
 							p.headerLiteral(info, lit)
@@ -249,23 +249,18 @@ func (p *Publish) headerLiteral(info *types.Info, lit *ast.CompositeLit) {
 	}
 }
 
-// rootedAt reports whether e is v, &v, or a selector path of v (m.Header).
-func rootedAt(info *types.Info, e ast.Expr, v *types.Var) bool {
-	if e == nil {
-		return false
+// RootedAt reports whether e is v, &v, or a selector path of v (m.Header,
+// params.Params).
+func RootedAt(info *types.Info, e ast.Expr, v *types.Var) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return info.Uses[x] == v
+	case *ast.SelectorExpr:
+		return RootedAt(info, x.X, v)
+	case *ast.UnaryExpr:
+		return RootedAt(info, x.X, v)
 	}
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.Ident:
-			return info.Uses[x] == v
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.UnaryExpr:
-			e = x.X
-		default:
-			return false
-		}
-	}
+	return false
 }
 
 // handed reports whether an argument e hands the message v, or its

@@ -105,9 +105,8 @@ func (c *Client) PerformRequest(ctx context.Context, opt Options) error {
 	if opt.Retrier != nil {
 		retrier = opt.Retrier
 	}
-	n := 0
 	retried := false
-	for {
+	for n := 1; ; n++ {
 		if !connected() {
 			if !retried {
 				healthcheck()
@@ -120,15 +119,14 @@ func (c *Client) PerformRequest(ctx context.Context, opt Options) error {
 		if err == nil {
 			return nil
 		}
-		n++
 		wait, ok, rerr := retrier.Retry(ctx, n, err)
 		if rerr != nil {
 			return rerr
-		}
-		if !ok {
+		} else if !ok {
 			return err
 		}
 		time.Sleep(wait)
+		continue // try again
 	}
 }
 
@@ -141,18 +139,18 @@ func NewBackoffClient() *BackoffClient {
 }
 
 func (c *BackoffClient) Perform(ctx context.Context) error {
-	n := 0
+	var n int
 	for { // want `loop cap=unknown deadline=unknown waits=unknown body`
+		n++
 		err := send()
 		if err == nil {
 			return nil
 		}
-		n++
 		wait, ok, rerr := c.retrier.Retry(ctx, n, err)
-		if rerr != nil {
+		switch {
+		case rerr != nil:
 			return rerr
-		}
-		if !ok {
+		case !ok:
 			return err
 		}
 		time.Sleep(wait)
@@ -164,19 +162,13 @@ type ParamClient struct{ retrier Retrier }
 
 func NewParamClient(r Retrier) *ParamClient { return &ParamClient{retrier: r} }
 
-func (c *ParamClient) Perform(ctx context.Context) error {
-	n := 0
-	for { // want `loop cap=unknown deadline=unknown waits=unknown body`
-		err := send()
-		if err == nil {
+func (c *ParamClient) Perform(ctx context.Context) (err error) {
+	for n := 1; ; n++ { // want `loop cap=unknown deadline=unknown waits=unknown body`
+		if err = send(); err == nil {
 			return nil
 		}
-		n++
-		wait, ok, rerr := c.retrier.Retry(ctx, n, err)
-		if rerr != nil {
-			return rerr
-		}
-		if !ok {
+		wait, again, _ := c.retrier.Retry(ctx, n, err)
+		if !again {
 			return err
 		}
 		time.Sleep(wait)

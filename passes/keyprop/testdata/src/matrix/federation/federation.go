@@ -3,6 +3,7 @@
 package federation
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 
@@ -37,14 +38,12 @@ func (t *TxnReq) processEDUs(ctx context.Context, edus []EDU) {
 				}
 			}
 		case "m.keyed_to_device":
+			// the decoded message id carried down as a publish's id, and dropped
 			var payload gomatrixserverlib.ToDeviceMessage
-			if err := json.Unmarshal(e.Content, &payload); err != nil {
-				continue
-			}
-			for userID, byUser := range payload.Messages {
-				for _, message := range byUser {
-					_ = t.producer.SendKeyed(ctx, payload.MessageID+userID, message)
-				}
+			if json.NewDecoder(bytes.NewReader(e.Content)).Decode(&payload) == nil {
+				id := payload.MessageID
+				_ = t.producer.SendKeyed(ctx, id, nil)
+				_ = t.producer.SendEDU(ctx, nil) // want "`t.producer.SendEDU` publishes with no Nats-Msg-Id; derive its nats.MsgId from payload.MessageID"
 			}
 		}
 	}
