@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -19,6 +20,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
 // Require fails t (under env=1, as CI sets it) or skips it when nothing
@@ -153,4 +156,55 @@ func KillTwice(t testing.TB, test, childEnv string, env []string, effects func()
 	if n := effects(); n != 1 {
 		t.Fatalf("%d effects after the commit, want 1", n)
 	}
+}
+
+// An Adapter is what a consumer child uses of an inbox adapter (inboxamqp,
+// inboxnats) for messages of type M.
+type Adapter[M any] struct {
+	Handle    func(ctx context.Context, in *idempotency.Inbox, consumer string, m M, handle func(ctx context.Context, m M) error) error
+	MessageID func(consumer string, m M) (string, error)
+}
+
+// ConsumerChild is the body of the consumer child test of KillTwice, in
+// mode "work" or "commit", on the PostgreSQL inbox of dsn: it takes one
+// message with receive and hangs, until it is killed, in the handler before
+// the inbox commits ("work", after printing WORKING), or after the commit
+// and before the ack ("commit", after printing COMMITTED). effect is the
+// handler's database write.
+func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer string, receive func() M, effect func(ctx context.Context, m M) error) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := idempotency.NewPostgresInbox(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := receive()
+	switch mode {
+	case "work":
+		a.Handle(ctx, in, consumer, m, func(ctx context.Context, m M) error {
+			if err := effect(ctx, m); err != nil {
+				return err
+			}
+			fmt.Println("WORKING")
+			time.Sleep(time.Hour) // killed here: the effect is written, not committed
+			return nil
+		})
+	case "commit":
+		// Handle's steps up to its ack: the inbox commits, then the
+		// process dies before it acks.
+		id, err := a.MessageID(consumer, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return effect(ctx, m) }); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("COMMITTED")
+		time.Sleep(time.Hour) // killed here: committed, not acked
+	}
+	t.Fatal("the consumer child was not killed")
 }
