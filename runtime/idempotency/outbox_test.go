@@ -1,7 +1,6 @@
 package idempotency
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -11,14 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/idemlint/idemlint/runtime/internal/childtest"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -460,48 +458,9 @@ func TestOutboxRelayKilled(t *testing.T) {
 	defer srv.Close()
 
 	// The relay, in a child process: it sends, then is killed with SIGKILL before marking.
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOutboxRelayChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envRelayChild+"="+withSearchPath(t, testDSN(), schema), envRelayURL+"="+srv.URL)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var sentID string
-wait:
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				cmd.Wait()
-				t.Fatal("the relay child ended without sending")
-			}
-			if id, found := strings.CutPrefix(l, "SENT "); found {
-				sentID = id
-				break wait
-			}
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("the relay child sent nothing within 60s")
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child exit: %v, want killed", err)
-	}
+	child := childtest.Start(t, "TestOutboxRelayChild", envRelayChild+"="+withSearchPath(t, testDSN(), schema), envRelayURL+"="+srv.URL)
+	sentID := child.Await("SENT ", 60*time.Second)
+	child.Kill()
 
 	e, err := o.Lookup(ctx, "publish", "order-9", "k9")
 	if err != nil || e.State != OutboxPending || strconv.FormatInt(e.ID, 10) != sentID {
