@@ -217,6 +217,29 @@ func TestOutboxUnderMiddleware(t *testing.T) {
 	}
 }
 
+// addCommitted adds m to o, in a committed transaction of its own when o
+// is in PostgreSQL.
+func addCommitted(t *testing.T, o *Outbox, m OutboxMessage) {
+	t.Helper()
+	ctx := context.Background()
+	if o.db == nil {
+		if err := o.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Add(ContextWithTx(ctx, tx), m); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOutboxRelayRetries(t *testing.T) {
 	for name, mk := range outboxes() {
 		t.Run(name, func(t *testing.T) {
@@ -224,19 +247,7 @@ func TestOutboxRelayRetries(t *testing.T) {
 			ctx := context.Background()
 			add := func(key string) {
 				t.Helper()
-				if o.db == nil {
-					if err := o.Add(ctx, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)}); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				tx, _ := o.db.BeginTx(ctx, nil)
-				if err := o.Add(ContextWithTx(ctx, tx), OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)}); err != nil {
-					t.Fatal(err)
-				}
-				if err := tx.Commit(); err != nil {
-					t.Fatal(err)
-				}
+				addCommitted(t, o, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)})
 			}
 			add("flaky")
 			add("bad")
@@ -298,15 +309,7 @@ func TestOutboxPrune(t *testing.T) {
 			ctx := context.Background()
 			add := func(key string) {
 				t.Helper()
-				c := ctx
-				if o.db != nil {
-					tx, _ := o.db.BeginTx(ctx, nil)
-					defer tx.Commit()
-					c = ContextWithTx(ctx, tx)
-				}
-				if err := o.Add(c, OutboxMessage{Kind: "k", Key: key}); err != nil {
-					t.Fatal(err)
-				}
+				addCommitted(t, o, OutboxMessage{Kind: "k", Key: key})
 			}
 			add("a")
 			add("b")
