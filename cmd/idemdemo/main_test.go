@@ -27,11 +27,16 @@ import (
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
-func testDSN() string {
-	if d := os.Getenv("DATABASE_URL"); d != "" {
-		return d
+// envOr returns the environment variable name, or def when it is empty.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
 	}
-	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	return def
+}
+
+func testDSN() string {
+	return envOr("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable")
 }
 
 // schemaDSN creates a fresh schema, dropped when the test ends, and returns
@@ -105,16 +110,23 @@ func post(t *testing.T, client *http.Client, base, key, body string, hdr ...stri
 	return reply{resp.StatusCode, resp.Header, string(b)}, err
 }
 
-func count(t *testing.T, base string) int64 {
+func count(t *testing.T, base string) int64 { return countAt(t, base+"/payments/count") }
+
+// countAt gets url, a count endpoint, and returns its count; a status other
+// than 200 or a body without a count fails the test.
+func countAt(t *testing.T, url string) int64 {
 	t.Helper()
-	resp, err := http.Get(base + "/payments/count")
+	resp, err := http.Get(url)
 	if err != nil {
-		t.Fatalf("count: %v", err)
+		t.Fatalf("%s: %v", url, err)
 	}
 	defer resp.Body.Close()
 	var c struct{ Count *int64 }
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: status %d", url, resp.StatusCode)
+	}
 	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || c.Count == nil {
-		t.Fatalf("count body: %v", err)
+		t.Fatalf("%s: body: %v", url, err)
 	}
 	return *c.Count
 }
@@ -364,11 +376,7 @@ func TestDemoCrashAndRetry(t *testing.T) {
 	key := idempotency.NewKey()
 	body := `{"amount":4200,"currency":"EUR"}`
 	client := &http.Client{Timeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() {
-		_, err := post(t, client, base, key, body)
-		errc <- err
-	}()
+	errc := postAsync(t, client, base, key, body)
 	// Wait until the payment and its receipt are inserted (uncommitted) inside the handler.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -383,13 +391,7 @@ func TestDemoCrashAndRetry(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	if err := <-errc; err == nil {
-		t.Fatalf("the killed request got an answer")
-	}
+	killMidRequest(t, cmd, errc)
 	var state string
 	if err := db.QueryRow(`SELECT state FROM idempotency_keys`).Scan(&state); err != nil || state != "in_progress" {
 		t.Fatalf("key after the crash: %q, %v; want in_progress", state, err)
@@ -403,20 +405,7 @@ func TestDemoCrashAndRetry(t *testing.T) {
 	}
 	// One receipt, delivered by the relay of the restarted process.
 	waitReceipts(t, base, 1, log)
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) || err != nil {
-			t.Fatalf("idemdemo exit after SIGTERM: %v\n%s", err, log.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("idemdemo did not stop on SIGTERM")
-	}
+	stopDemo(t, cmd, log)
 	if !strings.Contains(log.String(), "shutting down") {
 		t.Fatalf("no clean shutdown in the log:\n%s", log.String())
 	}
@@ -455,6 +444,30 @@ func fileReceipts(t *testing.T, name string) []map[string]any {
 }
 
 // stopDemo sends SIGTERM and waits for a clean exit.
+// postAsync posts body with key in the background; the channel gets the
+// post's error.
+func postAsync(t *testing.T, client *http.Client, base, key, body string) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		_, err := post(t, client, base, key, body)
+		errc <- err
+	}()
+	return errc
+}
+
+// killMidRequest kills the demo with SIGKILL while the request of errc
+// runs; the request must get no answer.
+func killMidRequest(t *testing.T, cmd *exec.Cmd, errc <-chan error) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if err := <-errc; err == nil {
+		t.Fatalf("the killed request got an answer")
+	}
+}
+
 func stopDemo(t *testing.T, cmd *exec.Cmd, log *syncBuffer) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -518,20 +531,7 @@ func relayAll(t *testing.T, d *demo) int {
 }
 
 func receiptCount(t *testing.T, base string) int64 {
-	t.Helper()
-	resp, err := http.Get(base + "/payments/receipts/count")
-	if err != nil {
-		t.Fatalf("receipts count: %v", err)
-	}
-	defer resp.Body.Close()
-	var c struct{ Count *int64 }
-	if resp.StatusCode != 200 {
-		t.Fatalf("receipts count: status %d", resp.StatusCode)
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&c); err != nil || c.Count == nil {
-		t.Fatalf("receipts count body: %v", err)
-	}
-	return *c.Count
+	return countAt(t, base+"/payments/receipts/count")
 }
 
 // receiptLines parses the receipts log: one JSON object a line.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,12 +14,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
-func testRedisAddr() string {
-	if a := os.Getenv("REDIS_ADDR"); a != "" {
-		return a
-	}
-	return "127.0.0.1:6379"
-}
+func testRedisAddr() string { return envOr("REDIS_ADDR", "127.0.0.1:6379") }
 
 // redisPrefix returns a client on the test Redis and a fresh key prefix,
 // whose keys are deleted when the test ends. A missing Redis fails the
@@ -78,11 +72,7 @@ func TestDemoRedisCrashAndRetry(t *testing.T) {
 	key := idempotency.NewKey()
 	body := `{"amount":4200,"currency":"EUR"}`
 	client := &http.Client{Timeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() {
-		_, err := post(t, client, base, key, body)
-		errc <- err
-	}()
+	errc := postAsync(t, client, base, key, body)
 	record := "{" + prefix + "}:k:7:default:" + key
 	deadline := time.Now().Add(10 * time.Second)
 	for rdb.HGet(context.Background(), record, "state").Val() != "p" {
@@ -92,13 +82,7 @@ func TestDemoRedisCrashAndRetry(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(100 * time.Millisecond) // inside the handler's work delay
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	if err := <-errc; err == nil {
-		t.Fatalf("the killed request got an answer")
-	}
+	killMidRequest(t, cmd, errc)
 
 	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s")...)
 	retryAfterCrash(t, client, base, key, body)

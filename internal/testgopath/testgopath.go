@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -176,6 +177,33 @@ func Fixes(t *testing.T, a *analysis.Analyzer, patterns ...string) int {
 		}
 	}
 	return n
+}
+
+// Probe runs fn over each of pkgs (loaded with packages.LoadAllSyntax)
+// with the package's result of model, an analyzer whose result is an R,
+// for the tests that check the model's answers themselves. It fails t if
+// the analysis of a package fails.
+func Probe[R any](t testing.TB, model *analysis.Analyzer, pkgs []*packages.Package, fn func(pass *analysis.Pass, res R)) {
+	t.Helper()
+	probe := &analysis.Analyzer{
+		Name:       "probe",
+		Doc:        "probe: run a test's function over the result of " + model.Name,
+		Requires:   []*analysis.Analyzer{model},
+		ResultType: reflect.TypeFor[int](),
+		Run: func(pass *analysis.Pass) (any, error) {
+			fn(pass, pass.ResultOf[model].(R))
+			return 0, nil
+		},
+	}
+	graph, err := checker.Analyze([]*analysis.Analyzer{probe}, pkgs, nil)
+	if err != nil {
+		t.Fatalf("testgopath: %v", err)
+	}
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			t.Fatalf("testgopath: %s: %v", act, act.Err)
+		}
+	}
 }
 
 // WriteTree writes files (relative names to contents) into a temporary

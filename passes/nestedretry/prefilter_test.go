@@ -2,12 +2,10 @@ package nestedretry
 
 import (
 	"go/ast"
-	"reflect"
 	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	analysischecker "golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
@@ -25,44 +23,34 @@ func TestClientCallsSound(t *testing.T) {
 	kinds := make(map[string]int)
 	for _, tree := range testgopath.Trees(t) {
 		pkgs := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, "./...")
-		check := &analysis.Analyzer{
-			Name:       "clientsound",
-			Doc:        "clientsound: check the prefilter's client calls against clientLayer",
-			Requires:   []*analysis.Analyzer{retryscope.Analyzer},
-			ResultType: reflect.TypeFor[int](),
-			Run: func(pass *analysis.Pass) (any, error) {
-				c := newChecker(pass, pass.ResultOf[retryscope.Analyzer].(*retryscope.Result))
-				pp := prefilter.FromTypes(pass.Pkg)
-				preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
-				for _, f := range pass.Files {
-					ast.Inspect(f, func(n ast.Node) bool {
-						call, ok := n.(*ast.CallExpr)
-						if !ok {
-							return true
-						}
-						l := c.clientLayer(call)
-						if l == nil {
-							return true
-						}
-						mu.Lock()
-						kinds[l.lib]++
-						mu.Unlock()
-						name := prefilter.CallName(call)
-						for _, p := range preds {
-							if p(name, len(call.Args)) {
-								return true
-							}
-						}
-						t.Errorf("%s: no client call of the prefilter accepts %s (%s)", pass.Fset.Position(call.Pos()), name, l.desc)
+		testgopath.Probe(t, retryscope.Analyzer, pkgs, func(pass *analysis.Pass, res *retryscope.Result) {
+			c := newChecker(pass, res)
+			pp := prefilter.FromTypes(pass.Pkg)
+			preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
+			for _, f := range pass.Files {
+				ast.Inspect(f, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
 						return true
-					})
-				}
-				return 0, nil
-			},
-		}
-		if _, err := analysischecker.Analyze([]*analysis.Analyzer{check}, pkgs, nil); err != nil {
-			t.Fatal(err)
-		}
+					}
+					l := c.clientLayer(call)
+					if l == nil {
+						return true
+					}
+					mu.Lock()
+					kinds[l.lib]++
+					mu.Unlock()
+					name := prefilter.CallName(call)
+					for _, p := range preds {
+						if p(name, len(call.Args)) {
+							return true
+						}
+					}
+					t.Errorf("%s: no client call of the prefilter accepts %s (%s)", pass.Fset.Position(call.Pos()), name, l.desc)
+					return true
+				})
+			}
+		})
 	}
 	t.Logf("client layers checked, by library: %v", kinds)
 	for _, lib := range []string{"github.com/hashicorp/go-retryablehttp", "github.com/stripe/stripe-go/v85", "github.com/aws/aws-sdk-go-v2",

@@ -1,14 +1,12 @@
 package retryscope_test
 
 import (
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
-	analysischecker "golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/internal/testgopath"
@@ -21,32 +19,22 @@ import (
 func TestTableOps(t *testing.T) {
 	var mu sync.Mutex
 	checked := make(map[string]int)
-	check := &analysis.Analyzer{
-		Name:       "tableops",
-		Doc:        "tableops: check Scope.OpArg against the table",
-		Requires:   []*analysis.Analyzer{retryscope.Analyzer},
-		ResultType: reflect.TypeFor[int](),
-		Run: func(pass *analysis.Pass) (any, error) {
-			for _, s := range pass.ResultOf[retryscope.Analyzer].(*retryscope.Result).Scopes() {
-				l := retryscope.LibraryOf(s.Library)
-				if s.Kind != retryscope.LibraryCall || s.Helper != nil || l == nil {
-					continue
-				}
-				name := s.Entry[strings.LastIndex(s.Entry, ".")+1:]
-				if want := l.Ops[name]; s.OpArg != want {
-					t.Errorf("%s: %s: operation argument %d, the table says %d", pass.Fset.Position(s.Pos), s.Entry, s.OpArg, want)
-				}
-				mu.Lock()
-				checked[s.Library]++
-				mu.Unlock()
-			}
-			return 0, nil
-		},
-	}
 	pkgs := testgopath.Load(t, testgopath.Dir(t, analysistest.TestData()), packages.LoadAllSyntax, "libraries")
-	if _, err := analysischecker.Analyze([]*analysis.Analyzer{check}, pkgs, nil); err != nil {
-		t.Fatal(err)
-	}
+	testgopath.Probe(t, retryscope.Analyzer, pkgs, func(pass *analysis.Pass, res *retryscope.Result) {
+		for _, s := range res.Scopes() {
+			l := retryscope.LibraryOf(s.Library)
+			if s.Kind != retryscope.LibraryCall || s.Helper != nil || l == nil {
+				continue
+			}
+			name := s.Entry[strings.LastIndex(s.Entry, ".")+1:]
+			if want := l.Ops[name]; s.OpArg != want {
+				t.Errorf("%s: %s: operation argument %d, the table says %d", pass.Fset.Position(s.Pos), s.Entry, s.OpArg, want)
+			}
+			mu.Lock()
+			checked[s.Library]++
+			mu.Unlock()
+		}
+	})
 	for _, lib := range []string{"github.com/cenkalti/backoff/v5", "github.com/sethvargo/go-retry", "k8s.io/client-go/util/retry",
 		"github.com/eapache/go-resiliency/retrier", "github.com/avast/retry-go"} {
 		if checked[lib] == 0 {

@@ -1,6 +1,7 @@
 package unkeyedpost_test
 
 import (
+	"regexp"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -22,7 +23,12 @@ func TestFixes(t *testing.T) {
 
 func TestConfig(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, unkeyedpost.Analyzer, "configdefault")
+	// Without -key-headers, X-Dedup-Key is not a key: the one request of
+	// the package has none.
+	diags := testgopath.Run(t, dir, unkeyedpost.Analyzer, "config")
+	if len(diags) != 1 || diags[0].Posn.Line != 17 || !regexp.MustCompile(`^POST .*has no idempotency key`).MatchString(diags[0].Message) {
+		t.Errorf("without the configuration: %+v, want one finding at config.go:17, POST ... has no idempotency key", diags)
+	}
 	a := unkeyedpost.New(&unkeyedpost.Config{})
 	if err := a.Flags.Set("key-headers", "X-Dedup-Key"); err != nil {
 		t.Fatal(err)

@@ -1,15 +1,11 @@
 package grpcidem_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +16,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/grpcidem"
 	"github.com/idemlint/idemlint/runtime/grpcretry"
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/internal/childtest"
 	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 	"github.com/idemlint/idemlint/runtime/internal/testpb"
 	"github.com/idemlint/idemlint/runtime/retry"
@@ -77,43 +74,15 @@ func TestCrashChild(t *testing.T) {
 	srv.Serve(lis)
 }
 
-// startChild starts a server child and returns it with its address and its stdout lines.
-func startChild(t *testing.T, dsn string, hang bool) (*exec.Cmd, string, <-chan string) {
+// startChild starts a server child and returns it with its address.
+func startChild(t *testing.T, dsn string, hang bool) (*childtest.Child, string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 	h := "0"
 	if hang {
 		h = "1"
 	}
-	cmd.Env = append(os.Environ(), envCrashChild+"="+dsn, envCrashHang+"="+h)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	select {
-	case l := <-lines:
-		addr, ok := strings.CutPrefix(l, "LISTEN ")
-		if !ok {
-			t.Fatalf("child said %q, want LISTEN addr", l)
-		}
-		return cmd, addr, lines
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server child did not start within 60s")
-	}
-	return nil, "", nil
+	c := childtest.Start(t, "TestCrashChild", envCrashChild+"="+dsn, envCrashHang+"="+h)
+	return c, c.Await("LISTEN ", 60*time.Second)
 }
 
 func dial(t *testing.T, addr string, opts ...grpc.DialOption) testpb.OrdersClient {
@@ -140,29 +109,19 @@ func TestCrashMidCallPostgres(t *testing.T) {
 	key := retry.NewIdempotencyKey()
 	req := &testpb.CreateRequest{Item: "book"}
 
-	first, addr, lines := startChild(t, dsn, true)
+	first, addr := startChild(t, dsn, true)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := dial(t, addr).Create(keyed(key), req)
 		errc <- err
 	}()
-	select {
-	case l := <-lines:
-		if l != "INSERTED" {
-			t.Fatalf("child said %q, want INSERTED", l)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the call never reached the handler")
-	}
-	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	first.Wait()
+	first.Await("INSERTED", 60*time.Second) // the call reached the handler
+	first.Kill()
 	if err := <-errc; err == nil {
 		t.Fatal("the killed call got an answer")
 	}
 
-	_, addr, _ = startChild(t, dsn, false)
+	_, addr = startChild(t, dsn, false)
 	p := retry.Policy{MaxAttempts: 10, BaseDelay: 50 * time.Millisecond, MaxDelay: crashLease + time.Second, Deadline: 30 * time.Second}
 	client := dial(t, addr, grpc.WithChainUnaryInterceptor(grpcretry.UnaryClientInterceptor(p)))
 	start := time.Now()

@@ -207,15 +207,9 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		if _, beginErr = pl.read(nil); beginErr == nil {
 			tag, recErr = pl.read(nil)
 		}
-		status, err := pl.close()
-		if beginErr == nil && recErr == nil && err == nil && status == 'T' && tag.RowsAffected() == 1 {
+		kept, err := pl.end(beginErr == nil && recErr == nil && tag.RowsAffected() == 1)
+		if kept {
 			pc.begun = true
-			return nil
-		}
-		if status != 'I' {
-			if _, rerr := pc.pg().Exec(context.WithoutCancel(ctx), "rollback"); rerr != nil && err == nil {
-				err = rerr
-			}
 		}
 		return err
 	})

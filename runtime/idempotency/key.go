@@ -85,15 +85,21 @@ func NewKey() string {
 // distinct per step. The result is 64 hexadecimal characters, whatever the
 // length of the inputs, so it fits every downstream limit.
 func Derive(key, step string) string {
+	return hex.EncodeToString(hashParts("idemlint-derive-v1", key, step))
+}
+
+// hashParts is the SHA-256 of domain and then each part, prefixed by its
+// length (8 bytes, big-endian), so that no two lists of parts hash alike.
+func hashParts(domain string, parts ...string) []byte {
 	h := sha256.New()
 	var n [8]byte
-	h.Write([]byte("idemlint-derive-v1"))
-	for _, s := range [...]string{key, step} {
+	h.Write([]byte(domain))
+	for _, s := range parts {
 		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 		h.Write(n[:])
 		h.Write([]byte(s))
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return h.Sum(nil)
 }
 
 // ParseKey parses an Idempotency-Key header value. It accepts an RFC 9651

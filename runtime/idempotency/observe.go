@@ -2,8 +2,6 @@ package idempotency
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"log/slog"
 	"time"
@@ -128,15 +126,7 @@ func (e *Event) storeTime(since time.Time) {
 // KeyHash returns 16 hexadecimal characters that identify (tenant, key)
 // without revealing the key: the first 8 bytes of a SHA-256 of both.
 func KeyHash(tenant, key string) string {
-	h := sha256.New()
-	var n [8]byte
-	h.Write([]byte("idemlint-keyhash-v1"))
-	for _, s := range [...]string{tenant, key} {
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	return hex.EncodeToString(hashParts("idemlint-keyhash-v1", tenant, key)[:8])
 }
 
 // SlogObserver returns an observer (for WithObserver) that logs each event

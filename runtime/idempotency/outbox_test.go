@@ -1,7 +1,6 @@
 package idempotency
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -11,14 +10,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/idemlint/idemlint/runtime/internal/childtest"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -219,6 +217,29 @@ func TestOutboxUnderMiddleware(t *testing.T) {
 	}
 }
 
+// addCommitted adds m to o, in a committed transaction of its own when o
+// is in PostgreSQL.
+func addCommitted(t *testing.T, o *Outbox, m OutboxMessage) {
+	t.Helper()
+	ctx := context.Background()
+	if o.db == nil {
+		if err := o.Add(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Add(ContextWithTx(ctx, tx), m); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOutboxRelayRetries(t *testing.T) {
 	for name, mk := range outboxes() {
 		t.Run(name, func(t *testing.T) {
@@ -226,19 +247,7 @@ func TestOutboxRelayRetries(t *testing.T) {
 			ctx := context.Background()
 			add := func(key string) {
 				t.Helper()
-				if o.db == nil {
-					if err := o.Add(ctx, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)}); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				tx, _ := o.db.BeginTx(ctx, nil)
-				if err := o.Add(ContextWithTx(ctx, tx), OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)}); err != nil {
-					t.Fatal(err)
-				}
-				if err := tx.Commit(); err != nil {
-					t.Fatal(err)
-				}
+				addCommitted(t, o, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)})
 			}
 			add("flaky")
 			add("bad")
@@ -300,15 +309,7 @@ func TestOutboxPrune(t *testing.T) {
 			ctx := context.Background()
 			add := func(key string) {
 				t.Helper()
-				c := ctx
-				if o.db != nil {
-					tx, _ := o.db.BeginTx(ctx, nil)
-					defer tx.Commit()
-					c = ContextWithTx(ctx, tx)
-				}
-				if err := o.Add(c, OutboxMessage{Kind: "k", Key: key}); err != nil {
-					t.Fatal(err)
-				}
+				addCommitted(t, o, OutboxMessage{Kind: "k", Key: key})
 			}
 			add("a")
 			add("b")
@@ -460,48 +461,9 @@ func TestOutboxRelayKilled(t *testing.T) {
 	defer srv.Close()
 
 	// The relay, in a child process: it sends, then is killed with SIGKILL before marking.
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOutboxRelayChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envRelayChild+"="+withSearchPath(t, testDSN(), schema), envRelayURL+"="+srv.URL)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var sentID string
-wait:
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				cmd.Wait()
-				t.Fatal("the relay child ended without sending")
-			}
-			if id, found := strings.CutPrefix(l, "SENT "); found {
-				sentID = id
-				break wait
-			}
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("the relay child sent nothing within 60s")
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("child exit: %v, want killed", err)
-	}
+	child := childtest.Start(t, "TestOutboxRelayChild", envRelayChild+"="+withSearchPath(t, testDSN(), schema), envRelayURL+"="+srv.URL)
+	sentID := child.Await("SENT ", 60*time.Second)
+	child.Kill()
 
 	e, err := o.Lookup(ctx, "publish", "order-9", "k9")
 	if err != nil || e.State != OutboxPending || strconv.FormatInt(e.ID, 10) != sentID {

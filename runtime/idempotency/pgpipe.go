@@ -217,6 +217,23 @@ func (pl *pipeline) close() (byte, error) {
 	return pl.c.pg().PgConn().TxStatus(), err
 }
 
+// end closes pl and rolls back the transaction the server is left in, if
+// any, unless keep: with keep, a pipeline that closes without an error in
+// a transaction ('T', the one its BEGIN opened) reports kept and leaves
+// the transaction to the caller. err is close's error, or the rollback's.
+func (pl *pipeline) end(keep bool) (kept bool, err error) {
+	status, err := pl.close()
+	if keep && err == nil && status == 'T' {
+		return true, nil
+	}
+	if status != 'I' {
+		if _, rerr := pl.c.pg().Exec(context.WithoutCancel(pl.ctx), "rollback"); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return false, err
+}
+
 // prepare returns query's statement on c, preparing it on first use.
 func (c *pipeConn) prepare(ctx context.Context, query string) (*pgconn.StatementDescription, error) {
 	return c.pg().Prepare(ctx, query, query)
@@ -306,15 +323,9 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 		if claimErr == nil && found {
 			res, complete, claimErr = row.result(req)
 		}
-		status, err := pl.close()
-		if err == nil && claimErr == nil && complete && owns(res) && status == 'T' {
+		kept, err := pl.end(claimErr == nil && complete && owns(res))
+		if kept {
 			pc.begun = true
-			return nil
-		}
-		if status != 'I' {
-			if _, rerr := pc.pg().Exec(context.WithoutCancel(ctx), "rollback"); rerr != nil && err == nil {
-				err = rerr
-			}
 		}
 		return err
 	})
@@ -418,12 +429,7 @@ func (w *pipeWork) Complete(ctx context.Context, resp *Response) error {
 				commitErr = pgx.ErrTxCommitRollback
 			}
 		}
-		status, err := pl.close()
-		if status != 'I' {
-			if _, rerr := pc.pg().Exec(context.WithoutCancel(ctx), "rollback"); rerr != nil && err == nil {
-				err = rerr
-			}
-		}
+		_, err = pl.end(false)
 		pc.tx.done = true
 		return err
 	})

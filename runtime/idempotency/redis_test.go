@@ -73,12 +73,7 @@ func TestRedisExpiry(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := redisStore(t)
 	var calls atomic.Int64
-	mk := func(ttl time.Duration) http.Handler {
-		return Middleware(s, WithTTL(ttl))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			calls.Add(1)
-			w.WriteHeader(201)
-		}))
-	}
+	mk := createdWithTTL(s, &calls)
 	do(t, mk(DefaultTTL), "POST", "day", `{}`)
 	if ttl := rdb.PTTL(ctx, s.recordKey("", "day")).Val(); ttl <= DefaultTTL-time.Minute || ttl > DefaultTTL {
 		t.Fatalf("PTTL of a completed key = %v, want 24 h", ttl)

@@ -65,9 +65,19 @@ func (l *keyLog) distinct() (n int, attempts int) {
 // deadline, and sends one key throughout, so the payment is made once.
 func TestRetryClientAgainstInjected503(t *testing.T) {
 	eachStore(t, func(t *testing.T, b *backend) {
-		post := func(client *http.Client, url string) (*http.Response, error) {
-			// No key set: the transport mints one before the first attempt.
-			return client.Post(url+"/payments", "application/json", strings.NewReader(`{"amount":9}`))
+		// post sends a payment with no key (the transport mints one before
+		// the first attempt) and checks the answer's status.
+		post := func(t *testing.T, client *http.Client, url string, want int) {
+			t.Helper()
+			resp, err := client.Post(url+"/payments", "application/json", strings.NewReader(`{"amount":9}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Fatalf("status %d, want %d", resp.StatusCode, want)
+			}
 		}
 
 		t.Run("recovers", func(t *testing.T) {
@@ -81,15 +91,7 @@ func TestRetryClientAgainstInjected503(t *testing.T) {
 				MaxAttempts: 6, BaseDelay: 20 * time.Millisecond, MaxDelay: 100 * time.Millisecond, Deadline: 5 * time.Second,
 				OnRetry: func(_ int, _ error, w time.Duration) { waits = append(waits, w) },
 			})}
-			resp, err := post(client, srv.URL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != 201 {
-				t.Fatalf("status %d, want 201 after the injected 503s", resp.StatusCode)
-			}
+			post(t, client, srv.URL, 201) // after the injected 503s
 			keys, attempts := log.distinct()
 			if attempts != 4 || keys != 1 || log.keys[0] == "" {
 				t.Fatalf("%d attempts with %d distinct keys (%q), want 4 with 1", attempts, keys, log.keys)
@@ -118,14 +120,7 @@ func TestRetryClientAgainstInjected503(t *testing.T) {
 				OnRetry: func(_ int, _ error, w time.Duration) { mu.Lock(); waits = append(waits, w); mu.Unlock() },
 			})}
 			for range 4 {
-				resp, err := post(client, srv.URL)
-				if err != nil {
-					t.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != 503 {
-					t.Fatalf("status %d, want the last 503", resp.StatusCode)
-				}
+				post(t, client, srv.URL, 503) // the last 503
 			}
 			keys, attempts := log.distinct()
 			if attempts != 4*5 || keys != 4 {
@@ -164,15 +159,8 @@ func TestRetryClientAgainstInjected503(t *testing.T) {
 				MaxAttempts: 1000, BaseDelay: 10 * time.Millisecond, MaxDelay: 50 * time.Millisecond, Deadline: deadline,
 			})}
 			start := time.Now()
-			resp, err := post(client, srv.URL)
+			post(t, client, srv.URL, 503) // the last 503
 			elapsed := time.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != 503 {
-				t.Fatalf("status %d, want the last 503", resp.StatusCode)
-			}
 			keys, attempts := log.distinct()
 			if keys != 1 || attempts < 3 || attempts > 1+int(deadline/(10*time.Millisecond)) {
 				t.Fatalf("%d attempts, %d keys; want a few attempts with one key", attempts, keys)

@@ -160,12 +160,7 @@ func TestExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		var calls atomic.Int64
-		mk := func(ttl time.Duration) http.Handler {
-			return Middleware(s, WithTTL(ttl))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				calls.Add(1)
-				w.WriteHeader(201)
-			}))
-		}
+		mk := createdWithTTL(s, &calls)
 		do(t, mk(DefaultTTL), "POST", "day", `{}`)
 		var hours float64
 		if err := db.QueryRow(`SELECT extract(epoch FROM expires_at - created_at) / 3600 FROM idempotency_keys`).Scan(&hours); err != nil || hours != 24 {
@@ -435,4 +430,15 @@ func TestMiddlewareOptions(t *testing.T) {
 	// Scope errors answer 400.
 	bad := h(WithScope(func(*http.Request) (string, error) { return "", errors.New("no account") }))
 	wantProblem(t, do(t, bad, "POST", "k", "{}"), 400, ProblemScope)
+}
+
+// createdWithTTL returns, for a TTL, the middleware over s with that TTL
+// around a handler that answers 201 and counts its runs in calls.
+func createdWithTTL(s Store, calls *atomic.Int64) func(ttl time.Duration) http.Handler {
+	return func(ttl time.Duration) http.Handler {
+		return Middleware(s, WithTTL(ttl))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			w.WriteHeader(201)
+		}))
+	}
 }

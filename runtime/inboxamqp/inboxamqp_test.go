@@ -3,7 +3,6 @@ package inboxamqp_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -87,41 +86,11 @@ func TestConsumerChild(t *testing.T) {
 	if mode == "" {
 		return // not in the child process
 	}
-	ctx := context.Background()
-	db, err := brokertest.Open(os.Getenv(envDSN))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := idempotency.NewPostgresInbox(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, ds := consume(t, os.Getenv(envQueue))
-	d := next(t, ds)
-	switch mode {
-	case "work":
-		inboxamqp.Handle(ctx, in, consumerName, d, func(ctx context.Context, d amqp.Delivery) error {
-			if err := effect(ctx, d); err != nil {
-				return err
-			}
-			fmt.Println("WORKING")
-			time.Sleep(time.Hour) // killed here: the effect is written, not committed
-			return nil
-		})
-	case "commit":
-		// Handle's steps up to its ack: the inbox commits, then the
-		// process dies before it acks.
-		id, err := inboxamqp.MessageID(consumerName, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return effect(ctx, d) }); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Println("COMMITTED")
-		time.Sleep(time.Hour) // killed here: committed, not acked
-	}
-	t.Fatal("the consumer child was not killed")
+	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), brokertest.Adapter[amqp.Delivery]{Handle: inboxamqp.Handle, MessageID: inboxamqp.MessageID}, consumerName,
+		func() amqp.Delivery {
+			_, ds := consume(t, os.Getenv(envQueue))
+			return next(t, ds)
+		}, effect)
 }
 
 func declare(t testing.TB) (*amqp.Channel, string) {

@@ -81,41 +81,11 @@ func TestConsumerChild(t *testing.T) {
 	if mode == "" {
 		return // not in the child process
 	}
-	ctx := context.Background()
-	db, err := brokertest.Open(os.Getenv(envDSN))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := idempotency.NewPostgresInbox(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, cons := connect(t, os.Getenv(envStream))
-	msg := next(t, cons)
-	switch mode {
-	case "work":
-		inboxnats.Handle(ctx, in, consumerName, msg, func(ctx context.Context, msg jetstream.Msg) error {
-			if err := effect(ctx, msg); err != nil {
-				return err
-			}
-			fmt.Println("WORKING")
-			time.Sleep(time.Hour) // killed here: the effect is written, not committed
-			return nil
-		})
-	case "commit":
-		// Handle's steps up to its ack: the inbox commits, then the
-		// process dies before it acks.
-		id, err := inboxnats.MessageID(consumerName, msg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return effect(ctx, msg) }); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Println("COMMITTED")
-		time.Sleep(time.Hour) // killed here: committed, not acked
-	}
-	t.Fatal("the consumer child was not killed")
+	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), brokertest.Adapter[jetstream.Msg]{Handle: inboxnats.Handle, MessageID: inboxnats.MessageID}, consumerName,
+		func() jetstream.Msg {
+			_, cons := connect(t, os.Getenv(envStream))
+			return next(t, cons)
+		}, effect)
 }
 
 // newStream makes a stream of its own for the test, deleted when it ends.

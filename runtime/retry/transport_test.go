@@ -440,15 +440,7 @@ func TestTransportNested(t *testing.T) {
 	c := client(fast)
 	outer := fast
 	outer.MaxAttempts = 3
-	err := Do(context.Background(), outer, func(ctx context.Context) error {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := c.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		return ResponseError(resp)
-	})
+	err := Do(context.Background(), outer, func(ctx context.Context) error { return getWith(ctx, c, url) })
 	if n := len(f.seen()); n != 3 {
 		t.Errorf("transport inside Do: %d requests, want 3 (one layer)", n)
 	}
@@ -520,16 +512,20 @@ func TestTransportNestedAllowed(t *testing.T) {
 	p := fast
 	p.AllowNested = true
 	c := client(p)
-	err := Do(context.Background(), Policy{MaxAttempts: 1}, func(ctx context.Context) error {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		resp, err := c.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		return ResponseError(resp)
-	})
+	err := Do(context.Background(), Policy{MaxAttempts: 1}, func(ctx context.Context) error { return getWith(ctx, c, url) })
 	if err != nil || len(f.seen()) != 3 {
 		t.Errorf("AllowNested transport inside Do: %d requests, %v; want 3 and success", len(f.seen()), err)
 	}
+}
+
+// getWith sends a GET of url with c and returns ResponseError of the
+// answer (nil for a success).
+func getWith(ctx context.Context, c *http.Client, url string) error {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	return ResponseError(resp)
 }

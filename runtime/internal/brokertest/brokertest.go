@@ -1,24 +1,25 @@
 // Package brokertest holds what the inbox adapters' tests against real
 // brokers share: the broker requirement (fail under the CI variable, skip
-// otherwise) and child processes to kill mid-message; their PostgreSQL
+// otherwise) and consumer child processes (childtest's) to kill
+// mid-message; their PostgreSQL
 // schema is runtime/internal/pgtest's.
 package brokertest
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net"
 	"os"
-	"os/exec"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/internal/childtest"
 )
 
 // Require fails t (under env=1, as CI sets it) or skips it when nothing
@@ -48,74 +49,6 @@ func Name(prefix string) string {
 // process.
 func Open(dsn string) (*sql.DB, error) { return sql.Open("pgx", dsn) }
 
-// Child is the test binary re-run as a consumer process.
-type Child struct {
-	t     testing.TB
-	cmd   *exec.Cmd
-	lines chan string
-}
-
-// Start runs the test named test of the binary in a child process with env
-// added to its environment.
-func Start(t testing.TB, test string, env ...string) *Child {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &Child{t: t, cmd: cmd, lines: make(chan string)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	return c
-}
-
-// Await waits for a line of the child's output that starts with prefix.
-func (c *Child) Await(prefix string, timeout time.Duration) {
-	c.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case l, ok := <-c.lines:
-			if !ok {
-				c.cmd.Wait()
-				c.t.Fatalf("the child ended before printing %q", prefix)
-			}
-			if strings.HasPrefix(l, prefix) {
-				return
-			}
-		case <-deadline:
-			c.t.Fatalf("the child printed no %q within %s", prefix, timeout)
-		}
-	}
-}
-
-// Kill kills the child with SIGKILL and waits for it.
-func (c *Child) Kill() {
-	c.t.Helper()
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		c.t.Fatal(err)
-	}
-	if err := c.cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
-		c.t.Fatalf("child exit: %v, want killed", err)
-	}
-	go func() {
-		for range c.lines {
-		}
-	}()
-}
-
 // Effects creates the effects table of the consumers under test (an insert
 // with no natural key: only the inbox keeps it from repeating) and returns
 // its row count.
@@ -141,16 +74,67 @@ func Effects(t testing.TB, db *sql.DB) func() int {
 // (one effect). The message is then still unacked, for a third delivery.
 func KillTwice(t testing.TB, test, childEnv string, env []string, effects func() int) {
 	t.Helper()
-	c := Start(t, test, append(env, childEnv+"=work")...)
+	c := childtest.Start(t, test, append(env, childEnv+"=work")...)
 	c.Await("WORKING", 30*time.Second)
 	c.Kill()
 	if n := effects(); n != 0 {
 		t.Fatalf("%d effects after a kill before the commit, want 0", n)
 	}
-	c = Start(t, test, append(env, childEnv+"=commit")...)
+	c = childtest.Start(t, test, append(env, childEnv+"=commit")...)
 	c.Await("COMMITTED", 30*time.Second)
 	c.Kill()
 	if n := effects(); n != 1 {
 		t.Fatalf("%d effects after the commit, want 1", n)
 	}
+}
+
+// An Adapter is what a consumer child uses of an inbox adapter (inboxamqp,
+// inboxnats) for messages of type M.
+type Adapter[M any] struct {
+	Handle    func(ctx context.Context, in *idempotency.Inbox, consumer string, m M, handle func(ctx context.Context, m M) error) error
+	MessageID func(consumer string, m M) (string, error)
+}
+
+// ConsumerChild is the body of the consumer child test of KillTwice, in
+// mode "work" or "commit", on the PostgreSQL inbox of dsn: it takes one
+// message with receive and hangs, until it is killed, in the handler before
+// the inbox commits ("work", after printing WORKING), or after the commit
+// and before the ack ("commit", after printing COMMITTED). effect is the
+// handler's database write.
+func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer string, receive func() M, effect func(ctx context.Context, m M) error) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := idempotency.NewPostgresInbox(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := receive()
+	switch mode {
+	case "work":
+		a.Handle(ctx, in, consumer, m, func(ctx context.Context, m M) error {
+			if err := effect(ctx, m); err != nil {
+				return err
+			}
+			fmt.Println("WORKING")
+			time.Sleep(time.Hour) // killed here: the effect is written, not committed
+			return nil
+		})
+	case "commit":
+		// Handle's steps up to its ack: the inbox commits, then the
+		// process dies before it acks.
+		id, err := a.MessageID(consumer, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return effect(ctx, m) }); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("COMMITTED")
+		time.Sleep(time.Hour) // killed here: committed, not acked
+	}
+	t.Fatal("the consumer child was not killed")
 }
