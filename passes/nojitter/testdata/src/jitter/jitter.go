@@ -11,16 +11,6 @@ import (
 func op() error                    { return nil }
 func get() (*http.Response, error) { return nil, nil }
 
-func constant() error {
-	for i := 0; i < 5; i++ {
-		if err := op(); err == nil {
-			return nil
-		}
-		time.Sleep(2 * time.Second) // want `constant wait between retry attempts has no jitter; wait a random duration in \[0, d\), e\.g\. retry\.Jitter\(d\)`
-	}
-	return nil
-}
-
 func doubling() error {
 	delay := 100 * time.Millisecond
 	for i := 0; i < 5; i++ {
@@ -29,20 +19,6 @@ func doubling() error {
 		}
 		time.Sleep(delay) // want `deterministic backoff between retry attempts has no jitter`
 		delay *= 2
-	}
-	return nil
-}
-
-func shifted(ctx context.Context) error {
-	for i := 0; i < 5; i++ {
-		if err := op(); err == nil {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond << i): // want `deterministic backoff between retry attempts has no jitter`
-		}
 	}
 	return nil
 }
