@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -21,9 +22,10 @@ import (
 // Dir returns a temporary GOPATH directory whose src holds the shared stubs
 // and the packages of own (a check's testdata directory, usually
 // analysistest.TestData()). Files of own win over stubs of the same path.
-// borrowed are packages of other testdata directories (".../testdata/src/p"),
-// copied in as src/p: one check's test package serving another's tests.
-func Dir(t testing.TB, own string, borrowed ...string) string {
+// The packages own's borrow.txt lists (one directory a line, relative to
+// own: ../../retryscope/testdata/src/policies) are copied in as src/<base>:
+// one check's test package serving another's tests.
+func Dir(t testing.TB, own string) string {
 	t.Helper()
 	root, err := moduleRoot()
 	if err != nil {
@@ -35,9 +37,13 @@ func Dir(t testing.TB, own string, borrowed ...string) string {
 			t.Fatalf("testgopath: %v", err)
 		}
 	}
-	for _, pkg := range borrowed {
-		if err := copyTree(pkg, filepath.Join(dir, "src", filepath.Base(pkg))); err != nil {
-			t.Fatalf("testgopath: %v", err)
+	borrow, err := os.ReadFile(filepath.Join(own, "borrow.txt"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatalf("testgopath: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(borrow)) {
+		if err := copyTree(filepath.Join(own, pkg), filepath.Join(dir, "src", filepath.Base(pkg))); err != nil {
+			t.Fatalf("testgopath: borrow.txt: %v", err)
 		}
 	}
 	return dir

@@ -3,7 +3,6 @@ package nestedretry
 import (
 	"bytes"
 	"encoding/gob"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -73,9 +72,10 @@ func TestClients(t *testing.T) {
 }
 
 // TestAcrossPackages: layers reached through other packages' functions;
-// policyuse calls the model's policies package (retryscope's testdata).
+// policyuse calls the model's policies package (retryscope's testdata, in
+// testdata/borrow.txt).
 func TestAcrossPackages(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData(), filepath.Join("..", "retryscope", "testdata", "src", "policies"))
+	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
 }
 
