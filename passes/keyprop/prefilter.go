@@ -18,7 +18,8 @@ func Prefilter(scope *analysis.Analyzer) prefilter.Func {
 // (or the package's publishersFact) in the dependency p, read from p's
 // import list and tokens. A function has one only when it calls a
 // JetStream publish method (in a package that imports nats.go) or a
-// function that has one (of a transitive import, by name).
+// function that has one (of a transitive import, by name; such an import
+// has a package fact, publishersFact, the one package fact of the suite).
 func mayExport(p *prefilter.Package) bool {
 	lex, err := p.Lexicon()
 	if err != nil {
@@ -33,7 +34,10 @@ func mayExport(p *prefilter.Package) bool {
 			}
 		}
 	}
-	names, _ := p.FactNames()
+	names, packageFacts := p.FactNames()
+	if !packageFacts {
+		return false // no import has a function with a publishFact (publishersFact)
+	}
 	for name := range lex.Calls {
 		if names[name] {
 			return true
