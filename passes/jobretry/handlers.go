@@ -69,7 +69,7 @@ type checker struct {
 	funcs    []*types.Func // the package's functions and methods, in declaration order
 	reported map[reportKey]bool
 
-	store        *storage       // see storage.go
+	store        *storage      // see storage.go
 	ifaceMethods []*types.Func // the interface methods with effects, in the order found
 }
 
