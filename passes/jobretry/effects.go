@@ -235,6 +235,7 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 var (
 	sqlComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`) })
 	insertInto = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`) })
+	uniqueRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bUNIQUE\b`) })
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
@@ -306,12 +307,15 @@ func (c *checker) naturalKey(table string) bool {
 			if !ok {
 				return true
 			}
+			// Comments hold words too: "-- The ID that uniquely
+			// identifies this message."
+			s = sqlComment().ReplaceAllString(s, " ")
 			for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 				if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 					continue
 				}
 				cols := columns(s[m[1]:])
-				if strings.Contains(strings.ToUpper(strings.Join(cols, ",")), "UNIQUE") {
+				if uniqueRe().MatchString(strings.Join(cols, ",")) {
 					found = true
 				}
 				for _, col := range cols {

@@ -91,13 +91,13 @@ func (c *checker) exportFacts() {
 		if i := c.stmtParamOf(fn); i >= 0 {
 			c.pass.ExportObjectFact(fn, &stmtParamFact{Param: i})
 		}
-		if effs := c.funcEffects(fn, 0); len(effs) > 0 {
+		if effs := c.funcEffects(fn); len(effs) > 0 {
 			c.pass.ExportObjectFact(fn, &effectFact{Effects: effs})
 		}
 		if calls := c.fieldCalls(fn); len(calls) > 0 {
 			c.pass.ExportObjectFact(fn, &fieldCallsFact{Calls: calls})
 		}
-		if m := c.ctorEffects(fn, 0); len(m) > 0 {
+		if m := c.ctorEffects(fn); len(m) > 0 {
 			c.pass.ExportObjectFact(fn, m.fact())
 		}
 	}
@@ -373,6 +373,7 @@ func (c *checker) stmtParamOf(fn *types.Func) int {
 		params[sig.Params().At(i)] = i
 	}
 	result := -2 // no return seen yet
+	visiting := make(map[*types.Var]bool)
 	var derive func(e ast.Expr, depth int) int
 	derive = func(e ast.Expr, depth int) int {
 		if depth > maxSummary {
@@ -389,6 +390,11 @@ func (c *checker) stmtParamOf(fn *types.Func) int {
 			if !isParam {
 				i = -2
 			}
+			if visiting[v] {
+				return i // a parameter reassigned from itself: tx.Stmt(stmt)
+			}
+			visiting[v] = true
+			defer delete(visiting, v)
 			for _, rhs := range astq.Assignments(c.info, fd.Body, v) {
 				j := derive(rhs, depth+1)
 				if j < 0 || (i >= 0 && j != i) {
@@ -446,7 +452,7 @@ func (c *checker) stmtParamOf(fn *types.Func) int {
 // or Query of an unkeyed INSERT (a constant query, or a statement whose
 // query is known: stmtTables), a call of a function of the package (its
 // body's effects) or of one with an effectFact.
-func (c *checker) callEffects(call *ast.CallExpr, body *ast.BlockStmt, in *types.Func, depth int) []effect {
+func (c *checker) callEffects(call *ast.CallExpr, body *ast.BlockStmt, in *types.Func) []effect {
 	fn := c.callee(call)
 	if fn == nil {
 		return nil
@@ -463,7 +469,7 @@ func (c *checker) callEffects(call *ast.CallExpr, body *ast.BlockStmt, in *types
 		}
 		return out
 	}
-	return c.funcEffects(fn, depth+1)
+	return c.funcEffects(fn)
 }
 
 // sqlTables returns the tables of the unkeyed INSERT that call, an Exec or
@@ -507,7 +513,7 @@ func (c *checker) sqlTables(call *ast.CallExpr, fn *types.Func, body *ast.BlockS
 // in an idempotency.Inbox's handler); for an interface method of the
 // package, those of the values its constructors build (ifaceEffects);
 // otherwise its effectFact's.
-func (c *checker) funcEffects(fn *types.Func, depth int) []effect {
+func (c *checker) funcEffects(fn *types.Func) []effect {
 	fn = fn.Origin()
 	if fn.Pkg() != c.pass.Pkg {
 		var fact effectFact
@@ -524,8 +530,8 @@ func (c *checker) funcEffects(fn *types.Func, depth int) []effect {
 		return effs
 	}
 	fd := c.decls[fn]
-	if fd == nil || s.busy[fn] || depth > maxSummary {
-		return nil
+	if fd == nil || s.busy[fn] {
+		return nil // busy: a recursion, whose effects are those found so far
 	}
 	s.busy[fn] = true
 	var out []effect
@@ -537,7 +543,7 @@ func (c *checker) funcEffects(fn *types.Func, depth int) []effect {
 		if c.inboxHandler(call) != nil {
 			return false // commits with the message id, once
 		}
-		out = addEffects(out, c.callEffects(call, fd.Body, fn, depth)...)
+		out = addEffects(out, c.callEffects(call, fd.Body, fn)...)
 		return true
 	})
 	delete(s.busy, fn)
@@ -613,7 +619,7 @@ func (c *checker) fieldCalls(fn *types.Func) []fieldCall {
 // ctorEffects returns the methods with effects of the values fn returns
 // as its first result: for a function of the package, the summary of each
 // of its return statements' first results; otherwise its ctorFact's.
-func (c *checker) ctorEffects(fn *types.Func, depth int) methodMap {
+func (c *checker) ctorEffects(fn *types.Func) methodMap {
 	fn = fn.Origin()
 	if fn.Pkg() != c.pass.Pkg {
 		var fact ctorFact
@@ -631,7 +637,7 @@ func (c *checker) ctorEffects(fn *types.Func, depth int) methodMap {
 		return m
 	}
 	fd := c.decls[fn]
-	if fd == nil || s.busy[fn] || depth > maxSummary || fn.Signature().Results().Len() == 0 {
+	if fd == nil || s.busy[fn] || fn.Signature().Results().Len() == 0 {
 		return nil
 	}
 	s.busy[fn] = true
@@ -642,7 +648,7 @@ func (c *checker) ctorEffects(fn *types.Func, depth int) methodMap {
 			return false
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
-				out.merge(c.summary(n.Results[0], fd.Body, depth+1))
+				out.merge(c.summary(n.Results[0], fd.Body, 0))
 			}
 		}
 		return true
@@ -668,7 +674,7 @@ func (c *checker) summary(e ast.Expr, body *ast.BlockStmt, depth int) methodMap 
 		}
 	case *ast.CallExpr:
 		if fn := c.callee(x); fn != nil {
-			out.merge(c.ctorEffects(fn, depth+1))
+			out.merge(c.ctorEffects(fn))
 		}
 	case *ast.Ident:
 		if v := c.localVar(x); v != nil && body != nil {
@@ -720,7 +726,7 @@ func (c *checker) methodsOf(t types.Type, e ast.Expr, body *ast.BlockStmt, depth
 		if !ok || !m.Exported() {
 			continue
 		}
-		effs := c.funcEffects(m, depth+1)
+		effs := c.funcEffects(m)
 		if calls := c.fieldCalls(m); len(calls) > 0 {
 			holders := []ast.Expr{e}
 			cur := types.Type(named)
@@ -837,7 +843,7 @@ func (c *checker) ifaceEffects(m *types.Func) []effect {
 			if !ok || named.Obj().Pkg() != c.pass.Pkg || !types.IsInterface(named) {
 				continue
 			}
-			for name, effs := range c.ctorEffects(fn, 0) {
+			for name, effs := range c.ctorEffects(fn) {
 				obj, _, _ := types.LookupFieldOrMethod(named, false, c.pass.Pkg, name)
 				im, ok := obj.(*types.Func)
 				if !ok || im.Pkg() != c.pass.Pkg {
@@ -888,7 +894,7 @@ func (c *checker) storageCall(h *handler, body *ast.BlockStmt, ids map[*types.Va
 	if fn.Pkg() != nil && fn.Pkg().Path() == "database/sql" {
 		return
 	}
-	effs := c.funcEffects(fn, 0)
+	effs := c.funcEffects(fn)
 	if len(effs) == 0 {
 		return
 	}
