@@ -70,7 +70,7 @@ var registry = []check{
 	{doc: retrystatus.Documentation, new: func(s *suite) *analysis.Analyzer {
 		return retrystatus.New(&retrystatus.Config{Scope: s.scope})
 	}},
-	{doc: jobretry.Documentation, new: func(s *suite) *analysis.Analyzer {
+	{doc: jobretry.Documentation, prefilter: jobretry.Prefilter, new: func(s *suite) *analysis.Analyzer {
 		return jobretry.New(&jobretry.Config{Scope: s.scope, KeyHeaders: s.cfg.KeyHeaders, KeyFields: s.cfg.KeyFields})
 	}},
 	{doc: keyprop.Documentation, prefilter: keyprop.Prefilter, new: func(s *suite) *analysis.Analyzer {

@@ -76,7 +76,21 @@ It reports, at the effect:
   ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
   table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
   ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity, defaulted, SQLite's ` + "`AUTOINCREMENT`" + ` or
-  MySQL's ` + "`AUTO_INCREMENT`" + `).
+  MySQL's ` + "`AUTO_INCREMENT`" + `; comments in the ` + "`CREATE TABLE`" + ` are left out);
+- the same INSERT run by a prepared statement or through a storage layer of other packages, read from facts the check
+  exports in every package that depends on ` + "`database/sql`" + `: a ` + "`*sql.Stmt`" + ` field prepared from a constant query
+  (` + "`s.f, err = db.Prepare(q)`" + `, ` + "`PrepareContext`" + `, or ` + "`&s.f`" + ` paired with the constant in a literal such as
+  dendrite's ` + "`sqlutil.StatementList{{&s.insertStmt, insertSQL}}`" + `) executed directly or through a function that returns
+  a statement of its parameter (` + "`sqlutil.TxStmt(txn, stmt)`" + `: ` + "`stmt`" + ` or ` + "`txn.Stmt(stmt)`" + `); an exported function
+  or method whose body (closures passed to calls included, ` + "`d.Writer.Do(d.DB, nil, func(txn *sql.Tx) error {…})`" + `) runs
+  such an INSERT or calls a function that does; and a call of an interface method, resolved to its implementations
+  only where the code building the value is seen: a method that calls a method of an interface-typed field of its
+  receiver (` + "`d.SendToDevice.InsertSendToDeviceMessage`" + `) inserts when the constructor that builds the receiver stores
+  a value there whose method does (` + "`shared.Database{SendToDevice: NewPostgresSendToDeviceTable(db)}`" + `, the embedded
+  ` + "`shared.Database`" + ` of ` + "`postgres.NewDatabase`" + `'s result), and an interface method of a package inserts when a
+  function of that package returning the interface (` + "`storage.NewSyncServerDatasource`" + `) returns such values. A
+  package cannot export a fact on another package's interface: an interface whose constructors are in another
+  package is not resolved.
 
 Not reported:
 

@@ -48,9 +48,8 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 	if fn == nil {
 		return
 	}
-	if fn.Pkg() == c.pass.Pkg {
-		fd := c.decls[fn.Origin()]
-		if fd == nil || depth >= maxDepth || fd.Body == body {
+	if fd := c.decls[fn.Origin()]; fn.Pkg() == c.pass.Pkg && fd != nil {
+		if depth >= maxDepth || fd.Body == body {
 			return
 		}
 		sub := make(map[*types.Var]bool)
@@ -83,6 +82,7 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 			c.report(h, call, w.Name+" is new on every run", "", "")
 		}
 	}
+	c.storageCall(h, body, ids, call, fn)
 	if send := retryscope.NonIdempotentSend(c.info, body, call); send != nil {
 		if send.Req == nil {
 			c.report(h, call, "POST", names.Of(fn), " sends no idempotency key")
@@ -235,6 +235,7 @@ func (c *checker) stripe(h *handler, body *ast.BlockStmt, ids map[*types.Var]boo
 var (
 	sqlComment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)--[^\n]*|/\*.*?\*/`) })
 	insertInto = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^INSERT\s+INTO\s+("?[\w.]+"?)`) })
+	uniqueRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bUNIQUE\b`) })
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
@@ -254,6 +255,10 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	qi := 0
 	if len(call.Args) > 0 && isContext(c.info.TypeOf(call.Args[0])) {
 		qi = 1
+	}
+	if astq.IsPointerTo(fn.Signature().Recv().Type(), "database/sql", "Stmt") {
+		c.stmtExec(h, body, ids, call, fn, qi)
+		return
 	}
 	if len(call.Args) <= qi {
 		return
@@ -302,12 +307,15 @@ func (c *checker) naturalKey(table string) bool {
 			if !ok {
 				return true
 			}
+			// Comments hold words too: "-- The ID that uniquely
+			// identifies this message."
+			s = sqlComment().ReplaceAllString(s, " ")
 			for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 				if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 					continue
 				}
 				cols := columns(s[m[1]:])
-				if strings.Contains(strings.ToUpper(strings.Join(cols, ",")), "UNIQUE") {
+				if uniqueRe().MatchString(strings.Join(cols, ",")) {
 					found = true
 				}
 				for _, col := range cols {

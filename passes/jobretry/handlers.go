@@ -66,7 +66,11 @@ type checker struct {
 	names    *keys.Names
 	files    []*ast.File // not generated
 	decls    map[*types.Func]*ast.FuncDecl
+	funcs    []*types.Func // the package's functions and methods, in declaration order
 	reported map[reportKey]bool
+
+	store        *storage      // see storage.go
+	ifaceMethods []*types.Func // the interface methods with effects, in the order found
 }
 
 type reportKey struct {

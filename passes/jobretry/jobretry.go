@@ -30,13 +30,18 @@ var Analyzer = New(&Config{})
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
 	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
-		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+		FactTypes: []analysis.Fact{new(effectFact), new(stmtFact), new(stmtParamFact), new(fieldCallsFact), new(ctorFact)},
+		Run:       func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	var c *checker
+	if len(pass.Files) > 0 && facts(pass.Pkg, pass.Fset.File(pass.Files[0].Pos()).Name()) {
+		c = newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
+		c.exportFacts()
+	}
 	for _, s := range res.Scopes() {
 		if s.Kind != retryscope.JobHandler || s.Body == nil {
 			continue
@@ -69,6 +74,7 @@ func newChecker(pass *analysis.Pass, names *keys.Names) *checker {
 			}
 			if fn, ok := c.info.Defs[fd.Name].(*types.Func); ok {
 				c.decls[fn] = fd
+				c.funcs = append(c.funcs, fn)
 			}
 		}
 	}

@@ -28,3 +28,13 @@ func TestConsumers(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	analysistest.Run(t, dir, jobretry.Analyzer, "consumerjobs", "helperjobs")
 }
+
+// TestStorage runs the check over a storage layer shaped like dendrite's:
+// a storage interface built by a constructor from a postgres and a sqlite3
+// package, a shared database writing through table interfaces in a
+// Writer's closures, and tables running prepared statements.
+func TestStorage(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, jobretry.Analyzer, "chat/sqlutil", "chat/storage/tables", "chat/storage/shared",
+		"chat/storage/postgres", "chat/storage/sqlite3", "chat/storage", "chat/consumers")
+}

@@ -56,7 +56,7 @@ func post(ctx context.Context, body []byte) error {
 
 type auditHandler struct{}
 
-func (h *auditHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+func (h *auditHandler) ProcessTask(ctx context.Context, t *asynq.Task) error { // want ProcessTask:`inserts\(audit_log\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO audit_log (kind, body) VALUES ($1, $2)", t.Type(), t.Payload()) // want `INSERT INTO audit_log has no ON CONFLICT or natural key`
 	return err
 }

@@ -21,7 +21,7 @@ type ShipWorker struct {
 	river.WorkerDefaults[ShipArgs]
 }
 
-func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error {
+func (w *ShipWorker) Work(ctx context.Context, job *river.Job[ShipArgs]) error { // want Work:`inserts\(shipments\)`
 	if _, err := db.ExecContext(ctx, "INSERT INTO shipments (order_id) VALUES ($1)", job.Args.OrderID); err != nil { // want `INSERT INTO shipments has no ON CONFLICT or natural key in a river worker; key by job\.ID via idempotency\.Derive`
 		return err
 	}
@@ -72,7 +72,7 @@ type AttemptWorker struct {
 }
 
 // Work keys with the attempt: a new key per attempt keys nothing.
-func (w *AttemptWorker) Work(ctx context.Context, job *river.Job[AttemptArgs]) error {
+func (w *AttemptWorker) Work(ctx context.Context, job *river.Job[AttemptArgs]) error { // want Work:`inserts\(attempts\)`
 	_, err := db.ExecContext(ctx, "INSERT INTO attempts (ref) VALUES ($1)", fmt.Sprint(job.ID, job.Attempt)) // want `INSERT INTO attempts has no ON CONFLICT or natural key in a river worker`
 	return err
 }
