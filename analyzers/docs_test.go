@@ -58,8 +58,8 @@ func TestAnalyzerURLs(t *testing.T) {
 // TestRegistry checks that the suite New builds is the registry's: one
 // analyzer per check in Checks' order, each named as its documentation and
 // documented by it, with a prefilter registered for nestedretry and
-// keyprop (the checks with facts) and for no other; and that Disable drops
-// a check and nothing else.
+// keyprop and jobretry (the checks with facts) and for no other; and that
+// Disable drops a check and nothing else.
 func TestRegistry(t *testing.T) {
 	suite, docs := analyzers.New(&analyzers.Config{}), analyzers.Docs()
 	if got := names(suite); !slices.Equal(got, analyzers.Checks()) {
@@ -72,7 +72,7 @@ func TestRegistry(t *testing.T) {
 		if !strings.HasPrefix(a.Doc, a.Name+": report ") {
 			t.Errorf("%s: Doc does not start with %q: %q", a.Name, a.Name+": report ", a.Doc)
 		}
-		if hasPrefilter, wantPrefilter := prefilter.Lookup(a) != nil, a.Name == "nestedretry" || a.Name == "keyprop"; hasPrefilter != wantPrefilter {
+		if hasPrefilter, wantPrefilter := prefilter.Lookup(a) != nil, a.Name == "nestedretry" || a.Name == "keyprop" || a.Name == "jobretry"; hasPrefilter != wantPrefilter {
 			t.Errorf("%s: prefilter registered %v, want %v", a.Name, hasPrefilter, wantPrefilter)
 		}
 	}
