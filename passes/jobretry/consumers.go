@@ -11,6 +11,13 @@ import (
 // is too long with the message id's fields.
 const shortConsumerFix = "; dedupe on the message id with idempotency.Inbox"
 
+// noNaturalKey ends the message of an unguarded INSERT; shortNoNaturalKey
+// stands for it where a long table name makes the message too long.
+const (
+	noNaturalKey      = " has no ON CONFLICT or natural key"
+	shortNoNaturalKey = " has no natural key"
+)
+
 // consumerFix returns what a consumer's message says in place of a job's
 // retry count, and its fix: dedupe on the message id with the inbox, or,
 // inside the inbox's handler (whose database writes commit with the id), a

@@ -102,7 +102,15 @@ Not reported:
   ` + "`ResultWriter`" + `'s ` + "`TaskID`" + `, river's ` + "`job.ID`" + `, or Temporal's ` + "`WorkflowExecution.ID`" + ` and
   ` + "`ActivityID`" + ` (a key that also uses the attempt number is not stable, and is reported);
 - idempotent writes: ` + "`INSERT … ON CONFLICT`" + `, inserts into tables with a natural key (a retry fails on the key
-  instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once).`,
+  instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once);
+- a unit of the Matrix server-server protocol queued for delivery: a call whose every INSERT goes into a delivery
+  queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `,
+  ` + "`id <= $3`" + `, or once they expire) and that passes a PDU (a value with gomatrixserverlib's ` + "`PDU.EventID`" + `: the
+  remote homeserver dedupes events by id) or a ` + "`gomatrixserverlib.EDU`" + ` whose ` + "`Type`" + `, a constant set in the
+  function, is a state the remote overwrites or an update it orders by stream id (` + "`m.typing`" + `, ` + "`m.presence`" + `,
+  ` + "`m.receipt`" + `, ` + "`m.device_list_update`" + `, ` + "`m.signing_key_update`" + `): the queued copy does not last, and the
+  remote applies it once (dendrite's ` + "`OutgoingQueues.SendEDU`" + ` and ` + "`SendEvent`" + `). A to-device EDU, an EDU
+  of a type the code does not fix, and an event kept in a table that lasts (dendrite's invites) are still reported.`,
 	Rule: `Every non-idempotent operation exposed to retries (POST that creates or charges, message handlers with side effects) needs an idempotency key or natural idempotence.
 Background job frameworks retry by default; jobs must be idempotent or have retries disabled.`,
 	Before: `

@@ -239,6 +239,11 @@ var (
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
+	// deleteBatch is a DELETE of the rows a delivery has sent, by their ids
+	// or positions (= ANY($n), <= $n) or of the rows that expired.
+	deleteBatch = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)DELETE\s+FROM\s+("?[\w.]+"?)\s+WHERE\s+[^;]*?(?:=\s*ANY\s*\(|<=?\s*\$\d)`)
+	})
 )
 
 // sql reports an INSERT with no ON CONFLICT, through database/sql or pgx,
@@ -289,7 +294,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if c.naturalKey(table) {
 		return
 	}
-	c.report(h, call, "INSERT INTO "+strings.ToLower(table), names.Of(fn), " has no ON CONFLICT or natural key")
+	c.report(h, call, "INSERT INTO "+strings.ToLower(table), names.Of(fn), noNaturalKey)
 }
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
@@ -402,7 +407,7 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 	build := func() string {
 		return what + via + rest + in + count + fix
 	}
-	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 5; step++ {
+	for step := 0; utf8.RuneCountInString(build()) > maxMessage && step < 6; step++ {
 		switch step {
 		case 0:
 			in = " in " + article(h.kind) + " " + h.kind
@@ -415,6 +420,10 @@ func (c *checker) report(h *handler, n ast.Node, what, via, rest string) {
 		case 4:
 			if h.fw.Consumer() {
 				fix = shortConsumerFix
+			}
+		case 5:
+			if rest == noNaturalKey {
+				rest = shortNoNaturalKey
 			}
 		}
 	}

@@ -16,10 +16,12 @@ import (
 
 // effect is one unguarded INSERT: into Table, a table with no natural key
 // in the package that holds the INSERT's CREATE TABLE, run by the body of
-// the function In (its full name).
+// the function In (its full name). Queue marks a delivery queue's table,
+// whose rows the package deletes once delivered (see queueTable).
 type effect struct {
 	Table string
 	In    string
+	Queue bool
 }
 
 // effectFact marks a function, a method, or an interface method of the

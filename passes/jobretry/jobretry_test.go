@@ -38,3 +38,13 @@ func TestStorage(t *testing.T) {
 	analysistest.Run(t, dir, jobretry.Analyzer, "chat/sqlutil", "chat/storage/tables", "chat/storage/shared",
 		"chat/storage/postgres", "chat/storage/sqlite3", "chat/storage", "chat/consumers")
 }
+
+// TestFederation runs the check over a federation sender shaped like
+// dendrite's: units queued for delivery (rows deleted once sent) that the
+// remote applies once (room events, typing, presence, device list
+// updates) draw no finding; a to-device EDU, an EDU of unknown type and an
+// event kept in a table that lasts do.
+func TestFederation(t *testing.T) {
+	dir := testgopath.Dir(t, analysistest.TestData())
+	analysistest.Run(t, dir, jobretry.Analyzer, "chat/federation/store", "chat/federation/queue", "chat/federation/consumers")
+}

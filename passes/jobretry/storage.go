@@ -2,11 +2,13 @@ package jobretry
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -29,6 +31,7 @@ type storage struct {
 	ifaces    map[*types.Func][]effect // interface methods of the package
 	busy      map[*types.Func]bool
 	natural   map[string]bool
+	queue     map[string]bool
 	ifaceDone bool
 }
 
@@ -70,6 +73,7 @@ func (c *checker) st() *storage {
 			ifaces:    make(map[*types.Func][]effect),
 			busy:      make(map[*types.Func]bool),
 			natural:   make(map[string]bool),
+			queue:     make(map[string]bool),
 		}
 	}
 	return c.store
@@ -465,7 +469,7 @@ func (c *checker) callEffects(call *ast.CallExpr, body *ast.BlockStmt, in *types
 		}
 		var out []effect
 		for _, t := range c.sqlTables(call, fn, body) {
-			out = addEffects(out, effect{Table: t, In: in.FullName()})
+			out = addEffects(out, effect{Table: t, In: in.FullName(), Queue: c.queueTable(t)})
 		}
 		return out
 	}
@@ -879,7 +883,7 @@ func (c *checker) stmtExec(h *handler, body *ast.BlockStmt, ids map[*types.Var]b
 			return
 		}
 	}
-	c.report(h, call, "INSERT INTO "+tables[0], names.Of(fn), " has no ON CONFLICT or natural key")
+	c.report(h, call, "INSERT INTO "+tables[0], names.Of(fn), noNaturalKey)
 }
 
 // storageCall reports a call of a function of another package, or of an
@@ -903,5 +907,67 @@ func (c *checker) storageCall(h *handler, body *ast.BlockStmt, ids map[*types.Va
 			return
 		}
 	}
-	c.report(h, call, "INSERT INTO "+effs[0].Table, names.Of(fn), " has no ON CONFLICT or natural key")
+	if queued(effs) {
+		for _, arg := range call.Args {
+			if keys.ReceiverDeduped(c.info, body, arg) {
+				return // a Matrix PDU or state EDU, queued for delivery
+			}
+		}
+	}
+	c.report(h, call, "INSERT INTO "+effs[0].Table, names.Of(fn), noNaturalKey)
+}
+
+// queued reports whether every effect is a row of a delivery queue: the
+// row does not last, and the copy that a redelivery queues is delivered
+// again, which is a duplicate only where the receiver does not dedupe it.
+func queued(effs []effect) bool {
+	for _, e := range effs {
+		if !e.Queue {
+			return false
+		}
+	}
+	return len(effs) > 0
+}
+
+// queueTable reports whether table is a delivery queue of the package: a
+// DELETE in one of its string constants removes the table's rows by their
+// ids or positions (json_nid = ANY($1), id <= $3) or once they expire, as a
+// sender does after delivering them. A purge by a key (WHERE room_id = $1)
+// does not make a table a queue.
+func (c *checker) queueTable(table string) bool {
+	s := c.st()
+	if q, ok := s.queue[table]; ok {
+		return q
+	}
+	found := false
+	match := func(q string) {
+		for _, m := range deleteBatch().FindAllStringSubmatch(sqlComment().ReplaceAllString(q, " "), -1) {
+			found = found || strings.EqualFold(strings.Trim(m[1], `"`), table)
+		}
+	}
+	// Constants hold the queries split over lines ("DELETE FROM t" + " WHERE
+	// ..."); literals, those written where they run.
+	scope := c.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		if k, ok := scope.Lookup(name).(*types.Const); ok && k.Val().Kind() == constant.String {
+			match(constant.StringVal(k.Val()))
+		}
+	}
+	for _, f := range c.files {
+		if found {
+			break
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING || found {
+				return !found
+			}
+			if q, ok := astq.StringConst(c.info, lit); ok {
+				match(q)
+			}
+			return true
+		})
+	}
+	s.queue[table] = found
+	return found
 }

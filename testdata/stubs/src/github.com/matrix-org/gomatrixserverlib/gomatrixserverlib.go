@@ -12,3 +12,18 @@ type ToDeviceMessage struct {
 	MessageID string                                `json:"message_id"`
 	Messages  map[string]map[string]json.RawMessage `json:"messages"`
 }
+
+// EDU is an ephemeral data unit of the server-server API.
+type EDU struct {
+	Type        string          `json:"edu_type"`
+	Origin      string          `json:"origin"`
+	Destination string          `json:"destination,omitempty"`
+	Content     json.RawMessage `json:"content,omitempty"`
+}
+
+// PDU is a persistent data unit, a room event.
+type PDU interface {
+	EventID() string
+	RoomID() string
+	JSON() []byte
+}
