@@ -104,7 +104,7 @@ Not reported:
 - idempotent writes: ` + "`INSERT … ON CONFLICT`" + `, inserts into tables with a natural key (a retry fails on the key
   instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once);
 - a unit of the Matrix server-server protocol queued for delivery: a call whose every INSERT goes into a delivery
-  queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `,
+  queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `, ` + "`IN ($1)`" + `,
   ` + "`id <= $3`" + `, or once they expire) and that passes a PDU (a value with gomatrixserverlib's ` + "`PDU.EventID`" + `: the
   remote homeserver dedupes events by id) or a ` + "`gomatrixserverlib.EDU`" + ` whose ` + "`Type`" + `, a constant set in the
   function, is a state the remote overwrites or an update it orders by stream id (` + "`m.typing`" + `, ` + "`m.presence`" + `,

@@ -240,9 +240,9 @@ var (
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
 	// deleteBatch is a DELETE of the rows a delivery has sent, by their ids
-	// or positions (= ANY($n), <= $n) or of the rows that expired.
+	// or positions (= ANY($n), IN ($n), <= $n) or of the rows that expired.
 	deleteBatch = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?is)DELETE\s+FROM\s+("?[\w.]+"?)\s+WHERE\s+[^;]*?(?:=\s*ANY\s*\(|<=?\s*\$\d)`)
+		return regexp.MustCompile(`(?is)DELETE\s+FROM\s+("?[\w.]+"?)\s+WHERE\s+[^;]*?(?:=\s*ANY\s*\(|\bIN\s*\(|<=?\s*\$\d)`)
 	})
 )
 

@@ -931,7 +931,7 @@ func queued(effs []effect) bool {
 
 // queueTable reports whether table is a delivery queue of the package: a
 // DELETE in one of its string constants removes the table's rows by their
-// ids or positions (json_nid = ANY($1), id <= $3) or once they expire, as a
+// ids or positions (json_nid = ANY($1), json_nid IN ($1), id <= $3) or once they expire, as a
 // sender does after delivering them. A purge by a key (WHERE room_id = $1)
 // does not make a table a queue.
 func (c *checker) queueTable(table string) bool {

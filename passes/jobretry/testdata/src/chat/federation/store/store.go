@@ -35,12 +35,12 @@ const insertJSONSQL = "INSERT INTO federationsender_queue_json (json_body) VALUE
 // Once sent, the blobs are deleted by their ids.
 const deleteJSONSQL = "" +
 	"DELETE FROM federationsender_queue_json" +
-	" WHERE json_nid = ANY($1)"
+	" WHERE json_nid IN ($1)"
 
 const insertQueueEDUSQL = "INSERT INTO federationsender_queue_edus (edu_type, server_name, json_nid, expires_at) VALUES ($1, $2, $3, $4)"
 
-// The queue's rows are deleted once sent, or when they expire.
-const expireQueueEDUSQL = "DELETE FROM federationsender_queue_edus WHERE expires_at > 0 AND expires_at <= $1"
+// The queue's rows are deleted once sent.
+const deleteQueueEDUSQL = "DELETE FROM federationsender_queue_edus WHERE server_name = $1 AND json_nid = ANY($2)"
 
 const insertInviteSQL = "INSERT INTO syncapi_invite_events (event_id, room_id) VALUES ($1, $2) RETURNING id"
 
@@ -72,8 +72,8 @@ func (d *Database) CleanJSON(ctx context.Context, nids []int64) error {
 	return err
 }
 
-func (d *Database) ExpireEDUs(ctx context.Context, now int64) error {
-	_, err := d.db.ExecContext(ctx, expireQueueEDUSQL, now)
+func (d *Database) CleanEDUs(ctx context.Context, server string, nids []int64) error {
+	_, err := d.db.ExecContext(ctx, deleteQueueEDUSQL, server, nids)
 	return err
 }
 
