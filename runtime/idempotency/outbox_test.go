@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/internal/childtest"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -398,13 +399,9 @@ const (
 // the test binary with IDEMLINT_OUTBOX_RELAY_CHILD set. It sends one entry, says so on stdout, and hangs
 // before marking it delivered, until it is killed.
 func TestOutboxRelayChild(t *testing.T) {
-	dsn := os.Getenv(envRelayChild)
-	if dsn == "" {
+	db, ok := pgtest.ChildDB(t, envRelayChild)
+	if !ok {
 		return // not in the child process
-	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
 	}
 	o, err := NewPostgresOutbox(context.Background(), db, WithTable(outboxTestTable))
 	if err != nil {
