@@ -185,14 +185,12 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		tag              pgconn.CommandTag
 		beginErr, recErr error
 	)
-	err = conn.Raw(func(dc any) error {
-		pc := dc.(*pipeConn)
-		sd, err := pc.prepare(ctx, in.qInsert)
+	err = onPipeConn(conn, func(pc *pipeConn) error {
+		pl, sd, err := pc.preparedPipeline(ctx, in.qInsert)
 		if err != nil {
 			beginErr = err
 			return nil
 		}
-		pl := pc.pipeline(ctx)
 		pl.p.SendQueryParams(in.qBegin, nil, nil, nil, nil)
 		if err := pl.prepared(sd, messageID); err != nil {
 			pl.close()
@@ -207,11 +205,7 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		if _, beginErr = pl.read(nil); beginErr == nil {
 			tag, recErr = pl.read(nil)
 		}
-		kept, err := pl.end(beginErr == nil && recErr == nil && tag.RowsAffected() == 1)
-		if kept {
-			pc.begun = true
-		}
-		return err
+		return pl.end(beginErr == nil && recErr == nil && tag.RowsAffected() == 1)
 	})
 	switch {
 	case beginErr != nil:
@@ -227,13 +221,8 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		conn.Close()
 		return false, nil // consumed before
 	}
-	tx, err := conn.BeginTx(ctx, nil) // the pipelined BEGIN's transaction: no round trip
+	tx, err := adoptTx(ctx, conn)
 	if err != nil {
-		conn.Raw(func(dc any) error { // the server's transaction is open: end it
-			_, _ = dc.(*pipeConn).pg().Exec(context.WithoutCancel(ctx), "rollback")
-			return nil
-		})
-		conn.Close()
 		return false, fmt.Errorf("idempotency: inbox: begin: %w", err)
 	}
 	defer func() { // also on a panic, which goes on up
