@@ -80,11 +80,8 @@ func lastDot(s string) int {
 // NewPostgresInbox returns an Inbox in a PostgreSQL table, creating it if missing (see InboxDDL). The
 // options WithTable (default DefaultInboxTable) and WithIsolation (of the handler's transaction) apply.
 func NewPostgresInbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*Inbox, error) {
-	cfg := postgresConfig{table: DefaultInboxTable}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if err := createTables(ctx, db, cfg.table, InboxDDL(cfg.table)); err != nil {
+	cfg, err := setUpTable(ctx, db, postgresConfig{table: DefaultInboxTable}, opts, InboxDDL)
+	if err != nil {
 		return nil, fmt.Errorf("idempotency: inbox: %w", err)
 	}
 	t := cfg.table
@@ -99,6 +96,15 @@ func NewPostgresInbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 		in.pipe = newPipePool(db)
 	}
 	return in, nil
+}
+
+// setUpTable applies opts to cfg, the constructor's defaults, then creates cfg.table with the statements
+// ddl returns for it, when missing (createTables).
+func setUpTable(ctx context.Context, db *sql.DB, cfg postgresConfig, opts []PostgresOption, ddl func(table string) []string) (postgresConfig, error) {
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg, createTables(ctx, db, cfg.table, ddl(cfg.table))
 }
 
 // createTables validates the table name and runs ddl in one transaction under an advisory lock, so that
