@@ -110,11 +110,7 @@ type pipeTx struct {
 }
 
 func (t *pipeTx) Commit() error {
-	if t.done {
-		return nil
-	}
-	t.done = true
-	tag, err := t.c.pg().Exec(t.ctx, "commit")
+	tag, err := t.end(t.ctx, "commit")
 	if err != nil {
 		return err
 	}
@@ -125,12 +121,17 @@ func (t *pipeTx) Commit() error {
 }
 
 func (t *pipeTx) Rollback() error {
+	_, err := t.end(context.WithoutCancel(t.ctx), "rollback")
+	return err
+}
+
+// end sends stmt (commit, rollback) unless the transaction has ended already.
+func (t *pipeTx) end(ctx context.Context, stmt string) (pgconn.CommandTag, error) {
 	if t.done {
-		return nil
+		return pgconn.CommandTag{}, nil
 	}
 	t.done = true
-	_, err := t.c.pg().Exec(context.WithoutCancel(t.ctx), "rollback")
-	return err
+	return t.c.pg().Exec(ctx, stmt)
 }
 
 // beginSQL is the BEGIN statement for an isolation level, or "" for a level
