@@ -366,17 +366,8 @@ func startDemo(t *testing.T, bin string, args ...string) (*exec.Cmd, *syncBuffer
 // one payment. Then SIGTERM stops it cleanly.
 func TestDemoCrashAndRetry(t *testing.T) {
 	t.Parallel()
-	bin := buildDemo(t)
 	dsn, db := schemaDSN(t)
-	addr := freeAddr(t)
-	base := "http://" + addr
-	common := []string{"-addr", addr, "-store", "postgres", "-dsn", dsn, "-lock-ttl", "1s"}
-	cmd, log := startDemo(t, bin, append(common, "-work-delay", "10s")...)
-
-	key := idempotency.NewKey()
-	body := `{"amount":4200,"currency":"EUR"}`
-	client := &http.Client{Timeout: 30 * time.Second}
-	errc := postAsync(t, client, base, key, body)
+	c := startCrash(t, "-store", "postgres", "-dsn", dsn)
 	// Wait until the payment and its receipt are inserted (uncommitted) inside the handler.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -387,27 +378,26 @@ func TestDemoCrashAndRetry(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the request never reached the handler\n%s", log.String())
+			t.Fatalf("the request never reached the handler\n%s", c.log.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	killMidRequest(t, cmd, errc)
+	c.kill(t)
 	var state string
 	if err := db.QueryRow(`SELECT state FROM idempotency_keys`).Scan(&state); err != nil || state != "in_progress" {
 		t.Fatalf("key after the crash: %q, %v; want in_progress", state, err)
 	}
 
 	receiptsFile := filepath.Join(t.TempDir(), "receipts.log")
-	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s", "-receipts", receiptsFile)...)
-	fresh := retryAfterCrash(t, client, base, key, body)
-	if n := count(t, base); n != 1 {
+	fresh := c.restart(t, "-receipts", receiptsFile)
+	if n := count(t, c.base); n != 1 {
 		t.Fatalf("payments = %d, want exactly 1", n)
 	}
 	// One receipt, delivered by the relay of the restarted process.
-	waitReceipts(t, base, 1, log)
-	stopDemo(t, cmd, log)
-	if !strings.Contains(log.String(), "shutting down") {
-		t.Fatalf("no clean shutdown in the log:\n%s", log.String())
+	waitReceipts(t, c.base, 1, c.log)
+	stopDemo(t, c.cmd, c.log)
+	if !strings.Contains(c.log.String(), "shutting down") {
+		t.Fatalf("no clean shutdown in the log:\n%s", c.log.String())
 	}
 	if lines := fileReceipts(t, receiptsFile); len(lines) != 1 || lines[0]["payment"] != paymentID(t, fresh) {
 		t.Fatalf("receipts file %v, want the one receipt of %s", lines, paymentID(t, fresh))
@@ -443,31 +433,97 @@ func fileReceipts(t *testing.T, name string) []map[string]any {
 	return receiptLines(t, string(b))
 }
 
-// stopDemo sends SIGTERM and waits for a clean exit.
-// postAsync posts body with key in the background; the channel gets the
-// post's error.
-func postAsync(t *testing.T, client *http.Client, base, key, body string) <-chan error {
-	errc := make(chan error, 1)
-	go func() {
-		_, err := post(t, client, base, key, body)
-		errc <- err
-	}()
-	return errc
+// A crash is the scenario of Verification 4: a demo process, with a lease of 1s and a 10s work delay,
+// killed (SIGKILL) while a payment request is inside the handler, then restarted without the delay, and
+// the request retried with the same key.
+type crash struct {
+	bin, base  string
+	flags      []string // -addr, -lock-ttl and the store's flags
+	key, body  string
+	client     *http.Client
+	cmd        *exec.Cmd
+	log        *syncBuffer
+	killedPost <-chan error // the in-flight request's error
 }
 
-// killMidRequest kills the demo with SIGKILL while the request of errc
-// runs; the request must get no answer.
-func killMidRequest(t *testing.T, cmd *exec.Cmd, errc <-chan error) {
+// startCrash builds and starts the demo with storeFlags and posts, in the background, a payment that
+// waits in the handler.
+func startCrash(t *testing.T, storeFlags ...string) *crash {
 	t.Helper()
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	addr := freeAddr(t)
+	c := &crash{
+		bin:    buildDemo(t),
+		base:   "http://" + addr,
+		flags:  append([]string{"-addr", addr, "-lock-ttl", "1s"}, storeFlags...),
+		key:    idempotency.NewKey(),
+		body:   `{"amount":4200,"currency":"EUR"}`,
+		client: &http.Client{Timeout: 30 * time.Second},
+	}
+	c.start(t, "10s")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := post(t, c.client, c.base, c.key, c.body)
+		errc <- err
+	}()
+	c.killedPost = errc
+	return c
+}
+
+// start starts the demo with the work delay, its flags and extra ones.
+func (c *crash) start(t *testing.T, workDelay string, extra ...string) {
+	t.Helper()
+	args := append([]string{"-work-delay", workDelay}, c.flags...)
+	c.cmd, c.log = startDemo(t, c.bin, append(args, extra...)...)
+}
+
+// kill kills the demo with SIGKILL while the request runs; the request must get no answer.
+func (c *crash) kill(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	cmd.Wait()
-	if err := <-errc; err == nil {
+	c.cmd.Wait()
+	if err := <-c.killedPost; err == nil {
 		t.Fatalf("the killed request got an answer")
 	}
 }
 
+// restart starts the demo again, without the work delay and with extra flags, and retries the request
+// the killed process left in progress until it answers 201 (meanwhile a 409 with Retry-After: 1, the
+// lease); it checks that this answer is no replay and that one more retry replays it, and returns it.
+func (c *crash) restart(t *testing.T, extra ...string) reply {
+	t.Helper()
+	c.start(t, "0s", extra...)
+	var fresh reply
+	for attempt := 0; ; attempt++ {
+		r, err := post(t, c.client, c.base, c.key, c.body)
+		if err != nil {
+			t.Fatalf("retry: %v", err)
+		}
+		if r.status == 201 {
+			fresh = r
+			break
+		}
+		if r.status != 409 || attempt > 5 {
+			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
+		}
+		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if err != nil || secs != 1 {
+			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
+		}
+		time.Sleep(time.Duration(secs) * time.Second)
+	}
+	if fresh.header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the retry after the crash was a replay")
+	}
+	again, err := post(t, c.client, c.base, c.key, c.body)
+	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
+	}
+	return fresh
+}
+
+// stopDemo sends SIGTERM and waits for a clean exit.
 func stopDemo(t *testing.T, cmd *exec.Cmd, log *syncBuffer) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -724,39 +780,4 @@ func TestDemoRelayRun(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
-}
-
-// retryAfterCrash retries the request that a killed process left in
-// progress until the restarted process answers 201 (meanwhile a 409 with
-// Retry-After: 1, the lease), and checks that this answer is no replay and
-// that one more retry replays it. It returns the answer.
-func retryAfterCrash(t *testing.T, client *http.Client, base, key, body string) reply {
-	t.Helper()
-	var fresh reply
-	for attempt := 0; ; attempt++ {
-		r, err := post(t, client, base, key, body)
-		if err != nil {
-			t.Fatalf("retry: %v", err)
-		}
-		if r.status == 201 {
-			fresh = r
-			break
-		}
-		if r.status != 409 || attempt > 5 {
-			t.Fatalf("retry %d: %d %s", attempt, r.status, r.body)
-		}
-		secs, err := strconv.Atoi(r.header.Get("Retry-After"))
-		if err != nil || secs != 1 {
-			t.Fatalf("409 Retry-After = %q, want 1 (the lease)", r.header.Get("Retry-After"))
-		}
-		time.Sleep(time.Duration(secs) * time.Second)
-	}
-	if fresh.header.Get("Idempotent-Replayed") != "" {
-		t.Fatalf("the retry after the crash was a replay")
-	}
-	again, err := post(t, client, base, key, body)
-	if err != nil || again.body != fresh.body || again.header.Get("Idempotent-Replayed") != "true" {
-		t.Fatalf("replay: %v %d %s", err, again.status, again.body)
-	}
-	return fresh
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"os"
 	"testing"
 	"time"
@@ -62,35 +61,25 @@ func redisDemo(t *testing.T, workDelay time.Duration) *demo {
 // once in the new process and is replayed after; SIGTERM stops it.
 func TestDemoRedisCrashAndRetry(t *testing.T) {
 	t.Parallel()
-	bin := buildDemo(t)
 	rdb, prefix := redisPrefix(t)
-	addr := freeAddr(t)
-	base := "http://" + addr
-	common := []string{"-addr", addr, "-store", "redis", "-redis-addr", testRedisAddr(), "-redis-prefix", prefix, "-lock-ttl", "1s"}
-	cmd, log := startDemo(t, bin, append(common, "-work-delay", "10s")...)
-
-	key := idempotency.NewKey()
-	body := `{"amount":4200,"currency":"EUR"}`
-	client := &http.Client{Timeout: 30 * time.Second}
-	errc := postAsync(t, client, base, key, body)
-	record := "{" + prefix + "}:k:7:default:" + key
+	c := startCrash(t, "-store", "redis", "-redis-addr", testRedisAddr(), "-redis-prefix", prefix)
+	record := "{" + prefix + "}:k:7:default:" + c.key
 	deadline := time.Now().Add(10 * time.Second)
 	for rdb.HGet(context.Background(), record, "state").Val() != "p" {
 		if time.Now().After(deadline) {
-			t.Fatalf("the request never claimed its key\n%s", log.String())
+			t.Fatalf("the request never claimed its key\n%s", c.log.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(100 * time.Millisecond) // inside the handler's work delay
-	killMidRequest(t, cmd, errc)
+	c.kill(t)
 
-	cmd, log = startDemo(t, bin, append(common, "-work-delay", "0s")...)
-	retryAfterCrash(t, client, base, key, body)
-	if r, _ := post(t, client, base, key, `{"amount":1,"currency":"EUR"}`); r.status != 422 {
+	c.restart(t)
+	if r, _ := post(t, c.client, c.base, c.key, `{"amount":1,"currency":"EUR"}`); r.status != 422 {
 		t.Fatalf("other body: %d, want 422", r.status)
 	}
-	if n := count(t, base); n != 1 {
+	if n := count(t, c.base); n != 1 {
 		t.Fatalf("payments = %d, want exactly 1", n)
 	}
-	stopDemo(t, cmd, log)
+	stopDemo(t, c.cmd, c.log)
 }

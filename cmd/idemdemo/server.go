@@ -183,26 +183,8 @@ func newServer(cfg serverConfig) http.Handler {
 		w.WriteHeader(http.StatusCreated)
 		_ = json.NewEncoder(w).Encode(p) // the status is sent; a failed write is the client's loss
 	})))
-	mux.HandleFunc("GET /payments/count", func(w http.ResponseWriter, r *http.Request) {
-		n, err := payments.count(r.Context())
-		if err != nil {
-			logger.Error("count payments", "error", err)
-			unavailable(w, "cannot count payments")
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
-	})
-	mux.HandleFunc("GET /payments/receipts/count", func(w http.ResponseWriter, r *http.Request) {
-		n, err := cfg.receipts.count(r.Context())
-		if err != nil {
-			logger.Error("count receipts", "error", err)
-			unavailable(w, "cannot count receipts")
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
-	})
+	mux.HandleFunc("GET /payments/count", countHandler(logger, "payments", payments))
+	mux.HandleFunc("GET /payments/receipts/count", countHandler(logger, "receipts", cfg.receipts))
 	if cfg.metrics != nil {
 		mux.Handle("GET /metrics", cfg.metrics)
 	}
@@ -242,6 +224,26 @@ func newServer(cfg serverConfig) http.Handler {
 		problem(w, http.StatusNotFound, problemNotFound, "Not found", "no resource at "+r.URL.Path)
 	})
 	return mux
+}
+
+// A counter is what the count endpoints ask: the payments store or the receipts sink.
+type counter interface {
+	count(ctx context.Context) (int64, error)
+}
+
+// countHandler answers {"count": N} with c's count of what ("payments", "receipts"), or 503 when it
+// cannot count.
+func countHandler(logger *slog.Logger, what string, c counter) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		n, err := c.count(r.Context())
+		if err != nil {
+			logger.Error("count "+what, "error", err)
+			unavailable(w, "cannot count "+what)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]int64{"count": n})
+	}
 }
 
 // unavailable answers 503 with Retry-After: a dependency of the demo (its database) failed.

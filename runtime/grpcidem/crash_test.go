@@ -2,7 +2,6 @@ package grpcidem_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net"
 	"os"
@@ -52,13 +51,9 @@ func (s *pgOrders) Create(ctx context.Context, req *testpb.CreateRequest) (*test
 // test binary with IDEMLINT_GRPCIDEM_CHILD set. It serves Orders on loopback, prints its address, and runs
 // until it is killed.
 func TestCrashChild(t *testing.T) {
-	dsn := os.Getenv(envCrashChild)
-	if dsn == "" {
+	db, ok := pgtest.ChildDB(t, envCrashChild)
+	if !ok {
 		return // not in the child process
-	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
 	}
 	store, err := idempotency.NewPostgresStore(context.Background(), db)
 	if err != nil {

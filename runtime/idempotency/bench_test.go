@@ -11,9 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // benchTTL is the keys' TTL in the memory benchmarks: short enough that
@@ -131,21 +128,7 @@ func (w *benchWriter) Write(p []byte) (int, error) { return len(p), nil }
 // (its own BEGIN, INSERT, COMMIT), and counts the round trips per request
 // at the socket (see roundTrips).
 func BenchmarkPostgresPayment(b *testing.B) {
-	setup := schemaDB(b) // creates the schema; the counting handle reuses it
-	var schema string
-	if err := setup.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
-		b.Fatal(err)
-	}
-	cfg, err := pgx.ParseConfig(withSearchPath(b, testDSN(), schema))
-	if err != nil {
-		b.Fatal(err)
-	}
-	counter := &roundTrips{}
-	cfg.DialFunc = counter.dial
-	db := stdlib.OpenDB(*cfg)
-	defer db.Close()
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
+	db, counter := countedDB(b, 16)
 	ctx := context.Background()
 	store, err := NewPostgresStore(ctx, db)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -45,31 +46,28 @@ func writeCanonicalStd(b *bytes.Buffer, v any) {
 	case string:
 		writeStringStd(b, v)
 	case []any:
-		b.WriteByte('[')
-		for i, e := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeCanonicalStd(b, e)
-		}
-		b.WriteByte(']')
+		writeListStd(b, '[', ']', len(v), func(i int) { writeCanonicalStd(b, v[i]) })
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeStringStd(b, k)
+		keys := slices.Sorted(maps.Keys(v))
+		writeListStd(b, '{', '}', len(keys), func(i int) {
+			writeStringStd(b, keys[i])
 			b.WriteByte(':')
-			writeCanonicalStd(b, v[k])
-		}
-		b.WriteByte('}')
+			writeCanonicalStd(b, v[keys[i]])
+		})
 	}
+}
+
+// writeListStd writes n elements (elem(i) writes the i-th) between open
+// and end, separated by commas.
+func writeListStd(b *bytes.Buffer, open, end byte, n int, elem func(i int)) {
+	b.WriteByte(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		elem(i)
+	}
+	b.WriteByte(end)
 }
 
 func writeStringStd(b *bytes.Buffer, s string) {

@@ -340,13 +340,22 @@ func (c *canonicalizer) appendRune(r rune) {
 	}
 }
 
-func (c *canonicalizer) array(depth int) error {
+// opens consumes and writes the opening bracket at c.i; when the array or object is empty, it consumes
+// and writes its closing bracket too and reports true.
+func (c *canonicalizer) opens(open, end byte) (empty bool) {
 	c.i++
-	c.out = append(c.out, '[')
+	c.out = append(c.out, open)
 	c.space()
-	if c.i < len(c.in) && c.in[c.i] == ']' {
+	if c.i < len(c.in) && c.in[c.i] == end {
 		c.i++
-		c.out = append(c.out, ']')
+		c.out = append(c.out, end)
+		return true
+	}
+	return false
+}
+
+func (c *canonicalizer) array(depth int) error {
+	if c.opens('[', ']') {
 		return nil
 	}
 	for {
@@ -375,13 +384,8 @@ func (c *canonicalizer) array(depth int) error {
 // object writes the members as they come, then sorts them by key when
 // they are not in order, and drops all but the last of a duplicate key.
 func (c *canonicalizer) object(depth int) error {
-	c.i++
 	open := len(c.out)
-	c.out = append(c.out, '{')
-	c.space()
-	if c.i < len(c.in) && c.in[c.i] == '}' {
-		c.i++
-		c.out = append(c.out, '}')
+	if c.opens('{', '}') {
 		return nil
 	}
 	base := len(c.members)

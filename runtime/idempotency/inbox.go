@@ -80,11 +80,8 @@ func lastDot(s string) int {
 // NewPostgresInbox returns an Inbox in a PostgreSQL table, creating it if missing (see InboxDDL). The
 // options WithTable (default DefaultInboxTable) and WithIsolation (of the handler's transaction) apply.
 func NewPostgresInbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*Inbox, error) {
-	cfg := postgresConfig{table: DefaultInboxTable}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if err := createTables(ctx, db, cfg.table, InboxDDL(cfg.table)); err != nil {
+	cfg, err := setUpTable(ctx, db, postgresConfig{table: DefaultInboxTable}, opts, InboxDDL)
+	if err != nil {
 		return nil, fmt.Errorf("idempotency: inbox: %w", err)
 	}
 	t := cfg.table
@@ -99,6 +96,15 @@ func NewPostgresInbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (
 		in.pipe = newPipePool(db)
 	}
 	return in, nil
+}
+
+// setUpTable applies opts to cfg, the constructor's defaults, then creates cfg.table with the statements
+// ddl returns for it, when missing (createTables).
+func setUpTable(ctx context.Context, db *sql.DB, cfg postgresConfig, opts []PostgresOption, ddl func(table string) []string) (postgresConfig, error) {
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return cfg, createTables(ctx, db, cfg.table, ddl(cfg.table))
 }
 
 // createTables validates the table name and runs ddl in one transaction under an advisory lock, so that
@@ -185,14 +191,12 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		tag              pgconn.CommandTag
 		beginErr, recErr error
 	)
-	err = conn.Raw(func(dc any) error {
-		pc := dc.(*pipeConn)
-		sd, err := pc.prepare(ctx, in.qInsert)
+	err = onPipeConn(conn, func(pc *pipeConn) error {
+		pl, sd, err := pc.preparedPipeline(ctx, in.qInsert)
 		if err != nil {
 			beginErr = err
 			return nil
 		}
-		pl := pc.pipeline(ctx)
 		pl.p.SendQueryParams(in.qBegin, nil, nil, nil, nil)
 		if err := pl.prepared(sd, messageID); err != nil {
 			pl.close()
@@ -207,11 +211,7 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		if _, beginErr = pl.read(nil); beginErr == nil {
 			tag, recErr = pl.read(nil)
 		}
-		kept, err := pl.end(beginErr == nil && recErr == nil && tag.RowsAffected() == 1)
-		if kept {
-			pc.begun = true
-		}
-		return err
+		return pl.end(beginErr == nil && recErr == nil && tag.RowsAffected() == 1)
 	})
 	switch {
 	case beginErr != nil:
@@ -227,13 +227,8 @@ func (in *Inbox) consumePiped(ctx context.Context, messageID string, handle func
 		conn.Close()
 		return false, nil // consumed before
 	}
-	tx, err := conn.BeginTx(ctx, nil) // the pipelined BEGIN's transaction: no round trip
+	tx, err := adoptTx(ctx, conn)
 	if err != nil {
-		conn.Raw(func(dc any) error { // the server's transaction is open: end it
-			_, _ = dc.(*pipeConn).pg().Exec(context.WithoutCancel(ctx), "rollback")
-			return nil
-		})
-		conn.Close()
 		return false, fmt.Errorf("idempotency: inbox: begin: %w", err)
 	}
 	defer func() { // also on a panic, which goes on up

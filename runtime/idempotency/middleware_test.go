@@ -53,6 +53,17 @@ func (b *backend) payments(t *testing.T) int64 {
 	return n
 }
 
+// wantOnce fails t unless the handler ran once and made one payment.
+func (b *backend) wantOnce(t *testing.T) {
+	t.Helper()
+	if n := b.payments(t); n != 1 {
+		t.Fatalf("payments = %d, want 1", n)
+	}
+	if n := b.calls.Load(); n != 1 {
+		t.Fatalf("handler ran %d times, want 1", n)
+	}
+}
+
 func newMemoryBackend(t *testing.T, opts ...MemoryOption) *backend {
 	return &backend{name: "memory", store: NewMemoryStore(opts...)}
 }
@@ -182,12 +193,7 @@ func TestSameKeyTwiceInSequence(t *testing.T) {
 		if second.header.Get("X-Not-Replayed") != "" {
 			t.Fatalf("header outside the allow-list was replayed")
 		}
-		if n := b.payments(t); n != 1 {
-			t.Fatalf("payments = %d, want 1", n)
-		}
-		if n := b.calls.Load(); n != 1 {
-			t.Fatalf("handler ran %d times, want 1", n)
-		}
+		b.wantOnce(t)
 	})
 }
 
@@ -245,12 +251,7 @@ func TestConcurrentSameKey(t *testing.T) {
 		if fresh != 1 || created+conflicts != n {
 			t.Fatalf("fresh 201 = %d (want 1), 201 = %d, 409 = %d", fresh, created, conflicts)
 		}
-		if got := b.payments(t); got != 1 {
-			t.Fatalf("payments = %d, want 1", got)
-		}
-		if got := b.calls.Load(); got != 1 {
-			t.Fatalf("handler ran %d times, want 1", got)
-		}
+		b.wantOnce(t)
 	})
 }
 

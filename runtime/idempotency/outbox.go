@@ -146,11 +146,8 @@ func OutboxDDL(table string) []string {
 // NewPostgresOutbox returns an Outbox in a PostgreSQL table, creating it if missing (see OutboxDDL). The
 // option WithTable (default DefaultOutboxTable) applies.
 func NewPostgresOutbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*Outbox, error) {
-	cfg := postgresConfig{table: DefaultOutboxTable}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if err := createTables(ctx, db, cfg.table, OutboxDDL(cfg.table)); err != nil {
+	cfg, err := setUpTable(ctx, db, postgresConfig{table: DefaultOutboxTable}, opts, OutboxDDL)
+	if err != nil {
 		return nil, fmt.Errorf("idempotency: outbox: %w", err)
 	}
 	t := cfg.table

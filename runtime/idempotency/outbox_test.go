@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/internal/childtest"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -154,67 +155,63 @@ func TestOutboxRolledBackNeverDelivered(t *testing.T) {
 	}
 }
 
-// outboxes returns a memory and a PostgreSQL outbox with a matching idempotency store.
-func outboxes() map[string]func(t *testing.T) (*Outbox, Store) {
-	return map[string]func(t *testing.T) (*Outbox, Store){
-		"memory": func(t *testing.T) (*Outbox, Store) { return NewMemoryOutbox(), NewMemoryStore() },
-		"postgres": func(t *testing.T) (*Outbox, Store) {
-			o, db := pgOutbox(t)
-			s, err := NewPostgresStore(context.Background(), db, WithTable("outbox_test_keys"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return o, s
-		},
-	}
+// eachOutbox runs f as subtests on a memory and on a PostgreSQL outbox, each with a matching idempotency
+// store.
+func eachOutbox(t *testing.T, f func(t *testing.T, o *Outbox, store Store)) {
+	t.Run("memory", func(t *testing.T) { f(t, NewMemoryOutbox(), NewMemoryStore()) })
+	t.Run("postgres", func(t *testing.T) {
+		o, db := pgOutbox(t)
+		s, err := NewPostgresStore(context.Background(), db, WithTable("outbox_test_keys"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(t, o, s)
+	})
 }
 
 func TestOutboxUnderMiddleware(t *testing.T) {
-	for name, mk := range outboxes() {
-		t.Run(name, func(t *testing.T) {
-			o, store := mk(t)
-			h := Middleware(store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				key := r.Header.Get("Idempotency-Key")
-				if err := o.Add(r.Context(), OutboxMessage{Kind: "email.receipt", EntityID: r.URL.Path, Key: key,
-					Payload: []byte(r.URL.Path)}); err != nil {
-					http.Error(w, err.Error(), 500)
-					return
-				}
-				if strings.HasSuffix(r.URL.Path, "/fail") {
-					w.WriteHeader(http.StatusInternalServerError) // the attempt's writes roll back
-					return
-				}
-				w.WriteHeader(http.StatusCreated)
-			}))
-			post := func(path, key string) int {
-				r := httptest.NewRequest(http.MethodPost, path, strings.NewReader("{}"))
-				r.Header.Set("Idempotency-Key", key)
-				w := httptest.NewRecorder()
-				h.ServeHTTP(w, r)
-				return w.Code
+	eachOutbox(t, func(t *testing.T, o *Outbox, store Store) {
+		h := Middleware(store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := r.Header.Get("Idempotency-Key")
+			if err := o.Add(r.Context(), OutboxMessage{Kind: "email.receipt", EntityID: r.URL.Path, Key: key,
+				Payload: []byte(r.URL.Path)}); err != nil {
+				http.Error(w, err.Error(), 500)
+				return
 			}
-			if c := post("/orders/1", "key-1"); c != 201 {
-				t.Fatalf("status %d", c)
+			if strings.HasSuffix(r.URL.Path, "/fail") {
+				w.WriteHeader(http.StatusInternalServerError) // the attempt's writes roll back
+				return
 			}
-			if c := post("/orders/1", "key-1"); c != 201 { // replayed: the handler does not run
-				t.Fatalf("replay status %d", c)
-			}
-			if c := post("/orders/2/fail", "key-2"); c != 500 {
-				t.Fatalf("status %d", c)
-			}
-			var sent []string
-			n, err := o.RelayOnce(context.Background(), func(ctx context.Context, e OutboxEntry) error {
-				sent = append(sent, string(e.Payload))
-				return nil
-			}, fastRelay)
-			if err != nil || n != 1 || len(sent) != 1 || sent[0] != "/orders/1" {
-				t.Errorf("relay delivered %d %q, %v; want /orders/1 only", n, sent, err)
-			}
-			if ok, _ := o.Delivered(context.Background(), "email.receipt", "/orders/2/fail", "key-2"); ok {
-				t.Error("the failed attempt's entry was delivered")
-			}
-		})
-	}
+			w.WriteHeader(http.StatusCreated)
+		}))
+		post := func(path, key string) int {
+			r := httptest.NewRequest(http.MethodPost, path, strings.NewReader("{}"))
+			r.Header.Set("Idempotency-Key", key)
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			return w.Code
+		}
+		if c := post("/orders/1", "key-1"); c != 201 {
+			t.Fatalf("status %d", c)
+		}
+		if c := post("/orders/1", "key-1"); c != 201 { // replayed: the handler does not run
+			t.Fatalf("replay status %d", c)
+		}
+		if c := post("/orders/2/fail", "key-2"); c != 500 {
+			t.Fatalf("status %d", c)
+		}
+		var sent []string
+		n, err := o.RelayOnce(context.Background(), func(ctx context.Context, e OutboxEntry) error {
+			sent = append(sent, string(e.Payload))
+			return nil
+		}, fastRelay)
+		if err != nil || n != 1 || len(sent) != 1 || sent[0] != "/orders/1" {
+			t.Errorf("relay delivered %d %q, %v; want /orders/1 only", n, sent, err)
+		}
+		if ok, _ := o.Delivered(context.Background(), "email.receipt", "/orders/2/fail", "key-2"); ok {
+			t.Error("the failed attempt's entry was delivered")
+		}
+	})
 }
 
 // addCommitted adds m to o, in a committed transaction of its own when o
@@ -241,95 +238,81 @@ func addCommitted(t *testing.T, o *Outbox, m OutboxMessage) {
 }
 
 func TestOutboxRelayRetries(t *testing.T) {
-	for name, mk := range outboxes() {
-		t.Run(name, func(t *testing.T) {
-			o, _ := mk(t)
-			ctx := context.Background()
-			add := func(key string) {
-				t.Helper()
-				addCommitted(t, o, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)})
+	eachOutbox(t, func(t *testing.T, o *Outbox, _ Store) {
+		ctx := context.Background()
+		for _, key := range []string{"flaky", "bad", "down"} {
+			addCommitted(t, o, OutboxMessage{Kind: "notify", EntityID: "e", Key: key, Payload: []byte(key)})
+		}
+		calls := map[string]int{}
+		var reported []string
+		opts := fastRelay
+		opts.Backoff = 400 * time.Millisecond // waits of 200 to 400ms
+		opts.OnError = func(e *OutboxEntry, err error) { reported = append(reported, e.Key) }
+		send := func(ctx context.Context, e OutboxEntry) error {
+			calls[e.Key]++
+			switch {
+			case e.Key == "flaky" && calls[e.Key] < 3:
+				return errors.New("connection reset")
+			case e.Key == "bad":
+				return retry.Permanent(errors.New("invalid address"))
+			case e.Key == "down" && calls[e.Key] <= 3:
+				return errors.New("unavailable")
 			}
-			add("flaky")
-			add("bad")
-			add("down")
-			calls := map[string]int{}
-			var reported []string
-			opts := fastRelay
-			opts.Backoff = 400 * time.Millisecond // waits of 200 to 400ms
-			opts.OnError = func(e *OutboxEntry, err error) { reported = append(reported, e.Key) }
-			send := func(ctx context.Context, e OutboxEntry) error {
-				calls[e.Key]++
-				switch {
-				case e.Key == "flaky" && calls[e.Key] < 3:
-					return errors.New("connection reset")
-				case e.Key == "bad":
-					return retry.Permanent(errors.New("invalid address"))
-				case e.Key == "down" && calls[e.Key] <= 3:
-					return errors.New("unavailable")
-				}
-				return nil
-			}
-			n, err := o.RelayOnce(ctx, send, opts)
-			if err != nil || n != 1 {
-				t.Fatalf("first pass: %d delivered, %v; want the flaky one", n, err)
-			}
-			if calls["flaky"] != 3 || calls["bad"] != 1 || calls["down"] != 3 {
-				t.Errorf("calls %v; want 3 attempts for flaky, 1 for bad, 3 (the policy's) for down", calls)
-			}
-			if strings.Join(reported, ",") != "bad,down" {
-				t.Errorf("OnError saw %v", reported)
-			}
-			bad, _ := o.Lookup(ctx, "notify", "e", "bad")
-			down, _ := o.Lookup(ctx, "notify", "e", "down")
-			if bad.State != OutboxFailed || !strings.Contains(bad.LastError, "invalid address") {
-				t.Errorf("permanent failure: %+v", bad)
-			}
-			if down.State != OutboxPending || !strings.Contains(down.LastError, "unavailable") || down.Attempts != 1 {
-				t.Errorf("transient failure: %+v", down)
-			}
-			// Backed off: not retried at once; then delivered.
-			if n, _ := o.RelayOnce(ctx, send, opts); n != 0 || calls["down"] != 3 {
-				t.Errorf("retried during its backoff (%d delivered, %d calls)", n, calls["down"])
-			}
-			time.Sleep(450 * time.Millisecond)
-			if n, _ := o.RelayOnce(ctx, send, opts); n != 1 || calls["bad"] != 1 {
-				t.Errorf("after the backoff: %d delivered, calls %v; want down delivered, bad left alone", n, calls)
-			}
-			if down, _ := o.Lookup(ctx, "notify", "e", "down"); down.State != OutboxDelivered || down.Attempts != 2 || down.LastError != "" {
-				t.Errorf("down after delivery: %+v", down)
-			}
-		})
-	}
+			return nil
+		}
+		n, err := o.RelayOnce(ctx, send, opts)
+		if err != nil || n != 1 {
+			t.Fatalf("first pass: %d delivered, %v; want the flaky one", n, err)
+		}
+		if calls["flaky"] != 3 || calls["bad"] != 1 || calls["down"] != 3 {
+			t.Errorf("calls %v; want 3 attempts for flaky, 1 for bad, 3 (the policy's) for down", calls)
+		}
+		if strings.Join(reported, ",") != "bad,down" {
+			t.Errorf("OnError saw %v", reported)
+		}
+		bad, _ := o.Lookup(ctx, "notify", "e", "bad")
+		down, _ := o.Lookup(ctx, "notify", "e", "down")
+		if bad.State != OutboxFailed || !strings.Contains(bad.LastError, "invalid address") {
+			t.Errorf("permanent failure: %+v", bad)
+		}
+		if down.State != OutboxPending || !strings.Contains(down.LastError, "unavailable") || down.Attempts != 1 {
+			t.Errorf("transient failure: %+v", down)
+		}
+		// Backed off: not retried at once; then delivered.
+		if n, _ := o.RelayOnce(ctx, send, opts); n != 0 || calls["down"] != 3 {
+			t.Errorf("retried during its backoff (%d delivered, %d calls)", n, calls["down"])
+		}
+		time.Sleep(450 * time.Millisecond)
+		if n, _ := o.RelayOnce(ctx, send, opts); n != 1 || calls["bad"] != 1 {
+			t.Errorf("after the backoff: %d delivered, calls %v; want down delivered, bad left alone", n, calls)
+		}
+		if down, _ := o.Lookup(ctx, "notify", "e", "down"); down.State != OutboxDelivered || down.Attempts != 2 || down.LastError != "" {
+			t.Errorf("down after delivery: %+v", down)
+		}
+	})
 }
 
 func TestOutboxPrune(t *testing.T) {
-	for name, mk := range outboxes() {
-		t.Run(name, func(t *testing.T) {
-			o, _ := mk(t)
-			ctx := context.Background()
-			add := func(key string) {
-				t.Helper()
-				addCommitted(t, o, OutboxMessage{Kind: "k", Key: key})
-			}
-			add("a")
-			add("b")
-			o.RelayOnce(ctx, func(context.Context, OutboxEntry) error { return nil }, fastRelay)
-			add("c") // pending
-			if n, err := o.Prune(ctx, time.Hour); n != 0 || err != nil {
-				t.Errorf("Prune(1h) = %d, %v", n, err)
-			}
-			time.Sleep(5 * time.Millisecond)
-			if n, err := o.Prune(ctx, time.Millisecond); n != 2 || err != nil {
-				t.Errorf("Prune(1ms) = %d, %v; want the 2 delivered entries", n, err)
-			}
-			if _, err := o.Lookup(ctx, "k", "", "a"); !errors.Is(err, ErrNotFound) {
-				t.Errorf("pruned entry still there: %v", err)
-			}
-			if e, err := o.Lookup(ctx, "k", "", "c"); err != nil || e.State != OutboxPending {
-				t.Errorf("pending entry: %+v, %v", e, err)
-			}
-		})
-	}
+	eachOutbox(t, func(t *testing.T, o *Outbox, _ Store) {
+		ctx := context.Background()
+		addCommitted(t, o, OutboxMessage{Kind: "k", Key: "a"})
+		addCommitted(t, o, OutboxMessage{Kind: "k", Key: "b"})
+		o.RelayOnce(ctx, func(context.Context, OutboxEntry) error { return nil }, fastRelay)
+		addCommitted(t, o, OutboxMessage{Kind: "k", Key: "c"}) // pending
+		if n, err := o.Prune(ctx, time.Hour); n != 0 || err != nil {
+			t.Errorf("Prune(1h) = %d, %v", n, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+		if n, err := o.Prune(ctx, time.Millisecond); n != 2 || err != nil {
+			t.Errorf("Prune(1ms) = %d, %v; want the 2 delivered entries", n, err)
+		}
+		if _, err := o.Lookup(ctx, "k", "", "a"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("pruned entry still there: %v", err)
+		}
+		if e, err := o.Lookup(ctx, "k", "", "c"); err != nil || e.State != OutboxPending {
+			t.Errorf("pending entry: %+v, %v", e, err)
+		}
+	})
 }
 
 func TestOutboxConcurrentRelays(t *testing.T) {
@@ -416,13 +399,9 @@ const (
 // the test binary with IDEMLINT_OUTBOX_RELAY_CHILD set. It sends one entry, says so on stdout, and hangs
 // before marking it delivered, until it is killed.
 func TestOutboxRelayChild(t *testing.T) {
-	dsn := os.Getenv(envRelayChild)
-	if dsn == "" {
+	db, ok := pgtest.ChildDB(t, envRelayChild)
+	if !ok {
 		return // not in the child process
-	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
 	}
 	o, err := NewPostgresOutbox(context.Background(), db, WithTable(outboxTestTable))
 	if err != nil {

@@ -110,11 +110,7 @@ type pipeTx struct {
 }
 
 func (t *pipeTx) Commit() error {
-	if t.done {
-		return nil
-	}
-	t.done = true
-	tag, err := t.c.pg().Exec(t.ctx, "commit")
+	tag, err := t.end(t.ctx, "commit")
 	if err != nil {
 		return err
 	}
@@ -125,12 +121,17 @@ func (t *pipeTx) Commit() error {
 }
 
 func (t *pipeTx) Rollback() error {
+	_, err := t.end(context.WithoutCancel(t.ctx), "rollback")
+	return err
+}
+
+// end sends stmt (commit, rollback) unless the transaction has ended already.
+func (t *pipeTx) end(ctx context.Context, stmt string) (pgconn.CommandTag, error) {
 	if t.done {
-		return nil
+		return pgconn.CommandTag{}, nil
 	}
 	t.done = true
-	_, err := t.c.pg().Exec(context.WithoutCancel(t.ctx), "rollback")
-	return err
+	return t.c.pg().Exec(ctx, stmt)
 }
 
 // beginSQL is the BEGIN statement for an isolation level, or "" for a level
@@ -161,6 +162,35 @@ type pipeline struct {
 
 func (c *pipeConn) pipeline(ctx context.Context) *pipeline {
 	return &pipeline{c: c, ctx: ctx, p: c.pg().PgConn().StartPipeline(ctx)}
+}
+
+// preparedPipeline prepares query (once per connection) for pipeline.prepared, then starts a pipeline.
+func (c *pipeConn) preparedPipeline(ctx context.Context, query string) (*pipeline, *pgconn.StatementDescription, error) {
+	sd, err := c.prepare(ctx, query)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.pipeline(ctx), sd, nil
+}
+
+// onPipeConn runs f on conn's driver connection, a pipeConn (conn is from a pipePool's database).
+func onPipeConn(conn *sql.Conn, f func(pc *pipeConn) error) error {
+	return conn.Raw(func(dc any) error { return f(dc.(*pipeConn)) })
+}
+
+// adoptTx returns database/sql's transaction on conn for the one a pipeline's BEGIN opened on the server
+// (the pipeline ended with keep): no round trip. When it fails, adoptTx rolls the server's transaction
+// back and closes conn.
+func adoptTx(ctx context.Context, conn *sql.Conn) (*sql.Tx, error) {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		onPipeConn(conn, func(pc *pipeConn) error { // the server's transaction is open: end it
+			_, _ = pc.pg().Exec(context.WithoutCancel(ctx), "rollback")
+			return nil
+		})
+		conn.Close()
+	}
+	return tx, err
 }
 
 // prepared queues query (prepared once per connection) with args.
@@ -219,19 +249,21 @@ func (pl *pipeline) close() (byte, error) {
 
 // end closes pl and rolls back the transaction the server is left in, if
 // any, unless keep: with keep, a pipeline that closes without an error in
-// a transaction ('T', the one its BEGIN opened) reports kept and leaves
-// the transaction to the caller. err is close's error, or the rollback's.
-func (pl *pipeline) end(keep bool) (kept bool, err error) {
+// a transaction ('T', the one its BEGIN opened) leaves the transaction to
+// the connection's next BeginTx (see adoptTx). err is close's error, or
+// the rollback's.
+func (pl *pipeline) end(keep bool) error {
 	status, err := pl.close()
 	if keep && err == nil && status == 'T' {
-		return true, nil
+		pl.c.begun = true
+		return nil
 	}
 	if status != 'I' {
 		if _, rerr := pl.c.pg().Exec(context.WithoutCancel(pl.ctx), "rollback"); rerr != nil && err == nil {
 			err = rerr
 		}
 	}
-	return false, err
+	return err
 }
 
 // prepare returns query's statement on c, preparing it on first use.
@@ -297,14 +329,12 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 		found, complete bool
 		claimErr        error
 	)
-	err = conn.Raw(func(dc any) error {
-		pc := dc.(*pipeConn)
-		sd, err := pc.prepare(ctx, s.qClaim)
+	err = onPipeConn(conn, func(pc *pipeConn) error {
+		pl, sd, err := pc.preparedPipeline(ctx, s.qClaim)
 		if err != nil {
 			claimErr = err
 			return nil
 		}
-		pl := pc.pipeline(ctx)
 		if err := pl.prepared(sd, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint, micros(req.LeaseTTL), micros(req.TTL)); err != nil {
 			pl.close()
 			claimErr = err
@@ -323,11 +353,7 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 		if claimErr == nil && found {
 			res, complete, claimErr = row.result(req)
 		}
-		kept, err := pl.end(claimErr == nil && complete && owns(res))
-		if kept {
-			pc.begun = true
-		}
-		return err
+		return pl.end(claimErr == nil && complete && owns(res))
 	})
 	switch {
 	case claimErr == nil && complete && owns(res) && err != nil:
@@ -348,13 +374,8 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 		conn.Close()
 		return res, nil, true, nil
 	}
-	tx, err := conn.BeginTx(ctx, nil) // the pipelined BEGIN's transaction: no round trip
+	tx, err := adoptTx(ctx, conn)
 	if err != nil {
-		conn.Raw(func(dc any) error { // the server's transaction is open: end it
-			_, _ = dc.(*pipeConn).pg().Exec(context.WithoutCancel(ctx), "rollback")
-			return nil
-		})
-		conn.Close()
 		s.releaseDetached(ctx, res.Lease)
 		return ClaimResult{}, nil, true, fmt.Errorf("postgres begin: %w", classifyPG(err))
 	}
@@ -400,19 +421,17 @@ func (w *pipeWork) Complete(ctx context.Context, resp *Response) error {
 		body = []byte{}
 	}
 	var stmtErr, commitErr error
-	err = w.conn.Raw(func(dc any) error {
-		pc := dc.(*pipeConn)
+	err = onPipeConn(w.conn, func(pc *pipeConn) error {
 		if pc.tx == nil || pc.tx.done || pc.pg().PgConn().TxStatus() != 'T' {
 			// The transaction ended under us (database/sql rolls it back
 			// when the request's context is canceled).
 			stmtErr = sql.ErrTxDone
 			return nil
 		}
-		sd, err := pc.prepare(ctx, w.s.qCompleteOnce)
+		pl, sd, err := pc.preparedPipeline(ctx, w.s.qCompleteOnce)
 		if err != nil {
 			return err
 		}
-		pl := pc.pipeline(ctx)
 		if err := pl.prepared(sd, w.l.Tenant, w.l.Key, w.l.Fence, resp.Status, string(headers), body); err != nil {
 			pl.close()
 			return err
@@ -429,7 +448,7 @@ func (w *pipeWork) Complete(ctx context.Context, resp *Response) error {
 				commitErr = pgx.ErrTxCommitRollback
 			}
 		}
-		_, err = pl.end(false)
+		err = pl.end(false)
 		pc.tx.done = true
 		return err
 	})

@@ -168,28 +168,9 @@ func DDL(table string) []string {
 // index if missing (see DDL). Concurrent creations are serialised with an
 // advisory lock.
 func NewPostgresStore(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*PostgresStore, error) {
-	cfg := postgresConfig{table: "idempotency_keys", conflictRetries: DefaultConflictRetries}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if !identRE.MatchString(cfg.table) {
-		return nil, fmt.Errorf("idempotency: invalid table name %q", cfg.table)
-	}
-	tx, err := db.BeginTx(ctx, nil)
+	cfg, err := setUpTable(ctx, db, postgresConfig{table: "idempotency_keys", conflictRetries: DefaultConflictRetries}, opts, DDL)
 	if err != nil {
-		return nil, fmt.Errorf("idempotency: create table: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }() // after Commit: sql.ErrTxDone
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "idemlint:"+cfg.table); err != nil {
-		return nil, fmt.Errorf("idempotency: create table: %w", err)
-	}
-	for _, stmt := range DDL(cfg.table) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return nil, fmt.Errorf("idempotency: create table: %w", err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("idempotency: create table: %w", err)
+		return nil, fmt.Errorf("idempotency: %w", err)
 	}
 	t, seq := cfg.table, cfg.table+"_fence_seq"
 	const pk = ` WHERE tenant = $1 AND idem_key = $2`

@@ -48,11 +48,11 @@ func (cc *countedConn) Read(p []byte) (int, error) {
 }
 
 // countedDB is a handle on a fresh schema whose connections count their
-// round trips; one connection, so that prepared statements are warm after
-// the first use.
-func countedDB(t *testing.T) (*sql.DB, *roundTrips) {
+// round trips, with at most conns connections (one keeps prepared
+// statements warm after the first use).
+func countedDB(t testing.TB, conns int) (*sql.DB, *roundTrips) {
 	t.Helper()
-	setup := schemaDB(t)
+	setup := schemaDB(t) // creates the schema; the counting handle reuses it
 	var schema string
 	if err := setup.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
 		t.Fatal(err)
@@ -65,8 +65,8 @@ func countedDB(t *testing.T) (*sql.DB, *roundTrips) {
 	cfg.DialFunc = rt.dial
 	db := stdlib.OpenDB(*cfg)
 	t.Cleanup(func() { db.Close() })
-	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
 	return db, rt
 }
 
@@ -76,7 +76,7 @@ func countedDB(t *testing.T) (*sql.DB, *roundTrips) {
 // and an Inbox message two plus its handler's statements.
 func TestPostgresRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	db, rt := countedDB(t)
+	db, rt := countedDB(t, 1)
 	s, err := NewPostgresStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)

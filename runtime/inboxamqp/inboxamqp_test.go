@@ -12,7 +12,6 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/inboxamqp"
 	"github.com/idemlint/idemlint/runtime/internal/brokertest"
-	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
 const (
@@ -29,12 +28,8 @@ const (
 
 const consumerName = "orders"
 
-// effect is the consumer's side effect: an insert with no natural key, so
-// only the inbox keeps it from repeating.
-func effect(ctx context.Context, d amqp.Delivery) error {
-	_, err := idempotency.Tx(ctx).ExecContext(ctx, `INSERT INTO effects (body) VALUES ($1)`, string(d.Body))
-	return err
-}
+var adapter = brokertest.Adapter[amqp.Delivery]{Handle: inboxamqp.Handle, MessageID: inboxamqp.MessageID,
+	Body: func(d amqp.Delivery) []byte { return d.Body }}
 
 // channel opens a channel of a connection closed when t ends.
 func channel(t testing.TB) *amqp.Channel {
@@ -86,11 +81,11 @@ func TestConsumerChild(t *testing.T) {
 	if mode == "" {
 		return // not in the child process
 	}
-	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), brokertest.Adapter[amqp.Delivery]{Handle: inboxamqp.Handle, MessageID: inboxamqp.MessageID}, consumerName,
+	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), adapter, consumerName,
 		func() amqp.Delivery {
 			_, ds := consume(t, os.Getenv(envQueue))
 			return next(t, ds)
-		}, effect)
+		})
 }
 
 func declare(t testing.TB) (*amqp.Channel, string) {
@@ -105,14 +100,8 @@ func declare(t testing.TB) (*amqp.Channel, string) {
 }
 
 func TestRedeliveredAfterKill(t *testing.T) {
-	brokertest.Require(t, "IDEMLINT_REQUIRE_RABBITMQ", addr)
+	in, dsn, effects := brokertest.Inbox(t, "IDEMLINT_REQUIRE_RABBITMQ", addr)
 	ctx := context.Background()
-	db, dsn := pgtest.SchemaDB(t)
-	effects := brokertest.Effects(t, db)
-	in, err := idempotency.NewPostgresInbox(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
 	pub, queue := declare(t)
 	if err := pub.PublishWithContext(ctx, "", queue, false, false, amqp.Publishing{MessageId: "order-1", Body: []byte("order-1 paid")}); err != nil {
 		t.Fatal(err)
@@ -128,16 +117,7 @@ func TestRedeliveredAfterKill(t *testing.T) {
 	if !d.Redelivered || d.MessageId != "order-1" {
 		t.Errorf("delivery %q redelivered=%v, want order-1 redelivered", d.MessageId, d.Redelivered)
 	}
-	ran := 0
-	if err := inboxamqp.Handle(ctx, in, consumerName, d, func(ctx context.Context, d amqp.Delivery) error {
-		ran++
-		return effect(ctx, d)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if ran != 0 || effects() != 1 {
-		t.Errorf("handler ran %d times on the redelivery, %d effects; want 0 runs and 1 effect", ran, effects())
-	}
+	brokertest.Replayed(t, adapter, in, consumerName, d, effects)
 	// Acked: the queue is empty.
 	select {
 	case d := <-ds:

@@ -13,7 +13,6 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/inboxnats"
 	"github.com/idemlint/idemlint/runtime/internal/brokertest"
-	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
 const addr = "127.0.0.1:4222"
@@ -27,12 +26,8 @@ const (
 
 const consumerName = "orders"
 
-// effect is the consumer's side effect: an insert with no natural key, so
-// only the inbox keeps it from repeating.
-func effect(ctx context.Context, msg jetstream.Msg) error {
-	_, err := idempotency.Tx(ctx).ExecContext(ctx, `INSERT INTO effects (body) VALUES ($1)`, string(msg.Data()))
-	return err
-}
+var adapter = brokertest.Adapter[jetstream.Msg]{Handle: inboxnats.Handle, MessageID: inboxnats.MessageID,
+	Body: jetstream.Msg.Data}
 
 // jetStream connects to the test server, until the test ends.
 func jetStream(t testing.TB) jetstream.JetStream {
@@ -81,11 +76,11 @@ func TestConsumerChild(t *testing.T) {
 	if mode == "" {
 		return // not in the child process
 	}
-	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), brokertest.Adapter[jetstream.Msg]{Handle: inboxnats.Handle, MessageID: inboxnats.MessageID}, consumerName,
+	brokertest.ConsumerChild(t, mode, os.Getenv(envDSN), adapter, consumerName,
 		func() jetstream.Msg {
 			_, cons := connect(t, os.Getenv(envStream))
 			return next(t, cons)
-		}, effect)
+		})
 }
 
 // newStream makes a stream of its own for the test, deleted when it ends.
@@ -101,14 +96,8 @@ func newStream(t testing.TB) (jetstream.JetStream, string) {
 }
 
 func TestRedeliveredAfterKill(t *testing.T) {
-	brokertest.Require(t, "IDEMLINT_REQUIRE_NATS", addr)
+	in, dsn, effects := brokertest.Inbox(t, "IDEMLINT_REQUIRE_NATS", addr)
 	ctx := context.Background()
-	db, dsn := pgtest.SchemaDB(t)
-	effects := brokertest.Effects(t, db)
-	in, err := idempotency.NewPostgresInbox(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
 	js, stream := newStream(t)
 	_, cons := connect(t, stream)
 	if _, err := js.Publish(ctx, stream+".paid", []byte("order-1 paid")); err != nil {
@@ -127,16 +116,7 @@ func TestRedeliveredAfterKill(t *testing.T) {
 	if meta.NumDelivered < 3 {
 		t.Errorf("delivered %d times, want at least 3 (two consumers killed)", meta.NumDelivered)
 	}
-	ran := 0
-	if err := inboxnats.Handle(ctx, in, consumerName, msg, func(ctx context.Context, msg jetstream.Msg) error {
-		ran++
-		return effect(ctx, msg)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if ran != 0 || effects() != 1 {
-		t.Errorf("handler ran %d times on the redelivery, %d effects; want 0 runs and 1 effect", ran, effects())
-	}
+	brokertest.Replayed(t, adapter, in, consumerName, msg, effects)
 	// Acked: no further delivery.
 	if m, err := cons.Next(jetstream.FetchMaxWait(3 * time.Second)); err == nil {
 		t.Errorf("delivered again after the ack: %q", m.Data())

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -26,11 +27,12 @@ func TestClassify(t *testing.T) {
 		return &url.Error{Op: "Get", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp",
 			Err: &os.SyscallError{Syscall: "connect", Err: errno}}}
 	}
-	for _, tc := range []struct {
+	type classCase struct {
 		name string
 		err  error
 		want Class
-	}{
+	}
+	cases := []classCase{
 		{"nil", nil, ClassUnknown},
 		{"plain", errors.New("x"), ClassUnknown},
 		{"Permanent", wrap(Permanent(errors.New("x"))), ClassPermanent},
@@ -39,20 +41,6 @@ func TestClassify(t *testing.T) {
 		{"deadline exceeded", wrap(context.DeadlineExceeded), ClassTransient},
 		{"says retryable", wrap(verdict(true)), ClassTransient},
 		{"says not retryable", wrap(verdict(false)), ClassPermanent},
-		{"408", &StatusError{StatusCode: 408}, ClassTransient},
-		{"429", wrap(&StatusError{StatusCode: 429}), ClassTransient},
-		{"502", &StatusError{StatusCode: 502}, ClassTransient},
-		{"503", &StatusError{StatusCode: 503}, ClassTransient},
-		{"504", &StatusError{StatusCode: 504}, ClassTransient},
-		{"500", &StatusError{StatusCode: 500}, ClassUnknown},
-		{"507", &StatusError{StatusCode: 507}, ClassUnknown},
-		{"501", &StatusError{StatusCode: 501}, ClassPermanent},
-		{"400", &StatusError{StatusCode: 400}, ClassPermanent},
-		{"401", &StatusError{StatusCode: 401}, ClassPermanent},
-		{"403", &StatusError{StatusCode: 403}, ClassPermanent},
-		{"404", &StatusError{StatusCode: 404}, ClassPermanent},
-		{"409", &StatusError{StatusCode: 409}, ClassPermanent},
-		{"422", &StatusError{StatusCode: 422}, ClassPermanent},
 		{"refused", dial(syscall.ECONNREFUSED), ClassTransient},
 		{"reset", dial(syscall.ECONNRESET), ClassTransient},
 		{"broken pipe", dial(syscall.EPIPE), ClassTransient},
@@ -69,7 +57,19 @@ func TestClassify(t *testing.T) {
 		{"unexpected EOF", wrap(io.ErrUnexpectedEOF), ClassTransient},
 		{"EOF from a connection", &url.Error{Op: "Post", URL: "http://x", Err: io.EOF}, ClassTransient},
 		{"bare EOF", io.EOF, ClassUnknown},
+	}
+	// HTTP statuses, bare and wrapped.
+	for want, codes := range map[Class][]int{
+		ClassTransient: {408, 429, 502, 503, 504},
+		ClassUnknown:   {500, 507},
+		ClassPermanent: {400, 401, 403, 404, 409, 422, 501},
 	} {
+		for _, code := range codes {
+			err := &StatusError{StatusCode: code}
+			cases = append(cases, classCase{strconv.Itoa(code), err, want}, classCase{"wrapped " + strconv.Itoa(code), wrap(err), want})
+		}
+	}
+	for _, tc := range cases {
 		if got := Classify(tc.err); got != tc.want {
 			t.Errorf("Classify(%s: %v) = %v, want %v", tc.name, tc.err, got, tc.want)
 		}
@@ -83,18 +83,13 @@ func TestClassify(t *testing.T) {
 
 // TestClassifyRealErrors classifies errors that the network stack really returns.
 func TestClassifyRealErrors(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err = http.Get("http://" + addr + "/")
+	refused := closedURL(t)
+	_, err := http.Get(refused)
 	if Classify(err) != ClassTransient {
 		t.Errorf("connection refused %v: %v, want transient", err, Classify(err))
 	}
 	c := &http.Client{Timeout: time.Nanosecond}
-	_, err = c.Get("http://" + addr + "/")
+	_, err = c.Get(refused)
 	if Classify(err) != ClassTransient {
 		t.Errorf("client timeout %v: %v, want transient", err, Classify(err))
 	}
@@ -102,6 +97,18 @@ func TestClassifyRealErrors(t *testing.T) {
 	if Classify(err) != ClassPermanent {
 		t.Errorf("bad URL %v: %v, want permanent", err, Classify(err))
 	}
+}
+
+// closedURL returns an http URL on a local port nothing listens on: connecting to it is refused.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/"
 }
 
 func TestParseRetryAfter(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -330,17 +329,11 @@ func TestTransportDrainsDiscardedResponses(t *testing.T) {
 
 func TestTransportErrors(t *testing.T) {
 	// A closed port: connection refused on every attempt.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	p := fast
 	p.MaxAttempts = 3
 	calls := 0
 	p.OnRetry = func(int, error, time.Duration) { calls++ }
-	_, err = client(p).Get("http://" + addr + "/")
+	_, err := client(p).Get(closedURL(t))
 	var re *Error
 	if !errors.As(err, &re) || re.Reason != ReasonExhausted || re.Attempts != 3 || calls != 2 {
 		t.Fatalf("refused connection: %v (%d retries); want attempts exhausted after 3", err, calls)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/internal/childtest"
+	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 )
 
 // Require fails t (under env=1, as CI sets it) or skips it when nothing
@@ -68,6 +69,21 @@ func Effects(t testing.TB, db *sql.DB) func() int {
 	}
 }
 
+// Inbox is the setup of a test that kills consumers: it requires the broker (Require with env and
+// addr), and returns an inbox in a fresh PostgreSQL schema (pgtest.SchemaDB), the DSN of that schema
+// for the consumer children, and the row count of its effects table (Effects).
+func Inbox(t testing.TB, env, addr string) (in *idempotency.Inbox, dsn string, effects func() int) {
+	t.Helper()
+	Require(t, env, addr)
+	db, dsn := pgtest.SchemaDB(t)
+	effects = Effects(t, db)
+	in, err := idempotency.NewPostgresInbox(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, dsn, effects
+}
+
 // KillTwice runs the consumer child test twice with childEnv set to its
 // mode: "work", killed in the handler before the inbox commits (no effect
 // may remain), then "commit", killed after the commit and before the ack
@@ -88,20 +104,46 @@ func KillTwice(t testing.TB, test, childEnv string, env []string, effects func()
 	}
 }
 
-// An Adapter is what a consumer child uses of an inbox adapter (inboxamqp,
+// An Adapter is what the tests use of an inbox adapter (inboxamqp,
 // inboxnats) for messages of type M.
 type Adapter[M any] struct {
 	Handle    func(ctx context.Context, in *idempotency.Inbox, consumer string, m M, handle func(ctx context.Context, m M) error) error
 	MessageID func(consumer string, m M) (string, error)
+	// Body is the message's payload, which Effect records.
+	Body func(m M) []byte
+}
+
+// Effect is the side effect of the consumers under test: it inserts m's
+// body into the effects table (see Effects) in the inbox's transaction,
+// with no natural key, so that only the inbox keeps it from repeating.
+func (a Adapter[M]) Effect(ctx context.Context, m M) error {
+	_, err := idempotency.Tx(ctx).ExecContext(ctx, `INSERT INTO effects (body) VALUES ($1)`, string(a.Body(m)))
+	return err
+}
+
+// Replayed hands a.Handle m, the third delivery of the message KillTwice's children consumed: the
+// inbox has its id, so the handler (a.Effect) must not run and the one effect must stay alone.
+func Replayed[M any](t testing.TB, a Adapter[M], in *idempotency.Inbox, consumer string, m M, effects func() int) {
+	t.Helper()
+	ran := 0
+	if err := a.Handle(context.Background(), in, consumer, m, func(ctx context.Context, m M) error {
+		ran++
+		return a.Effect(ctx, m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if ran != 0 || effects() != 1 {
+		t.Errorf("handler ran %d times on the redelivery, %d effects; want 0 runs and 1 effect", ran, effects())
+	}
 }
 
 // ConsumerChild is the body of the consumer child test of KillTwice, in
 // mode "work" or "commit", on the PostgreSQL inbox of dsn: it takes one
 // message with receive and hangs, until it is killed, in the handler before
 // the inbox commits ("work", after printing WORKING), or after the commit
-// and before the ack ("commit", after printing COMMITTED). effect is the
+// and before the ack ("commit", after printing COMMITTED). a.Effect is the
 // handler's database write.
-func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer string, receive func() M, effect func(ctx context.Context, m M) error) {
+func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer string, receive func() M) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := Open(dsn)
@@ -116,7 +158,7 @@ func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer
 	switch mode {
 	case "work":
 		a.Handle(ctx, in, consumer, m, func(ctx context.Context, m M) error {
-			if err := effect(ctx, m); err != nil {
+			if err := a.Effect(ctx, m); err != nil {
 				return err
 			}
 			fmt.Println("WORKING")
@@ -130,7 +172,7 @@ func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return effect(ctx, m) }); err != nil {
+		if _, err := in.Consume(ctx, id, func(ctx context.Context) error { return a.Effect(ctx, m) }); err != nil {
 			t.Fatal(err)
 		}
 		fmt.Println("COMMITTED")

@@ -77,3 +77,18 @@ func SchemaDB(t testing.TB) (*sql.DB, string) {
 	})
 	return db, dsn
 }
+
+// ChildDB is for the test that a parent test runs as a child process with env set to a DSN (SchemaDB's):
+// there it opens that DSN and returns true; in any other run env is unset and it returns nil, false.
+func ChildDB(t testing.TB, env string) (*sql.DB, bool) {
+	t.Helper()
+	dsn := os.Getenv(env)
+	if dsn == "" {
+		return nil, false
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, true
+}
