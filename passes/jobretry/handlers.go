@@ -16,27 +16,29 @@ import (
 // framework is a job queue that retries its handlers by itself.
 type framework = retryscope.Framework
 
-// retries says how often the framework retries by default: asynq 25
-// times, river up to 25 attempts, Temporal's default policy without limit.
+// frameworkText is what a message says of a framework: how often it
+// retries by default (asynq 25 times, river up to 25 attempts, Temporal's
+// default policy without limit), and the job's stable id the fix keys
+// with, as the code gets it (Temporal's is activity.GetInfo(ctx)'s
+// WorkflowExecution.ID and ActivityID). Other frameworks take the zero
+// entry's words.
+var frameworkText = map[framework]struct{ retries, id string }{
+	retryscope.Asynq: {"25 retries", "asynq.GetTaskID(ctx)"},
+	retryscope.River: {"25 attempts", "job.ID"},
+}
+
+// retries says how often the framework retries by default.
 func retries(f framework) string {
-	switch f {
-	case retryscope.Asynq:
-		return "25 retries"
-	case retryscope.River:
-		return "25 attempts"
+	if t, ok := frameworkText[f]; ok {
+		return t.retries
 	}
 	return "unlimited retries"
 }
 
-// id names the job's stable id the fix keys with, as the code gets it
-// (Temporal's is activity.GetInfo(ctx)'s WorkflowExecution.ID and
-// ActivityID).
+// id names the job's stable id the fix keys with.
 func id(f framework) string {
-	switch f {
-	case retryscope.Asynq:
-		return "asynq.GetTaskID(ctx)"
-	case retryscope.River:
-		return "job.ID"
+	if t, ok := frameworkText[f]; ok {
+		return t.id
 	}
 	return "the activity id"
 }
