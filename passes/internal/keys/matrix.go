@@ -81,26 +81,16 @@ func pdu(t types.Type) bool {
 // appliedEDULiteral reports whether e is a gomatrixserverlib.EDU literal
 // (or its address) whose Type is a constant in receiverAppliedEDUs.
 func appliedEDULiteral(info *types.Info, e ast.Expr) bool {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok {
-		e = ast.Unparen(u.X)
-	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
+	lit := astq.StructLit(e)
+	if lit == nil {
 		return false
 	}
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			continue
-		}
-		if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Type" {
-			tv, ok := info.Types[kv.Value]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-				return false
-			}
-			return receiverAppliedEDUs[constant.StringVal(tv.Value)]
-		}
+	v, _ := astq.KeyedValue(info, lit, func(f *types.Var, _ *ast.Ident) bool {
+		return f != nil && f.Name() == "Type" && f.Pkg() != nil && f.Pkg().Path() == gomatrixserverlib
+	})
+	if v == nil {
+		return false
 	}
-	return false
+	tv, ok := info.Types[v]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.String && receiverAppliedEDUs[constant.StringVal(tv.Value)]
 }
