@@ -268,19 +268,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // Currency is the list of supported currencies.
 type Currency string
 
-// PaymentIntentStatus is the status of the PaymentIntent.
+// PaymentIntentStatus is the status of the PaymentIntent (its constants are
+// left out: no test uses them).
 type PaymentIntentStatus string
-
-// List of values that PaymentIntentStatus can take
-const (
-	PaymentIntentStatusCanceled              PaymentIntentStatus = "canceled"
-	PaymentIntentStatusProcessing            PaymentIntentStatus = "processing"
-	PaymentIntentStatusRequiresAction        PaymentIntentStatus = "requires_action"
-	PaymentIntentStatusRequiresCapture       PaymentIntentStatus = "requires_capture"
-	PaymentIntentStatusRequiresConfirmation  PaymentIntentStatus = "requires_confirmation"
-	PaymentIntentStatusRequiresPaymentMethod PaymentIntentStatus = "requires_payment_method"
-	PaymentIntentStatusSucceeded             PaymentIntentStatus = "succeeded"
-)
 
 // PaymentIntentParams are the legacy-API parameters for a PaymentIntent (field subset).
 type PaymentIntentParams struct {
