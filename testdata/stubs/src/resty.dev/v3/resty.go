@@ -1,6 +1,7 @@
 // Package resty is a test stub of resty.dev/v3@v3.0.0-rc.4: signatures only.
-// The functions and methods whose names no test, check or document of
-// idemlint uses are left out; the types are all kept.
+// It keeps every type, and the functions, methods and constants that the
+// test packages importing resty or the checks' tables name; the rest are
+// left out.
 package resty
 
 import (
@@ -72,26 +73,6 @@ type CircuitBreakerPolicy func(resp *Response) bool
 
 // ---- client.go
 
-const (
-	MethodGet = "GET"
-
-	MethodPost = "POST"
-
-	MethodPut = "PUT"
-
-	MethodDelete = "DELETE"
-
-	MethodPatch = "PATCH"
-
-	MethodHead = "HEAD"
-
-	MethodOptions = "OPTIONS"
-
-	MethodTrace = "TRACE"
-
-	MethodQuery = "QUERY"
-)
-
 var (
 	ErrNotHttpTransportType = errors.New("resty: not a http.Transport type")
 
@@ -157,14 +138,8 @@ type CertWatcherOptions struct {
 	PoolInterval time.Duration
 }
 
-// BaseURL method returns the Base URL value from the client instance.
-func (c *Client) BaseURL() string { panic("stub") }
-
 // Header method returns the headers from the client instance.
 func (c *Client) Header() http.Header { panic("stub") }
-
-// SetHeader method sets a single header and its value in the client instance.
-func (c *Client) SetHeader(header, value string) *Client { panic("stub") }
 
 // Context method returns the [context.Context] from the client instance.
 func (c *Client) Context() context.Context { panic("stub") }
@@ -194,17 +169,11 @@ func (c *Client) AddRetryConditions(conditions ...RetryConditionFunc) *Client { 
 // Transport method returns the underlying [http.RoundTripper] used by the client.
 func (c *Client) Transport() http.RoundTripper { panic("stub") }
 
-// Scheme method returns the URL scheme set on the client.
-func (c *Client) Scheme() string { panic("stub") }
-
 // Client method returns the underlying [http.Client].
 func (c *Client) Client() *http.Client { panic("stub") }
 
 // Clone method returns a clone of the original client.
 func (c *Client) Clone(ctx context.Context) *Client { panic("stub") }
-
-// Close method executes all registered [CloseHook] callbacks and releases client resources.
-func (c *Client) Close() error { panic("stub") }
 
 // ResponseError pairs an error with the [Response] that triggered it.
 type ResponseError struct {
@@ -213,8 +182,6 @@ type ResponseError struct {
 }
 
 func (e *ResponseError) Error() string { panic("stub") }
-
-func (e *ResponseError) Unwrap() error { panic("stub") }
 
 // ---- debug.go
 
@@ -327,9 +294,6 @@ type RequestFeedback struct {
 type RoundRobin struct {
 }
 
-// Close is a no-op for the Round-Robin (RR) load balancer.
-func (rr *RoundRobin) Close() error { panic("stub") }
-
 // Host represents a backend target and its load-balancing parameters.
 type Host struct {
 	BaseURL string
@@ -356,9 +320,6 @@ var ErrNoActiveHost = errors.New("resty: no active host")
 type WeightedRoundRobin struct {
 }
 
-// Close stops the internal recovery ticker used by the Weighted Round-Robin (WRR) load balancer.
-func (wrr *WeightedRoundRobin) Close() error { panic("stub") }
-
 // SRVWeightedRoundRobin implements an SRV-backed Weighted Round-Robin (WRR) load balancer.
 type SRVWeightedRoundRobin struct {
 	Service    string
@@ -366,9 +327,6 @@ type SRVWeightedRoundRobin struct {
 	DomainName string
 	HttpScheme string
 }
-
-// Close stops the SRV refresh ticker and closes the underlying WRR load balancer.
-func (swrr *SRVWeightedRoundRobin) Close() error { panic("stub") }
 
 // ---- multipart.go
 
@@ -504,9 +462,6 @@ func (r *Request) Context() context.Context { panic("stub") }
 // WithContext method returns a shallow copy of r with its context changed to ctx.
 func (r *Request) WithContext(ctx context.Context) *Request { panic("stub") }
 
-// SetHeader method sets a single header field and its value in the current request.
-func (r *Request) SetHeader(header, value string) *Request { panic("stub") }
-
 // AddRetryConditions method adds one or more retry condition functions into the request.
 func (r *Request) AddRetryConditions(conditions ...RetryConditionFunc) *Request { panic("stub") }
 
@@ -525,20 +480,11 @@ func (r *Request) Head(url string) (*Response, error) { panic("stub") }
 // Post method does POST HTTP request.
 func (r *Request) Post(url string) (*Response, error) { panic("stub") }
 
-// Put method does PUT HTTP request.
-func (r *Request) Put(url string) (*Response, error) { panic("stub") }
-
 // Options method does OPTIONS HTTP request.
 func (r *Request) Options(url string) (*Response, error) { panic("stub") }
 
 // Query method does QUERY HTTP request.
 func (r *Request) Query(url string) (*Response, error) { panic("stub") }
-
-// Send method performs the HTTP request using the method and URL already defined for current [Request].
-func (r *Request) Send() (*Response, error) { panic("stub") }
-
-// Execute method performs the HTTP request with the given HTTP method and URL for current [Request].
-func (r *Request) Execute(method, url string) (res *Response, err error) { panic("stub") }
 
 // Clone returns a deep copy of r with its context changed to ctx.
 func (r *Request) Clone(ctx context.Context) *Request { panic("stub") }
@@ -555,17 +501,8 @@ type Response struct {
 	CascadeError error
 }
 
-// Status method returns the HTTP status string for the executed request.
-func (r *Response) Status() string { panic("stub") }
-
 // StatusCode method returns the HTTP status code for the executed request.
 func (r *Response) StatusCode() int { panic("stub") }
-
-// Proto method returns the HTTP response protocol used for the request.
-func (r *Response) Proto() string { panic("stub") }
-
-// Result method returns the unmarshalled result response object if it exists, otherwise nil.
-func (r *Response) Result() any { panic("stub") }
 
 // Header method returns the response headers.
 func (r *Response) Header() http.Header { panic("stub") }
@@ -578,9 +515,6 @@ func (r *Response) Bytes() []byte { panic("stub") }
 
 // Duration method returns the end-to-end duration from request start to response completion.
 func (r *Response) Duration() time.Duration { panic("stub") }
-
-// Size method returns the HTTP response size in bytes.
-func (r *Response) Size() int64 { panic("stub") }
 
 // ---- resty.go
 
@@ -621,9 +555,6 @@ type (
 	}
 )
 
-// SetHeader method sets a header and its value on the [SSESource] instance.
-func (sse *SSESource) SetHeader(header, value string) *SSESource { panic("stub") }
-
 // Context method returns the [context.Context] from the SSE source instance.
 func (sse *SSESource) Context() context.Context { panic("stub") }
 
@@ -638,9 +569,6 @@ func (sse *SSESource) OnError(ef SSEErrorFunc) *SSESource { panic("stub") }
 
 // Get method establishes the connection with the server.
 func (sse *SSESource) Get() error { panic("stub") }
-
-// Close method closes the SSE connection explicitly.
-func (sse *SSESource) Close() {}
 
 // ---- stream.go
 

@@ -1,6 +1,7 @@
 // Package resty is a test stub of github.com/go-resty/resty/v2@v2.17.2: signatures only.
-// The functions and methods whose names no test, check or document of
-// idemlint uses are left out; the types are all kept.
+// It keeps every type, and the functions, methods and constants that the
+// test packages importing resty or the checks' tables name; the rest are
+// left out.
 package resty
 
 import (
@@ -15,22 +16,6 @@ import (
 )
 
 // ---- client.go
-
-const (
-	MethodGet = "GET"
-
-	MethodPost = "POST"
-
-	MethodPut = "PUT"
-
-	MethodDelete = "DELETE"
-
-	MethodPatch = "PATCH"
-
-	MethodHead = "HEAD"
-
-	MethodOptions = "OPTIONS"
-)
 
 type (
 	RequestMiddleware func(*Client, *Request) error
@@ -86,9 +71,6 @@ type User struct {
 	Username, Password string
 }
 
-// SetHeader method sets a single header field and its value in the client instance.
-func (c *Client) SetHeader(header, value string) *Client { panic("stub") }
-
 // R method creates a new request instance; it's used for Get, Post, Put, Delete, Patch, Head, Options, etc.
 func (c *Client) R() *Request { panic("stub") }
 
@@ -124,8 +106,6 @@ type ResponseError struct {
 }
 
 func (e *ResponseError) Error() string { panic("stub") }
-
-func (e *ResponseError) Unwrap() error { panic("stub") }
 
 // File struct represents file information for multipart request
 type File struct {
@@ -190,12 +170,6 @@ type Request struct {
 // Context method returns the Context if it is already set in the [Request] otherwise, it creates a new one using [context.Background].
 func (r *Request) Context() context.Context { panic("stub") }
 
-// SetHeader method sets a single header field and its value in the current request.
-func (r *Request) SetHeader(header, value string) *Request { panic("stub") }
-
-// SetOutput method sets the output file for the current HTTP request.
-func (r *Request) SetOutput(file string) *Request { panic("stub") }
-
 // AddRetryCondition method adds a retry condition function to the request's array of functions is checked to determine if the request can be retried.
 func (r *Request) AddRetryCondition(condition RetryConditionFunc) *Request { panic("stub") }
 
@@ -208,17 +182,8 @@ func (r *Request) Head(url string) (*Response, error) { panic("stub") }
 // Post method does POST HTTP request.
 func (r *Request) Post(url string) (*Response, error) { panic("stub") }
 
-// Put method does PUT HTTP request.
-func (r *Request) Put(url string) (*Response, error) { panic("stub") }
-
 // Options method does OPTIONS HTTP request.
 func (r *Request) Options(url string) (*Response, error) { panic("stub") }
-
-// Send method performs the HTTP request using the method and URL already defined for current [Request].
-func (r *Request) Send() (*Response, error) { panic("stub") }
-
-// Execute method performs the HTTP request with the given HTTP method and URL for current [Request].
-func (r *Request) Execute(method, url string) (*Response, error) { panic("stub") }
 
 // SRVRecord struct holds the data to query the SRV record for the following service.
 type SRVRecord struct {
@@ -237,17 +202,8 @@ type Response struct {
 // Body method returns the HTTP response as `[]byte` slice for the executed request.
 func (r *Response) Body() []byte { panic("stub") }
 
-// Status method returns the HTTP status string for the executed request.
-func (r *Response) Status() string { panic("stub") }
-
 // StatusCode method returns the HTTP status code for the executed request.
 func (r *Response) StatusCode() int { panic("stub") }
-
-// Proto method returns the HTTP response protocol used for the request.
-func (r *Response) Proto() string { panic("stub") }
-
-// Result method returns the response value as an object if it has one
-func (r *Response) Result() interface{} { panic("stub") }
 
 // Error method returns the error object if it has one
 func (r *Response) Error() interface{} { panic("stub") }
@@ -260,9 +216,6 @@ func (r *Response) String() string { panic("stub") }
 
 // Time method returns the duration of HTTP response time from the request we sent and received a request.
 func (r *Response) Time() time.Duration { panic("stub") }
-
-// Size method returns the HTTP response size in bytes.
-func (r *Response) Size() int64 { panic("stub") }
 
 // IsSuccess method returns true if HTTP status `code >= 200 and <= 299` otherwise false.
 func (r *Response) IsSuccess() bool { panic("stub") }
@@ -292,9 +245,6 @@ type (
 	Options struct {
 	}
 )
-
-// Retries sets the max number of retries
-func Retries(value int) Option { panic("stub") }
 
 // Backoff retries with increasing timeout duration up until X amount of retries (Default is 3 attempts, Override with option Retries(n))
 func Backoff(operation func() (*Response, error), options ...Option) error { panic("stub") }
