@@ -1,4 +1,4 @@
-// Package helperjobs consumes through pullkit.Consume, a helper of another
+// Package helperjobs consumes through consumerkit.Pull, a helper of another
 // package that acks after the handler: the handlers passed as method values
 // are redelivered, so their effects need the message's id.
 package helperjobs
@@ -13,7 +13,7 @@ import (
 	"github.com/matrix-org/util"
 	"github.com/nats-io/nats.go"
 
-	"pullkit"
+	"consumerkit"
 )
 
 // The schema, in SQLite's and MySQL's dialects: an AUTOINCREMENT or
@@ -32,16 +32,16 @@ type deviceConsumer struct {
 }
 
 func (c *deviceConsumer) Start() error {
-	if err := pullkit.Consume(c.ctx, c.js, "to-device", c.onMessage); err != nil {
+	if err := consumerkit.Pull(c.ctx, c.js, "to-device", "to-device-pull", c.onMessage); err != nil {
 		return err
 	}
-	if err := pullkit.Consume(c.ctx, c.js, "receipts", c.onReceipt); err != nil {
+	if err := consumerkit.Pull(c.ctx, c.js, "receipts", "receipts-pull", c.onReceipt); err != nil {
 		return err
 	}
-	if err := pullkit.Consume(c.ctx, c.js, "audit", c.onAudit); err != nil {
+	if err := consumerkit.Pull(c.ctx, c.js, "audit", "audit-pull", c.onAudit); err != nil {
 		return err
 	}
-	return pullkit.Consume(c.ctx, c.js, "read", c.onRead)
+	return consumerkit.Pull(c.ctx, c.js, "read", "read-pull", c.onRead)
 }
 
 func (c *deviceConsumer) onAudit(ctx context.Context, msgs []*nats.Msg) bool {
@@ -79,13 +79,13 @@ type forwarder struct {
 }
 
 func (f *forwarder) Start() error {
-	if err := pullkit.Consume(f.ctx, f.js, "to-device", f.onMessage); err != nil {
+	if err := consumerkit.Pull(f.ctx, f.js, "to-device", "to-device-pull", f.onMessage); err != nil {
 		return err
 	}
-	if err := pullkit.Consume(f.ctx, f.js, "to-device-seq", f.onSequenced); err != nil {
+	if err := consumerkit.Pull(f.ctx, f.js, "to-device-seq", "to-device-seq-pull", f.onSequenced); err != nil {
 		return err
 	}
-	return pullkit.Consume(f.ctx, f.js, "notes", f.onNote)
+	return consumerkit.Pull(f.ctx, f.js, "notes", "notes-pull", f.onNote)
 }
 
 // A new message_id on every delivery: the remote server cannot dedupe a

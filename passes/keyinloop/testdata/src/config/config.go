@@ -3,17 +3,10 @@ package config
 import (
 	"fmt"
 	"net/http"
+	"sender"
 
 	"github.com/google/uuid"
 )
-
-func send(req *http.Request) error {
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
 
 // mintID and Gen.Next are declared elsewhere in a real program; here they
 // have no body the check could read.
@@ -30,13 +23,13 @@ func place(o Order) error { return nil }
 func configured(req *http.Request, g *Gen) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", mintID()) // want `mintID mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("X-Dedup-Key", g.Next()) // want `\(\*Gen\)\.Next mints a new key for the X-Dedup-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}

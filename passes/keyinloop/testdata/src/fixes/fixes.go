@@ -3,24 +3,17 @@ package fixes
 import (
 	"fmt"
 	"net/http"
+	"sender"
 
 	retrygo "github.com/avast/retry-go/v4"
 	"github.com/google/uuid"
 )
 
-func send(req *http.Request) error {
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-
 func loop(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		key := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -32,7 +25,7 @@ retry:
 	for attempt := 0; attempt < 3; attempt++ {
 		var key = prefix + uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err != nil {
+		if err := sender.Send(req); err != nil {
 			continue retry
 		}
 		return nil
@@ -44,7 +37,7 @@ func library(req *http.Request) error {
 	if err := retrygo.Do(func() error {
 		k := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", k)
-		return send(req)
+		return sender.Send(req)
 	}, retrygo.Attempts(3)); err != nil {
 		return err
 	}
@@ -56,7 +49,7 @@ func usesAttempt(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		key := fmt.Sprint(attempt, uuid.NewString()) // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -68,7 +61,7 @@ func nameTaken(req *http.Request, key string) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		key := uuid.NewString() // want `mints a new key`
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -79,7 +72,7 @@ func nameTaken(req *http.Request, key string) error {
 func inline(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `mints a new key`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -94,7 +87,7 @@ func tuple(req *http.Request) (err error) {
 			return err
 		}
 		req.Header.Set("Idempotency-Key", id.String())
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}

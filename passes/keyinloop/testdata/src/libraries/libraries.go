@@ -3,6 +3,7 @@ package libraries
 import (
 	"context"
 	"net/http"
+	"sender"
 	"time"
 
 	retrygo "github.com/avast/retry-go/v4"
@@ -19,18 +20,10 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
-func send(req *http.Request) error {
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-
 func retryGo(req *http.Request) error {
 	err := retrygo.Do(func() error {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
-		return send(req)
+		return sender.Send(req)
 	}, retrygo.Attempts(3))
 	if err != nil {
 		return err
@@ -38,14 +31,14 @@ func retryGo(req *http.Request) error {
 	key := uuid.NewString()
 	return retrygo.Do(func() error {
 		req.Header.Set("Idempotency-Key", key)
-		return send(req)
+		return sender.Send(req)
 	}, retrygo.Attempts(3))
 }
 
 func retryGo5(req *http.Request) error {
 	return retrygo5.New(retrygo5.Attempts(3)).Do(func() error {
 		req.Header.Set("Idempotency-Key", idempotency.NewKey()) // want `idempotency\.NewKey mints a new key for the Idempotency-Key header on every attempt`
-		return send(req)
+		return sender.Send(req)
 	})
 }
 
@@ -53,14 +46,14 @@ func backoffV4(req *http.Request) error {
 	return backoff4.Retry(func() error {
 		k := uuid.New() // want `uuid\.New mints a new key for the Idempotency-Key header on every attempt of backoff\.Retry`
 		req.Header.Set("Idempotency-Key", k.String())
-		return send(req)
+		return sender.Send(req)
 	}, backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(), 3))
 }
 
 func backoffV5(ctx context.Context, req *http.Request) error {
 	_, err := backoff5.Retry(ctx, func() (int, error) {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
-		return 0, send(req)
+		return 0, sender.Send(req)
 	}, backoff5.WithMaxTries(3))
 	return err
 }
@@ -69,7 +62,7 @@ func sethvargo(ctx context.Context, req *http.Request) error {
 	b := sretry.WithMaxRetries(3, sretry.NewExponential(time.Second))
 	return sretry.Do(ctx, b, func(ctx context.Context) error {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
-		if err := send(req); err != nil {
+		if err := sender.Send(req); err != nil {
 			return sretry.RetryableError(err)
 		}
 		return nil
@@ -79,21 +72,21 @@ func sethvargo(ctx context.Context, req *http.Request) error {
 func failsafeGo(req *http.Request) error {
 	return failsafe.With[any](retrypolicy.NewWithDefaults[any]()).Run(func() error {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
-		return send(req)
+		return sender.Send(req)
 	})
 }
 
 func k8s(req *http.Request) error {
 	err := wait.ExponentialBackoff(wait.Backoff{Duration: time.Second, Factor: 2, Steps: 4}, func() (bool, error) {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
-		return send(req) == nil, nil
+		return sender.Send(req) == nil, nil
 	})
 	if err != nil {
 		return err
 	}
 	return kretry.OnError(kretry.DefaultBackoff, func(error) bool { return true }, func() error {
 		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
-		return send(req)
+		return sender.Send(req)
 	})
 }
 
@@ -102,7 +95,7 @@ type payer struct{ req *http.Request }
 
 func (p *payer) pay() error {
 	p.req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt of retry\.Do`
-	return send(p.req)
+	return sender.Send(p.req)
 }
 
 func named(p *payer) error {
@@ -115,7 +108,7 @@ func batch(reqs []*http.Request) error {
 		key := uuid.NewString()
 		if err := retrygo.Do(func() error {
 			req.Header.Set("Idempotency-Key", key)
-			return send(req)
+			return sender.Send(req)
 		}); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ package lookalikes
 import (
 	"fmt"
 	"net/http"
+	"sender"
 
 	"github.com/google/uuid"
 )
@@ -12,7 +13,7 @@ import (
 func generatedLoop(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", uuid.NewString())
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}

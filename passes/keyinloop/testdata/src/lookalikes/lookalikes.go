@@ -3,25 +3,18 @@ package lookalikes
 import (
 	"fmt"
 	"net/http"
+	"sender"
 	"time"
 
 	"github.com/google/uuid"
 )
-
-func send(req *http.Request) error {
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
 
 // The key is minted once, before the loop.
 func mintedBefore(req *http.Request) error {
 	key := uuid.NewString()
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -37,7 +30,7 @@ func lazy(req *http.Request) error {
 			key = uuid.NewString()
 		}
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -50,7 +43,7 @@ func lazyHeader(req *http.Request) error {
 		if req.Header.Get("Idempotency-Key") == "" {
 			req.Header.Set("Idempotency-Key", uuid.NewString())
 		}
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -65,7 +58,7 @@ func firstAttempt(req *http.Request) error {
 			key = uuid.NewString()
 		}
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -77,7 +70,7 @@ func requestIDs(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("X-Request-Id", uuid.NewString())
 		req.Header.Set("traceparent", fmt.Sprintf("00-%s-01", uuid.NewString()))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -88,7 +81,7 @@ func requestIDs(req *http.Request) error {
 func batch(reqs []*http.Request) error {
 	for _, req := range reqs {
 		req.Header.Set("Idempotency-Key", uuid.NewString())
-		if err := send(req); err != nil {
+		if err := sender.Send(req); err != nil {
 			return err
 		}
 	}
@@ -102,7 +95,7 @@ func batchWithRetry(reqs []*http.Request) error {
 		var err error
 		for attempt := 0; attempt < 3; attempt++ {
 			req.Header.Set("Idempotency-Key", key)
-			if err = send(req); err == nil {
+			if err = sender.Send(req); err == nil {
 				break
 			}
 		}
@@ -117,7 +110,7 @@ func batchWithRetry(reqs []*http.Request) error {
 func deterministic(req *http.Request, orderID string) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", uuid.NewSHA1(uuid.NameSpaceURL, []byte(orderID)).String())
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -130,7 +123,7 @@ func freshButNotKey(req *http.Request) error {
 		start := time.Now()
 		id := uuid.NewString()
 		req.Header.Set("X-Attempt-Id", id)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			fmt.Println(time.Since(start))
 			return nil
 		}
@@ -154,7 +147,7 @@ func stableParam(key string) error {
 func notRetry(req *http.Request) {
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", uuid.NewString())
-		_ = send(req)
+		_ = sender.Send(req)
 	}
 }
 
@@ -165,7 +158,7 @@ func dailyKey(req *http.Request, orderID string) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Set("Idempotency-Key", orderID+"-"+time.Now().Format("2006-01-02"))
 		req.Header.Set("Idempotency-Key", orderID+"-"+time.Now().Truncate(time.Hour).Format(time.RFC3339))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -185,7 +178,7 @@ func keptByHelper(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		key = keyOr(key)
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}

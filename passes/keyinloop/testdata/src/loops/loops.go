@@ -1,3 +1,10 @@
+// Package loops mints idempotency keys inside hand-written retry loops:
+// one function for each generator keyinloop knows (google/uuid, gofrs,
+// ulid, xid, ksuid, crypto/rand and math/rand encodings, the clock) and
+// for each way the key reaches the request (header, struct, helper,
+// parameter). The requests go through sender.Send. TestRelated reads
+// googleUUID's finding at line 33 and its header write at line 34: keep
+// them there.
 package loops
 
 import (
@@ -10,6 +17,7 @@ import (
 	mrand "math/rand"
 	randv2 "math/rand/v2"
 	"net/http"
+	"sender"
 	"strconv"
 	"time"
 
@@ -20,19 +28,11 @@ import (
 	"github.com/segmentio/ksuid"
 )
 
-func send(req *http.Request) error {
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
-
 func googleUUID(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		key := uuid.NewString() // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt; mint it once above the retry`
 		req.Header.Set("Idempotency-Key", key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -43,7 +43,7 @@ func googleUUID(req *http.Request) error {
 func googleUUIDNew(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req.Header.Add("X-Idempotency-Key", uuid.New().String()) // want `uuid\.New mints a new key for the X-Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -54,7 +54,7 @@ func googleMust(req *http.Request) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		id := uuid.Must(uuid.NewRandom()) // want `uuid\.NewRandom mints a new key for the idempotency-key header on every attempt`
 		req.Header.Set("idempotency-key", id.String())
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -68,7 +68,7 @@ func googleV7Tuple(req *http.Request) error {
 			return err
 		}
 		req.Header["Idempotency-Key"] = []string{id.String()}
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -79,7 +79,7 @@ func gofrsUUID(req *http.Request) error {
 	for {
 		u, _ := gofrs.NewV4() // want `uuid\.NewV4 mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", u.String())
-		err := send(req)
+		err := sender.Send(req)
 		if err == nil {
 			return nil
 		}
@@ -90,19 +90,19 @@ func gofrsUUID(req *http.Request) error {
 func otherIDs(req *http.Request) error {
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", ksuid.New().String()) // want `ksuid\.New mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", xid.New().String()) // want `xid\.New mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", ulid.Make().String()) // want `ulid\.Make mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -114,7 +114,7 @@ func cryptoRand(req *http.Request) error {
 	for i := 0; i < 3; i++ {
 		rand.Read(b[:]) // want `rand\.Read mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", hex.EncodeToString(b[:]))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -124,13 +124,13 @@ func cryptoRand(req *http.Request) error {
 			return err
 		}
 		req.Header.Set("Idempotency-Key", base64.RawURLEncoding.EncodeToString(buf))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", rand.Text()) // want `rand\.Text mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -141,20 +141,20 @@ func mathRandAndTime(req *http.Request) error {
 	for i := 0; i < 3; i++ {
 		n := mrand.Int63() // want `rand\.Int63 mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", strconv.FormatInt(n, 36))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		req.Header.Set("Idempotency-Key", fmt.Sprintf("order-%d", time.Now().UnixNano())) // want `time\.Now mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		stamp := time.Now() // want `time\.Now mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", "k-"+stamp.Format(time.RFC3339Nano))
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -169,7 +169,7 @@ func headerLiteral(url string) error {
 			return err
 		}
 		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -190,20 +190,20 @@ func throughStructAndHelpers(req *http.Request) error {
 	for i := 0; i < 3; i++ {
 		o := opts{Key: uuid.NewString()} // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", o.Key)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		k := newKey() // want `newKey mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", k)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
 	for i := 0; i < 3; i++ {
 		setKey(req, uuid.NewString()) // want `uuid\.NewString mints a new key for parameter k of setKey on every attempt`
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}
@@ -230,7 +230,7 @@ outer:
 	for i := 0; i < 3; i++ {
 		k := Key(uuid.NewString()) // want `uuid\.NewString mints a new key for the Idempotency-Key header on every attempt`
 		req.Header.Set("Idempotency-Key", string(k))
-		if err := send(req); err != nil {
+		if err := sender.Send(req); err != nil {
 			continue outer
 		}
 		return nil
@@ -278,7 +278,7 @@ func helperWithError(req *http.Request) error {
 			return err
 		}
 		req.Header.Set("Idempotency-Key", k)
-		if err := send(req); err == nil {
+		if err := sender.Send(req); err == nil {
 			return nil
 		}
 	}

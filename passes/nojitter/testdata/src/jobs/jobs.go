@@ -1,5 +1,9 @@
 // Package jobs: job handlers wait as their framework decides (asynq and river jitter;
-// Temporal's policy is not visible): none is reported.
+// Temporal's policy is not visible), and are retry scopes with their
+// framework's cap (Temporal's unlimited default is bounded by timeouts the
+// workflow sets, which the model cannot see). None is reported: nojitter
+// runs over this package, and unboundedretry borrows it (its
+// testdata/borrow.txt).
 package jobs
 
 import (

@@ -1,7 +1,8 @@
 // Package consumerkit runs handlers over JetStream pull subscriptions, for
 // the consumers of other packages: Pull and Each ack a message only after
 // the handler returns (consumer helpers); AckFirst acks before it, and
-// Tick hands the handler no message.
+// Tick hands the handler no message. jobretry's tests borrow it (their
+// testdata/borrow.txt) for consumers that go through Pull.
 package consumerkit
 
 import (

@@ -1,4 +1,4 @@
-// Package consumers consumes through pullkit.Consume and writes through
+// Package consumers consumes through consumerkit.Pull and writes through
 // the storage interface, whose implementations it never sees: the effects
 // come from the facts of storage's interface methods.
 package consumers
@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"chat/storage"
-	"pullkit"
+	"consumerkit"
 )
 
 type event struct {
@@ -25,13 +25,13 @@ type SendToDeviceConsumer struct {
 }
 
 func (s *SendToDeviceConsumer) Start() error {
-	if err := pullkit.Consume(s.ctx, s.js, "send-to-device", s.onMessage); err != nil {
+	if err := consumerkit.Pull(s.ctx, s.js, "send-to-device", "send-to-device-pull", s.onMessage); err != nil {
 		return err
 	}
-	if err := pullkit.Consume(s.ctx, s.js, "receipts", s.onReceipt); err != nil {
+	if err := consumerkit.Pull(s.ctx, s.js, "receipts", "receipts-pull", s.onReceipt); err != nil {
 		return err
 	}
-	return pullkit.Consume(s.ctx, s.js, "presence", s.onPresence)
+	return consumerkit.Pull(s.ctx, s.js, "presence", "presence-pull", s.onPresence)
 }
 
 // The message is stored, then acked: a redelivery after the INSERT
@@ -67,10 +67,10 @@ type RoomEventConsumer struct {
 }
 
 func (s *RoomEventConsumer) Start() error {
-	if err := pullkit.Consume(s.ctx, s.js, "room-events", s.onMessage); err != nil {
+	if err := consumerkit.Pull(s.ctx, s.js, "room-events", "room-events-pull", s.onMessage); err != nil {
 		return err
 	}
-	return pullkit.Consume(s.ctx, s.js, "read-markers", s.onReadMarker)
+	return consumerkit.Pull(s.ctx, s.js, "read-markers", "read-markers-pull", s.onReadMarker)
 }
 
 func (s *RoomEventConsumer) onMessage(ctx context.Context, msgs []*nats.Msg) bool {

@@ -39,17 +39,7 @@ func newLister(opts ...Option) *lister {
 	return l
 }
 
-func (l *lister) list(url string) error {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := l.client.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}
+func (l *lister) list(url string) error { return l.get(context.Background(), url) }
 
 // List lists a repository through the retrying transport.
 func List(url string, opts ...Option) error {

@@ -129,31 +129,15 @@ type RedisClientOpt struct {
 
 func (opt RedisClientOpt) MakeRedisClient() interface{} { panic("stub") }
 
-// RedisFailoverClientOpt is used to creates a redis client that talks to redis sentinels for service discovery and has an automatic failover capability.
+// RedisFailoverClientOpt is used to creates a redis client that talks to redis sentinels for service discovery and has an automatic failover capability (field subset).
 type RedisFailoverClientOpt struct {
 	MasterName string
 
 	SentinelAddrs []string
 
-	SentinelUsername string
-
-	SentinelPassword string
-
-	Username string
-
 	Password string
 
 	DB int
-
-	DialTimeout time.Duration
-
-	ReadTimeout time.Duration
-
-	WriteTimeout time.Duration
-
-	PoolSize int
-
-	TLSConfig *tls.Config
 }
 
 func (opt RedisFailoverClientOpt) MakeRedisClient() interface{} { panic("stub") }

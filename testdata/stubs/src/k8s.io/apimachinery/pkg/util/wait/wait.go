@@ -136,81 +136,8 @@ func PollUntilContextTimeout(ctx context.Context, interval, timeout time.Duratio
 	panic("stub")
 }
 
-// Poll tries a condition func until it returns true, an error, or the timeout is reached.
-//
-// Deprecated: see upstream.
-func Poll(interval, timeout time.Duration, condition ConditionFunc) error { panic("stub") }
-
-// PollWithContext tries a condition func until it returns true, an error, or when the context expires or the timeout is reached, whichever happens first.
-//
-// Deprecated: see upstream.
-func PollWithContext(ctx context.Context, interval, timeout time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
-
-// PollUntil tries a condition func until it returns true, an error or stopCh is closed.
-//
-// Deprecated: see upstream.
-func PollUntil(interval time.Duration, condition ConditionFunc, stopCh <-chan struct{}) error {
-	panic("stub")
-}
-
-// PollUntilWithContext tries a condition func until it returns true, an error or the specified context is cancelled or expired.
-//
-// Deprecated: see upstream.
-func PollUntilWithContext(ctx context.Context, interval time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
-
-// PollInfinite tries a condition func until it returns true or an error
-//
-// Deprecated: see upstream.
-func PollInfinite(interval time.Duration, condition ConditionFunc) error { panic("stub") }
-
-// PollInfiniteWithContext tries a condition func until it returns true or an error
-//
-// Deprecated: see upstream.
-func PollInfiniteWithContext(ctx context.Context, interval time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
-
-// PollImmediate tries a condition func until it returns true, an error, or the timeout is reached.
-//
-// Deprecated: see upstream.
-func PollImmediate(interval, timeout time.Duration, condition ConditionFunc) error { panic("stub") }
-
-// PollImmediateWithContext tries a condition func until it returns true, an error, or the timeout is reached or the specified context expires, whichever happen...
-//
-// Deprecated: see upstream.
-func PollImmediateWithContext(ctx context.Context, interval, timeout time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
-
-// PollImmediateUntil tries a condition func until it returns true, an error or stopCh is closed.
-//
-// Deprecated: see upstream.
-func PollImmediateUntil(interval time.Duration, condition ConditionFunc, stopCh <-chan struct{}) error {
-	panic("stub")
-}
-
-// PollImmediateUntilWithContext tries a condition func until it returns true, an error or the specified context is cancelled or expired.
-//
-// Deprecated: see upstream.
-func PollImmediateUntilWithContext(ctx context.Context, interval time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
-
-// PollImmediateInfinite tries a condition func until it returns true or an error
-//
-// Deprecated: see upstream.
-func PollImmediateInfinite(interval time.Duration, condition ConditionFunc) error { panic("stub") }
-
-// PollImmediateInfiniteWithContext tries a condition func until it returns true or an error or the specified context gets cancelled or expired.
-//
-// Deprecated: see upstream.
-func PollImmediateInfiniteWithContext(ctx context.Context, interval time.Duration, condition ConditionWithContextFunc) error {
-	panic("stub")
-}
+// The deprecated Poll, PollImmediate and their Until, Infinite and
+// WithContext variants are left out: no test uses them.
 
 // ---- timer.go
 
