@@ -14,7 +14,7 @@ import (
 
 	"chat/federation/queue"
 	"chat/federation/store"
-	"pullkit"
+	"consumerkit"
 )
 
 type Consumer struct {
@@ -25,13 +25,13 @@ type Consumer struct {
 }
 
 func (c *Consumer) Start() error {
-	_ = pullkit.Consume(c.ctx, c.js, "typing", c.onTyping)
-	_ = pullkit.Consume(c.ctx, c.js, "presence", c.onPresence)
-	_ = pullkit.Consume(c.ctx, c.js, "device-lists", c.onDeviceList)
-	_ = pullkit.Consume(c.ctx, c.js, "room-events", c.onRoomEvent)
-	_ = pullkit.Consume(c.ctx, c.js, "to-device", c.onToDevice)
-	_ = pullkit.Consume(c.ctx, c.js, "edus", c.onEDU)
-	return pullkit.Consume(c.ctx, c.js, "invites", c.onInvite)
+	_ = consumerkit.Pull(c.ctx, c.js, "typing", "typing-pull", c.onTyping)
+	_ = consumerkit.Pull(c.ctx, c.js, "presence", "presence-pull", c.onPresence)
+	_ = consumerkit.Pull(c.ctx, c.js, "device-lists", "device-lists-pull", c.onDeviceList)
+	_ = consumerkit.Pull(c.ctx, c.js, "room-events", "room-events-pull", c.onRoomEvent)
+	_ = consumerkit.Pull(c.ctx, c.js, "to-device", "to-device-pull", c.onToDevice)
+	_ = consumerkit.Pull(c.ctx, c.js, "edus", "edus-pull", c.onEDU)
+	return consumerkit.Pull(c.ctx, c.js, "invites", "invites-pull", c.onInvite)
 }
 
 // A state the remote overwrites: a second copy changes nothing there, and
