@@ -20,6 +20,9 @@ type jump struct {
 	label string                   // goto label
 	recur map[*ast.ReturnStmt]bool // recursive returns
 	fn    *types.Func              // the function that calls itself
+	// resched are the statements that schedule the function again after a
+	// wait, by the time.AfterFunc call in each (reschedule).
+	resched map[ast.Stmt]*ast.CallExpr
 	// steps are the local closures through which the function calls
 	// itself (sarama's retry := func(err error) error { ...; time.Sleep(d);
 	// return client.tryRefreshMetadata(...) }, returned as retry(err)):
@@ -63,6 +66,7 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		}
 		return true
 	})
+	m.reschedule(di, fn, body)
 	// recursion: return f(...) in f, with arguments that carry the
 	// parameters over (n, n+1, attempts-1, constants).
 	fd, ok := fn.(*ast.FuncDecl)
@@ -106,6 +110,83 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		return
 	}
 	m.synthetic(di, fn, first, body.List, &jump{recur: recur, fn: self, steps: used})
+}
+
+// reschedule adds the scope of a function that schedules itself again
+// after a wait: time.AfterFunc(d, c.attempt) in the method attempt, or
+// time.AfterFunc(d, try) in the closure held by try (var try func();
+// try = func() { if err := send(); err != nil { time.AfterFunc(d, try) } }).
+// The statement holding the call starts the next pass, after d.
+func (m *model) reschedule(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
+	var calls []*ast.CallExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if f := m.callee(n); f != nil && f.FullName() == "time.AfterFunc" && len(n.Args) == 2 {
+				calls = append(calls, n)
+			}
+		}
+		return true
+	})
+	if len(calls) == 0 {
+		return
+	}
+	self := m.selfObject(di, fn)
+	if self == nil {
+		return
+	}
+	resched := map[ast.Stmt]*ast.CallExpr{}
+	var first token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		st, ok := n.(ast.Stmt)
+		if !ok {
+			return true
+		}
+		var x ast.Expr
+		switch st := st.(type) {
+		case *ast.ExprStmt:
+			x = st.X
+		case *ast.AssignStmt:
+			if len(st.Rhs) == 1 {
+				x = st.Rhs[0] // t = time.AfterFunc(d, f)
+			}
+		}
+		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		if ok && slices.Contains(calls, call) && rootObj(m.info, call.Args[1]) == self {
+			resched[st] = call
+			if !first.IsValid() {
+				first = call.Pos()
+			}
+		}
+		return true
+	})
+	if len(resched) > 0 {
+		m.synthetic(di, fn, first, body.List, &jump{resched: resched})
+	}
+}
+
+// selfObject is what code names fn by: the function or method a
+// declaration declares, or the variable a function literal is assigned to
+// (its only def in di).
+func (m *model) selfObject(di *defIndex, fn ast.Node) types.Object {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return m.info.Defs[fn.Name]
+	case *ast.FuncLit:
+		for o, ds := range di.defs {
+			for _, d := range ds {
+				if d.rhs != nil && ast.Unparen(d.rhs) == fn {
+					return o
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // recurSteps returns the local closures of fd, each assigned once, that
@@ -297,14 +378,16 @@ func (m *model) synthetic(di *defIndex, fn ast.Node, pos token.Pos, list []ast.S
 	if !ownWait(s.Waits) {
 		return // a jump back with no wait of its own is a state machine more often than a retry
 	}
-	s.Pos = pos // the label, or the recursive call
+	s.Pos = pos // the label, the recursive call, or the rescheduling
 	s.NotFor = true
+	s.jump = j
 	m.res.add(s)
 }
 
 // MayJumpBack reports, from syntax alone, whether the model may find a
-// retry in fd that is not a for loop: a goto (jumps), or a return of a
-// call by fd's own name (a recursion). A prefilter that looks for retry
+// retry in fd that is not a for loop: a goto (jumps), a return of a
+// call by fd's own name (a recursion), or a call of AfterFunc
+// (reschedule). A prefilter that looks for retry
 // loops must also take these.
 func MayJumpBack(fd *ast.FuncDecl) bool {
 	if fd.Body == nil {
@@ -317,6 +400,11 @@ func MayJumpBack(fd *ast.FuncDecl) bool {
 			return true // a goto in a closure is a synthetic loop of the closure
 		case *ast.BranchStmt:
 			if n.Tok == token.GOTO {
+				found = true
+			}
+		case *ast.CallExpr:
+			// time.AfterFunc(d, self): a rescheduling (reschedule)
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "AfterFunc" && len(n.Args) == 2 {
 				found = true
 			}
 		case *ast.ReturnStmt:

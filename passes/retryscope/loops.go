@@ -311,6 +311,16 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			s.Waits = []Wait{{Kind: WaitNone, Pos: w.body.Lbrace, Node: w.body}}
 		}
 	}
+	if w.jump != nil && len(w.jump.resched) > 0 {
+		// the next pass starts when the timer fires
+		if !ownWait(s.Waits) {
+			s.Waits = nil
+		}
+		for _, call := range w.jump.resched {
+			s.Waits = append(s.Waits, m.waitAt(&waitSite{call: call, dur: call.Args[0], di: di}, call))
+		}
+		slices.SortFunc(s.Waits, func(a, b Wait) int { return int(a.Pos - b.Pos) })
+	}
 	if w.jump != nil && len(w.jump.steps) > 0 {
 		// a recursion through closures (jumps.go): they wait, and the
 		// guard of their recursive call bounds it
@@ -1019,6 +1029,10 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 	for _, st := range list {
 		w.cur = len(guards)
 		w.collect(shallow(st))
+		if w.jump != nil && w.jump.resched[st] != nil {
+			w.conts++ // time.AfterFunc(d, self) starts the next pass
+			continue
+		}
 		switch st := st.(type) {
 		case *ast.IfStmt:
 			w.cur = len(guards)
@@ -1135,6 +1149,9 @@ func with(gs []guard, g guard) []guard {
 func (w *loopWalk) leaves(list []ast.Stmt, inSwitch, nested bool) bool {
 	if len(list) == 0 {
 		return false
+	}
+	if w.jump != nil && w.jump.resched[list[len(list)-1]] != nil {
+		return true // time.AfterFunc(d, self) ends the pass
 	}
 	switch st := list[len(list)-1].(type) {
 	case *ast.ReturnStmt:

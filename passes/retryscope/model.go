@@ -236,9 +236,26 @@ type Scope struct {
 	// NotFor is set on a loop that is not a for statement: a goto back to
 	// a label, or a function calling itself again after a failure. Node
 	// is then a synthetic *ast.ForStmt that is not in the file's syntax,
-	// whose Body holds the repeated statements; Pos is the label or the
-	// recursive call.
+	// whose Body holds the repeated statements; Pos is the label, the
+	// recursive call or the time.AfterFunc call that reschedules it.
 	NotFor bool
+	// jump says how a NotFor loop starts its next pass.
+	jump *jump
+}
+
+// Restarts reports whether st, a statement of a loop that is not a for
+// statement (NotFor), starts the loop's next pass as continue would: the
+// return of a recursion's call of itself, or the statement whose
+// time.AfterFunc reschedules the function. A goto is a *ast.BranchStmt,
+// seen as such.
+func (s *Scope) Restarts(st ast.Stmt) bool {
+	if s.jump == nil {
+		return false
+	}
+	if r, ok := st.(*ast.ReturnStmt); ok && s.jump.recur[r] {
+		return true
+	}
+	return s.jump.resched[st] != nil
 }
 
 // Contains reports whether pos lies in the scope's repeated code.

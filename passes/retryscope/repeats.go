@@ -444,8 +444,17 @@ func (w *loopWalk) fieldValue(e ast.Expr) *types.Var {
 // c.retryJoinSync(...) } }; return c.joinSync(...)). A pass that skips the
 // attempt leaves there too; one that makes it retries its failure.
 func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
-	if w.jump == nil || w.jump.fn == nil || at.call == nil || len(x.guards) >= at.depth || x.node.Pos() < at.pos {
+	if w.jump == nil || (w.jump.fn == nil && len(w.jump.resched) == 0) || at.call == nil || len(x.guards) >= at.depth || x.node.Pos() < at.pos {
 		return false
+	}
+	// failed reports whether ifst is taken on every failure and starts the
+	// next pass: if err != nil { ...; reschedule or recur }, with no else.
+	failed := func(ifst *ast.IfStmt) bool {
+		if ifst.Else != nil || ifst.End() > x.node.Pos() || !w.leaves(ifst.Body.List, false, false) {
+			return false
+		}
+		b, ok := ast.Unparen(ifst.Cond).(*ast.BinaryExpr)
+		return ok && b.Op == token.NEQ && isNilCompare(w.m.info, b, isVar(w.m.info, e))
 	}
 	found := false
 	ast.Inspect(w.body, func(n ast.Node) bool {
@@ -461,15 +470,15 @@ func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
 			return true
 		}
 		for i, st := range list {
+			// the attempt in the if's own init: if err := send(); err != nil
+			if ifst, ok := st.(*ast.IfStmt); ok && ifst.Init != nil && in(ifst.Init, at.pos) && failed(ifst) {
+				found = true
+			}
 			if !in(st, at.pos-1) || i+1 >= len(list) {
 				continue
 			}
-			ifst, ok := list[i+1].(*ast.IfStmt)
-			if !ok || ifst.Else != nil || ifst.End() > x.node.Pos() || !w.leaves(ifst.Body.List, false, false) {
-				continue
-			}
-			// taken on every failure: if err != nil
-			if b, ok := ast.Unparen(ifst.Cond).(*ast.BinaryExpr); ok && b.Op == token.NEQ && isNilCompare(w.m.info, b, isVar(w.m.info, e)) {
+			// the attempt in the statement before it
+			if ifst, ok := list[i+1].(*ast.IfStmt); ok && failed(ifst) {
 				found = true
 			}
 		}

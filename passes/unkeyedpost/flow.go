@@ -507,6 +507,11 @@ func (c *checker) loopRepeatsAfter(scope *retryscope.Scope, call *ast.CallExpr) 
 					walk(x, true)
 					return false
 				}
+			case *ast.ReturnStmt, *ast.ExprStmt, *ast.AssignStmt:
+				// a recursion's return of its own call, or a rescheduling
+				if x.Pos() >= call.Pos() && scope.Restarts(x.(ast.Stmt)) {
+					repeats = true
+				}
 			case *ast.BranchStmt:
 				if x.Pos() < call.Pos() {
 					return true

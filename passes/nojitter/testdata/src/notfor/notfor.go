@@ -48,3 +48,26 @@ func (m *monitor) refreshJittered(ctx context.Context, attemptsRemaining int) er
 	}
 	return err
 }
+
+// resync reschedules itself with time.AfterFunc after a failure, after a
+// constant wait.
+func resync(ctx context.Context) {
+	var try func()
+	try = func() {
+		if err := op(ctx); err != nil {
+			time.AfterFunc(2*time.Second, try) // want `constant wait between retry attempts has no jitter`
+		}
+	}
+	try()
+}
+
+// resyncJittered waits a random duration before it tries again.
+func resyncJittered(ctx context.Context) {
+	var try func()
+	try = func() {
+		if err := op(ctx); err != nil {
+			time.AfterFunc(time.Duration(rand.Int63n(int64(2*time.Second))), try)
+		}
+	}
+	try()
+}

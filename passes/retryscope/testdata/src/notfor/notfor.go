@@ -231,3 +231,46 @@ func (g *group) rejoinOnce(ctx context.Context, retries int, refresh bool) (*res
 	}
 	return g.joinSync(ctx, retries-1)
 }
+
+// rescheduler tries again by scheduling its own method with
+// time.AfterFunc after a failure: a retry loop that is no for statement,
+// capped by its counter.
+type rescheduler struct {
+	attempts int
+	timer    *time.Timer
+}
+
+func (r *rescheduler) attempt() {
+	if err := op(context.Background()); err != nil {
+		if r.attempts >= 5 {
+			return
+		}
+		r.attempts++
+		r.timer = time.AfterFunc(time.Duration(r.attempts)*time.Second, r.attempt) // want `loop cap=5 deadline=none waits=deterministic-growth body`
+	}
+}
+
+// syncForever reschedules a closure held by a variable, forever, after a
+// constant wait.
+func syncForever(ctx context.Context) {
+	var try func()
+	try = func() {
+		if err := op(ctx); err != nil {
+			time.AfterFunc(2*time.Second, try) // want `loop cap=none deadline=none waits=constant body`
+		}
+	}
+	try()
+}
+
+// Look-alikes: a timer that runs another function once, and a function
+// that schedules itself on success (a periodic job, not a retry).
+func remindLater(ctx context.Context) {
+	time.AfterFunc(time.Minute, func() { _ = op(ctx) })
+}
+
+func (r *rescheduler) tick() {
+	if err := op(context.Background()); err != nil {
+		return
+	}
+	time.AfterFunc(time.Minute, r.tick)
+}

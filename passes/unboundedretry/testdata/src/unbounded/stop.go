@@ -82,3 +82,24 @@ func untilDone(ctx context.Context) {
 		break
 	}
 }
+
+// rescheduleForever tries again with time.AfterFunc after every failure,
+// with no count and no deadline.
+type syncer struct{ n int }
+
+func (s *syncer) sync() {
+	if err := op(); err != nil {
+		time.AfterFunc(time.Second, s.sync) // want `retry loop has no attempt cap and no deadline`
+	}
+}
+
+// rescheduleCapped gives up after three reschedules.
+func (s *syncer) syncCapped() {
+	if err := op(); err != nil {
+		if s.n >= 3 {
+			return
+		}
+		s.n++
+		time.AfterFunc(time.Second, s.syncCapped)
+	}
+}
