@@ -42,6 +42,11 @@ AWS SDK v2 input structs); stripe-go's ` + "`SetIdempotencyKey`" + `; an argumen
 idempotency key (` + "`idempotencyKey`, `idemKey`, `clientToken`" + `, ...); and a parameter of a package helper that reaches
 one of these.
 
+A function of the package that the retry calls and that mints a key and sets it itself (a request builder writing
+` + "`uuid.NewString()`" + ` into the ` + "`Idempotency-Key`" + ` header of the request it returns) is reported at its call in the
+retry, with the place it sets the key: every attempt builds a new key. The fix is to mint the key above the retry
+and pass it in.
+
 Not reported: a key minted once before the retry and reused; a key minted inside the retry only while it is
 still unset (` + "`if key == \"\" { key = uuid.NewString() }`" + `, or a header set only when ` + "`Header.Get`" + ` finds none) or only
 on the first attempt (` + "`if attempt == 0`" + `); request and trace ids (` + "`X-Request-Id`, `traceparent`" + `), which are fresh

@@ -378,6 +378,11 @@ func (f *flow) sinks() []sink {
 				}
 			}
 			f.callSinks(n, add)
+			if fn := typeutil.StaticCallee(info, n); fn != nil && f.c.funcs[fn.Origin()] != nil {
+				for _, sk := range f.c.mintSinks(fn) {
+					out = append(out, sink{origin: n, at: sk.at, what: sk.what, via: fn})
+				}
+			}
 		case *ast.AssignStmt:
 			for _, w := range keys.Writes(info, n) {
 				if w.Const && names.Header(w.Name) {

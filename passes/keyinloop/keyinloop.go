@@ -63,8 +63,11 @@ type checker struct {
 	// sinkParams holds, per package function summarised, the parameters
 	// that reach a key sink (see sinkSummary).
 	sinkParams map[*types.Func]map[int]bool
-	parents    keys.ParentIndex // per scope function
-	reported   map[ast.Node]bool
+	// mints holds, per package function summarised, the keys it mints
+	// and sets itself on every call (see mintSinks).
+	mints    map[*types.Func][]sink
+	parents  keys.ParentIndex // per scope function
+	reported map[ast.Node]bool
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
@@ -86,6 +89,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
 		fresh:      make(map[*types.Func]bool),
 		sinkParams: make(map[*types.Func]map[int]bool),
+		mints:      make(map[*types.Func][]sink),
 		parents:    make(keys.ParentIndex),
 		reported:   make(map[ast.Node]bool),
 	}
@@ -181,11 +185,40 @@ func (c *checker) sinkSummary(fn *types.Func) map[int]bool {
 	return out
 }
 
+// mintSinks returns the keys that fn, a function of the package, mints and
+// sets itself on every call: a request builder that writes
+// uuid.NewString() into the Idempotency-Key header of the request it
+// returns. Called inside a retry, it gives every attempt a new key.
+func (c *checker) mintSinks(fn *types.Func) []sink {
+	fn = fn.Origin()
+	if v, ok := c.mints[fn]; ok {
+		return v
+	}
+	fd := c.funcs[fn]
+	c.mints[fn] = nil // in progress, or none
+	if fd == nil {
+		return nil
+	}
+	f := c.newFlow(fd.Body, nil)
+	f.run()
+	var out []sink
+	for _, sk := range f.sinks() {
+		if _, ok := sk.origin.(*ast.CallExpr); ok {
+			out = append(out, sk)
+		}
+	}
+	c.mints[fn] = out
+	return out
+}
+
 // sink is a place where a value becomes an idempotency key.
 type sink struct {
 	origin ast.Node // the minting call, or a parameter's name in a summary
 	at     ast.Node // where the value becomes the key: the header write, the field, the call
 	what   string   // "the Idempotency-Key header", "field ClientToken", ...
+	// via is set when origin calls a function of the package that mints
+	// the key and sets it itself (mintSinks): at is then in that function.
+	via *types.Func
 }
 
 func (c *checker) report(org *ast.CallExpr, sk sink) {
@@ -205,7 +238,9 @@ func (c *checker) report(org *ast.CallExpr, sk sink) {
 	if sk.at != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}
 	}
-	if fix, ok := c.moveFix(s, org); ok {
+	if sk.via != nil {
+		d.Message = builderMessage(c.generatorName(org), sk.what, of)
+	} else if fix, ok := c.moveFix(s, org); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	suppress.Report(c.pass, Name, d)
@@ -223,6 +258,22 @@ func keyMessage(gen, what, of string) string {
 	}
 	if utf8.RuneCountInString(msg()) > 120 {
 		return gen + " mints a new key on every attempt; mint it once above the retry"
+	}
+	return msg()
+}
+
+// builderMessage is the message of a key minted by a function called in
+// the retry (mintSinks): the key must come from above the retry, through a
+// parameter.
+func builderMessage(fn, what, of string) string {
+	msg := func() string {
+		return fn + " mints a new key for " + what + " on every attempt" + of + "; mint it above the retry and pass it in"
+	}
+	if utf8.RuneCountInString(msg()) > 120 {
+		of = ""
+	}
+	if utf8.RuneCountInString(msg()) > 120 {
+		return fn + " mints a new key on every attempt; mint it above the retry and pass it in"
 	}
 	return msg()
 }

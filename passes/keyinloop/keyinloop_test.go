@@ -12,7 +12,7 @@ import (
 
 func TestKeyInLoop(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, keyinloop.Analyzer, "loops", "lookalikes", "libraries", "sdks", "jobs", "helpers", "grpckeys")
+	analysistest.Run(t, dir, keyinloop.Analyzer, "loops", "lookalikes", "libraries", "sdks", "jobs", "helpers", "grpckeys", "builders")
 }
 
 func TestFixes(t *testing.T) {

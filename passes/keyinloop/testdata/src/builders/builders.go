@@ -1,0 +1,111 @@
+// Package builders mints keys in request builders that a retry calls on
+// every attempt.
+package builders
+
+import (
+	"bytes"
+	"context"
+	"math/rand"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+type Client struct {
+	hc   *http.Client
+	base string
+}
+
+// newChargeRequest builds the request and mints its key: called inside a
+// retry, every attempt gets a new key.
+func (c *Client) newChargeRequest(ctx context.Context, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charges", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Idempotency-Key", uuid.NewString())
+	return req, nil
+}
+
+func (c *Client) Charge(ctx context.Context, body []byte) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		var req *http.Request
+		req, err = c.newChargeRequest(ctx, body) // want `\(\*Client\)\.newChargeRequest mints a new key on every attempt; mint it above the retry and pass it in`
+		if err != nil {
+			return err
+		}
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// newRefundRequest takes the key it sets: the retry passes the same one on
+// every attempt.
+func (c *Client) newRefundRequest(ctx context.Context, key string) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/refunds", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	return req, nil
+}
+
+func (c *Client) Refund(ctx context.Context) error {
+	key := uuid.NewString()
+	var err error
+	for i := 0; i < 3; i++ {
+		var req *http.Request
+		if req, err = c.newRefundRequest(ctx, key); err != nil {
+			return err
+		}
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// ensureKey mints a key only when the request has none: a retry of the
+// same request keeps the first.
+func ensureKey(req *http.Request) {
+	if req.Header.Get("Idempotency-Key") == "" {
+		req.Header.Set("Idempotency-Key", uuid.NewString())
+	}
+}
+
+func (c *Client) Payout(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/payouts", nil)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < 3; i++ {
+		ensureKey(req)
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// A builder called outside any retry: one key per call, as it should be.
+func (c *Client) ChargeOnce(ctx context.Context, body []byte) error {
+	req, err := c.newChargeRequest(ctx, body)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
