@@ -45,7 +45,8 @@ one of these.
 A function of the package that the retry calls and that mints a key and sets it itself (a request builder writing
 ` + "`uuid.NewString()`" + ` into the ` + "`Idempotency-Key`" + ` header of the request it returns) is reported at its call in the
 retry, with the place it sets the key: every attempt builds a new key. The fix is to mint the key above the retry
-and pass it in.
+and pass it in. A key built from the loop's attempt counter (` + "`fmt.Sprintf(\"%s-%d\", orderID, attempt)`" + `, the
+variable the loop's post statement steps or its range over an integer yields) is new on every attempt too.
 
 Not reported: a key minted once before the retry and reused; a key minted inside the retry only while it is
 still unset (` + "`if key == \"\" { key = uuid.NewString() }`" + `, or a header set only when ` + "`Header.Get`" + ` finds none) or only

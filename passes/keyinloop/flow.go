@@ -25,6 +25,10 @@ type flow struct {
 	vars    map[types.Object]ast.Node            // variable → the minting call (or parameter) its value comes from
 	fields  map[types.Object]map[string]ast.Node // struct variable → field → origin
 	parents keys.Parents
+	// counter is the variable the retry loop counts its attempts in
+	// (retryscope's Scope.Counter): a key built from it is new on every
+	// attempt; its uses are their own origins.
+	counter types.Object
 }
 
 // newFlow prepares a flow over region; params, when given, are sources too
@@ -221,6 +225,9 @@ func (f *flow) fresh(e ast.Expr) ast.Node {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		if o := f.c.info.Uses[e]; o != nil {
+			if o == f.counter {
+				return e
+			}
 			return f.vars[o]
 		}
 	case *ast.SelectorExpr:
@@ -239,10 +246,11 @@ func (f *flow) fresh(e ast.Expr) ast.Node {
 		return f.fresh(e.X)
 	case *ast.BinaryExpr:
 		if e.Op == token.ADD {
-			if o := f.fresh(e.X); o != nil {
-				return o
+			x, y := f.fresh(e.X), f.fresh(e.Y)
+			if _, minted := x.(*ast.CallExpr); minted || y == nil {
+				return x
 			}
-			return f.fresh(e.Y)
+			return y
 		}
 	case *ast.CompositeLit:
 		t := f.c.info.TypeOf(e)
@@ -282,12 +290,20 @@ func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
 		return call
 	}
 	if derives(fn) {
+		// A minting call among the arguments names the finding before
+		// the attempt counter does (fmt.Sprint(attempt, uuid.NewString())).
+		var found ast.Node
 		for _, a := range call.Args {
 			if o := f.fresh(a); o != nil {
-				return o
+				if _, minted := o.(*ast.CallExpr); minted {
+					return o
+				}
+				if found == nil {
+					found = o
+				}
 			}
 		}
-		return nil
+		return found
 	}
 	sig := fn.Signature()
 	if sig.Recv() != nil && derivingMethods[fn.Name()] {

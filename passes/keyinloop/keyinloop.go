@@ -110,14 +110,22 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			continue
 		}
 		f := c.newFlow(s.Body, nil)
+		f.counter = s.Counter(c.info)
 		f.run()
 		for _, sk := range f.sinks() {
-			org, ok := sk.origin.(*ast.CallExpr)
-			if !ok || c.reported[org] {
+			if c.reported[sk.origin] {
 				continue
 			}
-			c.reported[org] = true
-			c.report(org, sk)
+			switch org := sk.origin.(type) {
+			case *ast.CallExpr:
+				c.reported[org] = true
+				c.report(org, sk)
+			case *ast.Ident:
+				if f.counter != nil && c.info.Uses[org] == f.counter {
+					c.reported[org] = true
+					c.reportCounter(s, org, sk)
+				}
+			}
 		}
 	}
 }
@@ -260,6 +268,17 @@ func keyMessage(gen, what, of string) string {
 		return gen + " mints a new key on every attempt; mint it once above the retry"
 	}
 	return msg()
+}
+
+// reportCounter reports a key built from the loop's attempt counter.
+func (c *checker) reportCounter(s *retryscope.Scope, id *ast.Ident, sk sink) {
+	msg := "key for " + sk.what + " is built from the attempt number " + id.Name + ", new on every attempt; mint it once above the retry"
+	if utf8.RuneCountInString(msg) > 120 {
+		msg = "key built from the attempt number " + id.Name + " is new on every attempt; mint it once above the retry"
+	}
+	d := analysis.Diagnostic{Pos: id.Pos(), End: id.End(), Message: msg,
+		Related: []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}}
+	suppress.Report(c.pass, Name, d)
 }
 
 // builderMessage is the message of a key minted by a function called in

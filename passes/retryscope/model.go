@@ -243,6 +243,41 @@ type Scope struct {
 	jump *jump
 }
 
+// Counter returns the variable a loop scope counts its passes in: the one
+// its for statement's post statement steps (attempt++, n--, i += 1), or the
+// key of its range over an integer; nil for other scopes and loops.
+func (s *Scope) Counter(info *types.Info) types.Object {
+	if s.Kind != Loop || s.NotFor {
+		return nil
+	}
+	var id ast.Expr
+	switch l := s.Node.(type) {
+	case *ast.ForStmt:
+		switch p := l.Post.(type) {
+		case *ast.IncDecStmt:
+			id = p.X
+		case *ast.AssignStmt:
+			if len(p.Lhs) == 1 && (p.Tok == token.ADD_ASSIGN || p.Tok == token.SUB_ASSIGN) {
+				id = p.Lhs[0]
+			}
+		}
+	case *ast.RangeStmt:
+		if t, ok := info.Types[l.X]; ok && isInteger(t.Type) {
+			id = l.Key
+		}
+	}
+	v, ok := ast.Unparen(id).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if o := info.ObjectOf(v); o != nil {
+		if _, isVar := o.(*types.Var); isVar {
+			return o
+		}
+	}
+	return nil
+}
+
 // Restarts reports whether st, a statement of a loop that is not a for
 // statement (NotFor), starts the loop's next pass as continue would: the
 // return of a recursion's call of itself, or the statement whose

@@ -5,6 +5,7 @@ package builders
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand"
 	"net/http"
 	"time"
@@ -108,4 +109,37 @@ func (c *Client) ChargeOnce(ctx context.Context, body []byte) error {
 		return err
 	}
 	return resp.Body.Close()
+}
+
+// Pay builds its key from the attempt number: every attempt sends another
+// key.
+func (c *Client) Pay(ctx context.Context, orderID string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/pay", nil)
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("%s-%d", orderID, attempt)) // want `key built from the attempt number attempt is new on every attempt; mint it once above the retry`
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// PayTagged counts its attempts in another header: the key stays the
+// order's.
+func (c *Client) PayTagged(ctx context.Context, orderID string) error {
+	var err error
+	for attempt := range 3 {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/pay", nil)
+		req.Header.Set("Idempotency-Key", orderID)
+		req.Header.Set("X-Retry-Attempt", fmt.Sprint(attempt))
+		var resp *http.Response
+		if resp, err = c.hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
 }
