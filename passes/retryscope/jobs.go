@@ -264,12 +264,7 @@ func (jf *jobFinder) register(fw Framework, e ast.Expr, pattern string) {
 		setPattern(jf.add(jf.newScope(fw, name, e, e.Type, e.Body, nil), nil))
 		return
 	case *ast.Ident, *ast.SelectorExpr:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		if fn, ok := m.info.Uses[id].(*types.Func); ok {
 			setPattern(jf.fromDecl(fw, fn.Origin()))
 			return

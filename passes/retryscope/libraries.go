@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
@@ -737,12 +738,7 @@ func (m *model) avastDelay(di *defIndex, lib string, e ast.Expr, depth int) (Wai
 	e = m.origin(di, e, e.Pos())
 	switch e := e.(type) {
 	case *ast.SelectorExpr, *ast.Ident:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		fn, ok := m.info.Uses[id].(*types.Func)
 		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != lib {
 			return WaitUnknown, ""

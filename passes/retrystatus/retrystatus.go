@@ -464,10 +464,7 @@ func (c *checker) predicate(e ast.Expr, at token.Pos, what string, errArg bool) 
 	case *ast.FuncLit:
 		ft, body = f.Type, f.Body
 	case *ast.Ident, *ast.SelectorExpr:
-		id, _ := f.(*ast.Ident)
-		if sel, ok := f.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		}
+		id := astq.NameIdent(f)
 		fn, ok := c.info.Uses[id].(*types.Func)
 		if !ok {
 			return
@@ -709,12 +706,7 @@ func (c *checker) nonNilError(e ast.Expr) bool {
 		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
 		return e.Op == token.AND && lit
 	case *ast.Ident, *ast.SelectorExpr:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		// A sentinel: a package-level errFoo or ErrFoo.
 		v, ok := c.info.Uses[id].(*types.Var)
 		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
