@@ -405,11 +405,7 @@ func (m *model) grpcOptions(di *defIndex, opts []ast.Expr, before token.Pos) GRP
 		switch fn.Name() {
 		case "WithMax":
 			if len(oc.Args) == 1 {
-				if n, ok := m.intConst(oc.Args[0]); ok {
-					o.Max = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-				} else {
-					o.Max = Cap{Kind: CapBounded, Pos: oc.Pos()}
-				}
+				o.Max = m.countCap(oc.Args[0], oc.Pos(), false)
 			}
 		case "Disable":
 			o.Max = Cap{Kind: CapKnown, N: 0, Pos: oc.Pos()}

@@ -121,6 +121,20 @@ func (m *model) intConst(e ast.Expr) (int64, bool) {
 	return constant.Int64Val(constant.ToInt(tv.Value))
 }
 
+// countCap returns the cap that the attempt count e, set at pos, gives: the
+// constant's attempts (none for 0 when zeroUnlimited, as for libraries that
+// then retry forever), or bounded when e is not a constant.
+func (m *model) countCap(e ast.Expr, pos token.Pos, zeroUnlimited bool) Cap {
+	n, ok := m.intConst(e)
+	switch {
+	case !ok:
+		return Cap{Kind: CapBounded, Pos: pos}
+	case n == 0 && zeroUnlimited:
+		return Cap{Kind: CapNone, Pos: pos}
+	}
+	return Cap{Kind: CapKnown, N: int(n), Pos: pos}
+}
+
 func (m *model) isZero(e ast.Expr) bool {
 	tv, ok := m.info.Types[e]
 	if !ok || tv.Value == nil {
@@ -569,11 +583,7 @@ func (m *model) applyField(b *backoff, field string, v ast.Expr, pos token.Pos) 
 			b.wait = WaitJittered
 		}
 	case "Steps":
-		if n, ok := m.intConst(v); ok {
-			b.cap = Cap{Kind: CapKnown, N: int(n), Pos: pos}
-		} else {
-			b.cap = Cap{Kind: CapBounded, Pos: pos}
-		}
+		b.cap = m.countCap(v, pos, false)
 	}
 }
 
@@ -707,15 +717,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		switch callee.Name() {
 		case "Attempts":
 			if len(oc.Args) == 1 {
-				if n, ok := m.intConst(oc.Args[0]); ok {
-					if n == 0 {
-						s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
-					} else {
-						s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-					}
-				} else {
-					s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-				}
+				s.Cap = m.countCap(oc.Args[0], oc.Pos(), true)
 			}
 		case "UntilSucceeded":
 			s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
@@ -801,15 +803,7 @@ func (m *model) cenkaltiV5(di *defIndex, s *Scope, call *ast.CallExpr) {
 		}
 		switch m.callee(oc).Name() {
 		case "WithMaxTries":
-			if n, ok := m.intConst(oc.Args[0]); ok {
-				if n == 0 {
-					s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
-				} else {
-					s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-				}
-			} else {
-				s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-			}
+			s.Cap = m.countCap(oc.Args[0], oc.Pos(), true)
 		case "WithMaxElapsedTime":
 			if m.isZero(oc.Args[0]) {
 				s.Deadline = Deadline{Kind: DeadlineNone, Pos: oc.Pos()}
@@ -1052,11 +1046,7 @@ func (m *model) rican7(di *defIndex, s *Scope, call *ast.CallExpr) {
 		}
 		switch m.callee(oc).Name() {
 		case "Limit":
-			if n, ok := m.intConst(oc.Args[0]); ok {
-				s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-			} else {
-				s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-			}
+			s.Cap = m.countCap(oc.Args[0], oc.Pos(), false)
 		case "Delay", "Wait":
 			wait = Wait{Kind: WaitConstant, Pos: oc.Pos(), Node: oc, Library: true, Setting: "strategy." + m.callee(oc).Name()}
 		case "Backoff":
