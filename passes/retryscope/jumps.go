@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // Retries that are not for loops: a label jumped back to with goto
@@ -42,7 +44,7 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return false // a goto within a loop's body: the loop is the retry
 		}
-		list, ok := stmtList(n)
+		list, ok := astq.StmtList(n)
 		if !ok {
 			return true
 		}
@@ -334,18 +336,4 @@ func MayJumpBack(fd *ast.FuncDecl) bool {
 		return !found
 	})
 	return found
-}
-
-// stmtList returns the statement list n holds when it is a block, a case
-// clause or a select case.
-func stmtList(n ast.Node) ([]ast.Stmt, bool) {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List, true
-	case *ast.CaseClause:
-		return n.Body, true
-	case *ast.CommClause:
-		return n.Body, true
-	}
-	return nil, false
 }

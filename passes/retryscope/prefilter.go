@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // A LoopFilter tells, from a package's syntax alone, which of its loops
@@ -268,7 +269,7 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 	}
 	never := func(string) bool { return false }
 	ast.Inspect(loop, func(n ast.Node) bool {
-		list, _ := stmtList(n)
+		list, _ := astq.StmtList(n)
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false

@@ -535,14 +535,8 @@ func (c *checker) loopRepeatsAfter(scope *retryscope.Scope, call *ast.CallExpr) 
 		if parent == nil {
 			return true
 		}
-		var list []ast.Stmt
-		switch b := parent.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
+		list, _ := astq.StmtList(parent)
+		switch parent.(type) {
 		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 			if parent != scope.Node {
 				return true // the send is in a closure or an inner loop

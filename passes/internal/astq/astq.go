@@ -198,3 +198,17 @@ func Returns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	})
 	return out
 }
+
+// StmtList returns the statement list n holds when it is a block, a case
+// clause or a select case.
+func StmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
+}
