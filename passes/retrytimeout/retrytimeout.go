@@ -243,25 +243,39 @@ func (c *checker) bounded(fields []*types.Var) bool {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == "HTTPClient" && held(sel.X)
 	}
+	return c.assigns(func(as *ast.AssignStmt, i int) bool {
+		lhs := as.Lhs[i]
+		if x, ok := timeoutOrTransport(lhs); ok && httpClientOf(x) {
+			return true
+		}
+		return httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i]))
+	})
+}
+
+// assigns reports whether an assignment of the package has an i'th
+// left-hand side for which f is true.
+func (c *checker) assigns(f func(as *ast.AssignStmt, i int) bool) bool {
 	found := false
 	for _, file := range c.pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || found {
-				return !found
-			}
-			for i, lhs := range as.Lhs {
-				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") && httpClientOf(sel.X) {
-					found = true
-				}
-				if httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i])) {
-					found = true
+			if as, ok := n.(*ast.AssignStmt); ok && !found {
+				for i := range as.Lhs {
+					found = found || f(as, i)
 				}
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// timeoutOrTransport returns x when e is x.Timeout or x.Transport.
+func timeoutOrTransport(e ast.Expr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") {
+		return sel.X, true
+	}
+	return nil, false
 }
 
 // isParam reports whether e names a parameter of the function it is in.
@@ -336,26 +350,13 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 // setsDefaultClient reports whether the package assigns http.DefaultClient
 // or one of its Timeout and Transport fields.
 func (c *checker) setsDefaultClient() bool {
-	found := false
-	for _, file := range c.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return !found
-			}
-			for _, lhs := range as.Lhs {
-				e := ast.Unparen(lhs)
-				if sel, ok := e.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") {
-					e = ast.Unparen(sel.X)
-				}
-				if c.isDefaultClient(e) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
+	return c.assigns(func(as *ast.AssignStmt, i int) bool {
+		e := as.Lhs[i]
+		if x, ok := timeoutOrTransport(e); ok {
+			e = x
+		}
+		return c.isDefaultClient(e)
+	})
 }
 
 func (c *checker) isDefaultClient(e ast.Expr) bool {
