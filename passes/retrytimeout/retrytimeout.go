@@ -163,25 +163,13 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	if fn.Signature().Recv() == nil {
 		return finding{msg: name + what}, true
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	x, f, ok := c.methodFlow(call)
 	if !ok {
 		return finding{}, false
 	}
-	f := c.flowAt(call.Pos())
-	if f == nil {
+	made, ok := f.retryableWithoutTimeout(x)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
-	}
-	made, ok := f.retryableWithoutTimeout(sel.X)
-	if !ok {
-		return finding{}, false
-	}
-	if fn.Name() == "Do" {
-		if len(call.Args) != 1 {
-			return finding{}, false
-		}
-		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
-			return finding{}, false
-		}
 	}
 	out := finding{msg: name + what}
 	if made != nil {
@@ -324,25 +312,13 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 			return finding{}, false
 		}
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	x, f, ok := c.methodFlow(call)
 	if !ok {
 		return finding{}, false
 	}
-	f := c.flowAt(call.Pos())
-	if f == nil {
+	cl, ok := f.clientWithoutTimeout(x, 0)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
-	}
-	cl, ok := f.clientWithoutTimeout(sel.X, 0)
-	if !ok {
-		return finding{}, false
-	}
-	if fn.Name() == "Do" {
-		if len(call.Args) != 1 {
-			return finding{}, false
-		}
-		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
-			return finding{}, false
-		}
 	}
 	return finding{msg: names.Of(fn) + what, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
 }
@@ -366,6 +342,31 @@ func (c *checker) isDefaultClient(e ast.Expr) bool {
 	}
 	v, ok := c.info.Uses[sel.Sel].(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient"
+}
+
+// methodFlow returns the receiver of call, a method call, and the flow of
+// the function declaration holding call.
+func (c *checker) methodFlow(call *ast.CallExpr) (ast.Expr, *flow, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	f := c.flowAt(call.Pos())
+	return sel.X, f, f != nil
+}
+
+// sendsWithoutDeadline reports whether call, a send by client method fn,
+// sends a request without a deadline: a Do's one request argument must have
+// none; the other methods make their request themselves.
+func (f *flow) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
+	if fn.Name() != "Do" {
+		return true
+	}
+	if len(call.Args) != 1 {
+		return false
+	}
+	_, ok := f.requestWithoutDeadline(call.Args[0], 0)
+	return ok
 }
 
 // flowAt returns the def index of the function declaration holding pos.
