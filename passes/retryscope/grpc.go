@@ -289,11 +289,8 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 	c := &GRPCConn{Dial: call, Policy: Cap{Kind: CapKnown, N: 1, Pos: call.Pos()}}
 	m.res.grpcConns[call] = c
 	m.res.grpcOrder = append(m.res.grpcOrder, c)
-	opts, spread := call.Args[first:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-		c.Unknown = spread
-	}
+	opts, unknown := m.options(di, call, first)
+	c.Unknown = unknown
 	maxCall, maxCallUnknown := grpcMaxCallAttempts, false
 	var config ast.Expr
 	disabled := false

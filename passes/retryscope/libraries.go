@@ -385,6 +385,23 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	return s
 }
 
+// options returns the arguments of call from the first'th on, the
+// elements of a spread slice the model can list in place of the slice; it
+// reports true (unknown) when a spread slice stays that it cannot list.
+func (m *model) options(di *defIndex, call *ast.CallExpr, first int) ([]ast.Expr, bool) {
+	opts := call.Args[first:]
+	if !call.Ellipsis.IsValid() {
+		return opts, false
+	}
+	return m.spread(di, opts, call.Pos())
+}
+
+// unknownOptions marks the cap, deadline and wait of s as unknown: an option
+// the model cannot read may set any of them.
+func unknownOptions(s *Scope, wait *Wait) {
+	s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+}
+
 // spread returns the options of a call whose last argument is a spread
 // slice (opts...): the other arguments and the elements of the slice
 // literal the local variable was made from (opts := []retry.Option{...}).
@@ -698,8 +715,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		opts, spread = m.spread(di, opts, call.Pos())
 	}
 	if spread {
-		s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
-		wait.Kind = WaitUnknown
+		unknownOptions(s, &wait)
 	}
 	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
@@ -710,8 +726,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != s.Library {
 			// an option the model cannot read (a variable, a call through
 			// a func value, a helper of another package) may set anything
-			s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
-			wait.Kind = WaitUnknown
+			unknownOptions(s, &wait)
 			continue
 		}
 		switch callee.Name() {
@@ -789,12 +804,9 @@ func (m *model) cenkaltiV5(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap = Cap{Kind: CapNone}
 	s.Deadline = Deadline{Kind: DeadlineLibrary, Pos: call.Pos()}
 	wait := Wait{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true}
-	opts, spread := call.Args[2:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-	}
-	if spread {
-		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+	opts, unknown := m.options(di, call, 2)
+	if unknown {
+		unknownOptions(s, &wait)
 	}
 	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
@@ -1031,17 +1043,14 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 func (m *model) rican7(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap, s.Deadline = Cap{Kind: CapNone}, Deadline{Kind: DeadlineNone}
 	wait := Wait{Kind: WaitNone, Pos: s.Pos, Node: call, Library: true, Setting: "no wait strategy"}
-	opts, spread := call.Args[1:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-	}
-	if spread {
-		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+	opts, unknown := m.options(di, call, 1)
+	if unknown {
+		unknownOptions(s, &wait)
 	}
 	for _, a := range opts {
 		oc, ok := m.origin(di, a, a.Pos()).(*ast.CallExpr)
 		if !ok || m.callee(oc) == nil {
-			s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+			unknownOptions(s, &wait)
 			continue
 		}
 		switch m.callee(oc).Name() {
