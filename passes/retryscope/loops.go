@@ -654,7 +654,7 @@ func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
 			// a condition on another result of the attempt (n < 0), not on
 			// the error itself (!retryable(err)), on the results of another
 			// call (a retry policy's own error), nor on anything else
-			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentions(w.m.info, g.cond, e) || !w.mentionsAny(g.cond, w.attemptResults(at, e)) {
+			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentionsIn(w.m.info, g.cond, e) || !w.mentionsAny(g.cond, w.attemptResults(at, e)) {
 				return false
 			}
 		}
@@ -778,7 +778,7 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
-			if w.mentionsCounter(n.Index) {
+			if w.mentionsAny(n.Index, w.counts) {
 				found = true
 			}
 		case *ast.UnaryExpr:
@@ -803,17 +803,6 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 			}
 		}
 		return true
-	})
-	return found
-}
-
-func (w *loopWalk) mentionsCounter(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && w.counts[w.m.info.Uses[id]] {
-			found = true
-		}
-		return !found
 	})
 	return found
 }

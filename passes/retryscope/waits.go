@@ -504,23 +504,12 @@ func (c *classifier) variable(o types.Object, depth int) WaitKind {
 			continue
 		}
 		// v = v * 2 grows.
-		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentions(c.m.info, b.X, o) || mentions(c.m.info, b.Y, o)) {
+		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentionsIn(c.m.info, b.X, o) || mentionsIn(c.m.info, b.Y, o)) {
 			k = combine(k, WaitGrowth)
 		}
 		k = combine(k, c.kind(d.rhs, depth+1))
 	}
 	return k
-}
-
-func mentions(info *types.Info, e ast.Expr, o types.Object) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == o {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // randomPkgs are the packages whose every function is a source of randomness.
