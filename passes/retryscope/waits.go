@@ -141,17 +141,11 @@ func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
 func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 	var waits []Wait
 	blocking := false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	// if c.retryBackoff != nil { wait }: a hook the package leaves nil; by
+	// default the loop does not wait there.
+	untaken := func(st *ast.IfStmt) bool { return m.untakenByDefault(st.Cond) }
+	inspectDefault(body, untaken, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if m.untakenByDefault(n.Cond) {
-				// if c.retryBackoff != nil { wait }: a hook the package
-				// leaves nil; by default the loop does not wait there.
-				return visitDefault(n, visit)
-			}
 		case *ast.ForStmt:
 			// A nested for loop paces itself: its waits are its own (a
 			// poll for a state, or a retry of its own that reports them),
@@ -185,8 +179,7 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			}
 		}
 		return true
-	}
-	ast.Inspect(body, visit)
+	})
 	if len(waits) == 0 {
 		k := WaitNone
 		if blocking {
@@ -764,18 +757,12 @@ func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool
 		return !c.m.written(v) || v.Pkg() == c.m.pass.Pkg && c.m.nilByDefault(v, 0)
 	}
 	k, found, bad := WaitKind(0), false, false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	untaken := func(st *ast.IfStmt) bool { return unsetOverride(st.Cond) }
+	inspectDefault(decl.Body, untaken, func(n ast.Node) bool {
 		if bad {
 			return false
 		}
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if unsetOverride(n.Cond) {
-				return visitDefault(n, visit)
-			}
 		case *ast.ReturnStmt:
 			if len(n.Results) != 1 {
 				bad = true
@@ -806,8 +793,7 @@ func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool
 			}
 		}
 		return true
-	}
-	ast.Inspect(decl.Body, visit)
+	})
 	if bad || !found {
 		return 0, false
 	}
@@ -860,17 +846,11 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 	inner := c
 	k := WaitKind(0)
 	found := false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook the
+	// package never sets; the default is what follows.
+	untaken := func(st *ast.IfStmt) bool { return c.m.untakenByDefault(st.Cond) || slices.Contains(c.untaken, st) }
+	inspectDefault(body, untaken, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if c.m.untakenByDefault(n.Cond) || slices.Contains(c.untaken, n) {
-				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
-				// the package never sets; the default is what follows.
-				return visitDefault(n, visit)
-			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
 				rk := inner.kind(n.Results[0], depth+1)
@@ -882,8 +862,7 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 			}
 		}
 		return true
-	}
-	ast.Inspect(body, visit)
+	})
 	if !found {
 		return WaitUnknown
 	}

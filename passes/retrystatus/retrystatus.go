@@ -97,8 +97,9 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 		switch n := n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
 			funcs = append(funcs, n)
-			ast.Inspect(funcBody(n), func(m ast.Node) bool {
-				if m == funcBody(n) {
+			_, body := astq.Func(n)
+			ast.Inspect(body, func(m ast.Node) bool {
+				if m == body {
 					return true
 				}
 				switch m := m.(type) {
@@ -118,16 +119,6 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 		}
 		return true
 	})
-}
-
-func funcBody(n ast.Node) *ast.BlockStmt {
-	switch n := n.(type) {
-	case *ast.FuncDecl:
-		return n.Body
-	case *ast.FuncLit:
-		return n.Body
-	}
-	return nil
 }
 
 func relevant(pkg *types.Package) bool {
@@ -255,7 +246,7 @@ func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
 	if len(counters) == 0 {
 		return false
 	}
-	body := loopBody(loop)
+	body := astq.LoopBody(loop)
 	defs, sources := c.assigned(body, u)
 	seen := map[types.Object]bool{}
 	found := false
@@ -282,16 +273,6 @@ func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
 		visit(src, 0)
 	}
 	return found
-}
-
-func loopBody(loop ast.Stmt) *ast.BlockStmt {
-	switch l := loop.(type) {
-	case *ast.ForStmt:
-		return l.Body
-	case *ast.RangeStmt:
-		return l.Body
-	}
-	return nil
 }
 
 // receivesItems reports whether body takes values from a channel (for
@@ -344,7 +325,7 @@ func (c *checker) receivesItems(body *ast.BlockStmt) bool {
 func (c *checker) indexesByCounter(loop ast.Stmt) bool {
 	counters := c.counters(loop)
 	found := false
-	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
+	ast.Inspect(astq.LoopBody(loop), func(n ast.Node) bool {
 		if ix, ok := n.(*ast.IndexExpr); ok && counters[c.objOf(ix.Index)] {
 			found = true
 		}

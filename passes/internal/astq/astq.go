@@ -212,3 +212,14 @@ func StmtList(n ast.Node) ([]ast.Stmt, bool) {
 	}
 	return nil, false
 }
+
+// LoopBody returns the body of n when it is a for or range statement.
+func LoopBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return nil
+}
