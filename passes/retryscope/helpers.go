@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
@@ -498,19 +499,13 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 			if returnsDuration(f, fd) {
 				return true // a delay function
 			}
-			found := false
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if astq.Find(fd.Body, func(n ast.Node) bool {
 				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
 				case *ast.ForStmt, *ast.RangeStmt:
-					if lf.MayWait(n.(ast.Stmt)) {
-						found = true
-					}
+					return lf.MayWait(n.(ast.Stmt))
 				}
-				return !found
-			})
-			if found {
+				return false
+			}) {
 				return true
 			}
 		}

@@ -249,21 +249,12 @@ func (m *model) selfCall(fd *ast.FuncDecl, self *types.Func, call *ast.CallExpr)
 // gotoIn reports whether a goto label statement is in list, outside
 // function literals.
 func gotoIn(list []ast.Stmt, label string) bool {
-	found := false
-	for _, st := range list {
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.BranchStmt:
-				if n.Tok == token.GOTO && n.Label != nil && n.Label.Name == label {
-					found = true
-				}
-			}
-			return !found
+	return slices.ContainsFunc(list, func(st ast.Stmt) bool {
+		return astq.Find(st, func(n ast.Node) bool {
+			b, ok := n.(*ast.BranchStmt)
+			return ok && b.Tok == token.GOTO && b.Label != nil && b.Label.Name == label
 		})
-	}
-	return found
+	})
 }
 
 // synthetic reads list as the body of a loop whose next pass j starts,

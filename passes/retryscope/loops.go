@@ -475,19 +475,10 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 
 // waitsBefore reports whether body calls a wait before pos.
 func (w *loopWalk) waitsBefore(body *ast.BlockStmt, pos token.Pos) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if n.Pos() < pos && w.m.waitCall(w.di, n) != nil {
-				found = true
-			}
-		}
-		return !found
+	return astq.Find(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && call.Pos() < pos && w.m.waitCall(w.di, call) != nil
 	})
-	return found
 }
 
 // waitsOutside reports whether the loop waits outside branch: a loop that

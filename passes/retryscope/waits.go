@@ -202,56 +202,40 @@ var waitNames = []string{"Sleep", "After", "NewTimer", "Reset", "Tick"}
 // receivesTicker reports whether body receives from the channel of a
 // time.Ticker (t.C), outside function literals.
 func (m *model) receivesTicker(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	return astq.Find(body, func(n ast.Node) bool {
+		u, ok := n.(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
 			return false
-		case *ast.UnaryExpr:
-			if n.Op != token.ARROW {
-				break
-			}
-			if cs, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && cs.Sel.Name == "C" {
-				if t := m.info.TypeOf(cs.X); t != nil && astq.IsNamed(t, "time", "Ticker") {
-					found = true
-				}
-			}
 		}
-		return !found
+		cs, ok := ast.Unparen(u.X).(*ast.SelectorExpr)
+		if !ok || cs.Sel.Name != "C" {
+			return false
+		}
+		t := m.info.TypeOf(cs.X)
+		return t != nil && astq.IsNamed(t, "time", "Ticker")
 	})
-	return found
 }
 
 // testsErrno reports whether body compares a value with a system error
 // number (syscall.Errno, golang.org/x/sys/unix.Errno, ...), outside function
 // literals.
 func (m *model) testsErrno(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	errno := func(e ast.Expr) bool {
+		t := m.info.TypeOf(e)
+		return t != nil && isErrno(t)
+	}
+	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BinaryExpr:
-			if n.Op != token.EQL && n.Op != token.NEQ {
-				break
-			}
-			for _, x := range []ast.Expr{n.X, n.Y} {
-				if t := m.info.TypeOf(x); t != nil && isErrno(t) {
-					found = true
-				}
-			}
+			return (n.Op == token.EQL || n.Op == token.NEQ) && (errno(n.X) || errno(n.Y))
 		case *ast.CallExpr:
 			// errors.Is(err, syscall.EADDRINUSE): the same test through a
 			// wrapped error
-			if fn := m.callee(n); fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 {
-				if t := m.info.TypeOf(n.Args[1]); t != nil && isErrno(t) {
-					found = true
-				}
-			}
+			fn := m.callee(n)
+			return fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 && errno(n.Args[1])
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func isErrno(t types.Type) bool {
@@ -872,17 +856,8 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 // hasWaitCall reports whether body calls a wait (waitCall), outside
 // function literals.
 func hasWaitCall(m *model, di *defIndex, body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if m.waitCall(di, n) != nil {
-				found = true
-			}
-		}
-		return !found
+	return astq.Find(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && m.waitCall(di, call) != nil
 	})
-	return found
 }

@@ -301,23 +301,19 @@ func (c *checker) receivesItems(body *ast.BlockStmt) bool {
 		}
 		return true
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.RangeStmt:
-			found = found || items(n.X)
+			return items(n.X)
 		case *ast.AssignStmt:
 			for _, r := range n.Rhs {
 				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.ARROW && items(u.X) {
-					found = true
+					return true
 				}
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // indexesByCounter reports whether a loop indexes something with its

@@ -223,3 +223,19 @@ func LoopBody(n ast.Node) *ast.BlockStmt {
 	}
 	return nil
 }
+
+// Find reports whether match is true of a node of the tree at root outside
+// function literals (code in a closure runs when the closure is called, not
+// where it stands). It walks in ast.Inspect's order and stops at the first
+// node match is true of.
+func Find(root ast.Node, match func(n ast.Node) bool) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || n == nil || found {
+			return false
+		}
+		found = match(n)
+		return !found
+	})
+	return found
+}
