@@ -133,19 +133,12 @@ func (m *model) recurSteps(di *defIndex, fd *ast.FuncDecl, self *types.Func, bod
 		if o == nil || len(di.defs[o]) != 1 {
 			continue
 		}
-		calls := false
-		ast.Inspect(lit.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				for _, r := range n.Results {
-					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && m.selfCall(fd, self, call) {
-						calls = true
-					}
-				}
-			}
-			return !calls
+		calls := astq.Find(lit.Body, func(n ast.Node) bool {
+			r, ok := n.(*ast.ReturnStmt)
+			return ok && slices.ContainsFunc(r.Results, func(e ast.Expr) bool {
+				call, ok := ast.Unparen(e).(*ast.CallExpr)
+				return ok && m.selfCall(fd, self, call)
+			})
 		})
 		if calls && hasWaitCall(m, di, lit.Body) {
 			steps[o] = lit
