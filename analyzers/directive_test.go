@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/idemlint/idemlint/analyzers"
 	"github.com/idemlint/idemlint/internal/testgopath"
@@ -24,14 +23,12 @@ func byName(t *testing.T, as []*analysis.Analyzer, name string) *analysis.Analyz
 // TestIgnoreDirective checks that //idemlint:ignore silences findings on
 // its line and the line below, for the checks it names, only with a reason.
 func TestIgnoreDirective(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
 	as := analyzers.New(&analyzers.Config{})
-	analysistest.Run(t, dir, byName(t, as, "nojitter"), "silenced")
+	testgopath.Check(t, byName(t, as, "nojitter"), "silenced")
 }
 
 // TestDirectiveChecker checks malformed and unused directives are reported.
 func TestDirectiveChecker(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
 	as := analyzers.New(&analyzers.Config{ReportUnusedIgnores: true})
-	analysistest.Run(t, dir, byName(t, as, analyzers.DirectiveName), "directives")
+	testgopath.Check(t, byName(t, as, analyzers.DirectiveName), "directives")
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/internal/gclreport"
 )
 
 // The end-to-end test runs golangci-lint with the plugin (bin/custom-gcl,
@@ -199,16 +201,7 @@ func golangciFindings(t *testing.T, gcl, dir string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out struct {
-		Issues []struct {
-			FromLinter string
-			Text       string
-			Pos        struct {
-				Filename     string
-				Line, Column int
-			}
-		}
-	}
+	var out gclreport.Report
 	if err := json.Unmarshal(data, &out); err != nil {
 		t.Fatalf("golangci-lint JSON report: %v\n%s", err, data)
 	}

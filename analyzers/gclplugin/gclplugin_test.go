@@ -32,6 +32,20 @@ func anyList(ss ...string) []any {
 	return out
 }
 
+// built returns the names of the analyzers p builds.
+func built(t *testing.T, p register.LinterPlugin) []string {
+	t.Helper()
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, a := range as {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
 func TestRegistered(t *testing.T) {
 	newPlugin, err := register.GetPlugin("idemlint")
 	if err != nil {
@@ -58,15 +72,7 @@ func TestGoodSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	as, err := p.BuildAnalyzers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, a := range as {
-		names = append(names, a.Name)
-	}
-	if want := analyzers.Checks(); !slices.Equal(names, want) {
+	if names, want := built(t, p), analyzers.Checks(); !slices.Equal(names, want) {
 		t.Errorf("analyzers = %v, want every check %v", names, want)
 	}
 }
@@ -79,14 +85,7 @@ func TestDisable(t *testing.T) {
 		if err != nil {
 			t.Fatalf("disable %s: %v", off, err)
 		}
-		as, err := p.BuildAnalyzers()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, a := range as {
-			names = append(names, a.Name)
-		}
+		names := built(t, p)
 		want := slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == off })
 		if !slices.Equal(names, want) {
 			t.Errorf("disable %s: analyzers = %v, want %v", off, names, want)

@@ -29,13 +29,7 @@ func runDriver(t *testing.T, bin, dir, driver string, args ...string) outcome {
 	cmd.Env = append(os.Environ(), "IDEMLINT_DRIVER="+driver)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", bin, args, err)
-	}
+	code := exitCode(t, cmd)
 	return outcome{stdout.String(), stderr.String(), code}
 }
 

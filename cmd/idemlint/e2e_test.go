@@ -73,17 +73,24 @@ func run(t *testing.T, dir string, wantExit int, name string, args ...string) []
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	if code != wantExit {
+	if code := exitCode(t, cmd); code != wantExit {
 		t.Fatalf("%s %v: exit %d, want %d\n%s", name, args, code, wantExit, out.String())
 	}
 	return out.Bytes()
+}
+
+// exitCode runs cmd and returns its exit code; it fails t when cmd does not
+// run to an exit.
+func exitCode(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	return 0
 }
 
 // TestDemoDrivers runs the standalone command and the vet tool over the

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -27,8 +28,20 @@ func File(pass *analysis.Pass, pos token.Pos) *ast.File {
 // the names in order (the first is the package's own name; the others are
 // aliases used when that name is taken, as "retry" is in code using
 // avast/retry-go). ok is false when the package is imported blank or with a
-// dot, is shadowed at pos, or no name is free.
+// dot, is shadowed at pos, or no name is free. The import it adds joins the
+// file's last import group.
 func Name(pass *analysis.Pass, f *ast.File, path string, pos token.Pos, names ...string) (name string, edits []analysis.TextEdit, ok bool) {
+	return lookup(pass, f, path, pos, false, names)
+}
+
+// NameGrouped is Name, except that the import it adds to a file that
+// imports only standard-library packages starts a group of its own after
+// theirs, as goimports would place it.
+func NameGrouped(pass *analysis.Pass, f *ast.File, path string, pos token.Pos, names ...string) (name string, edits []analysis.TextEdit, ok bool) {
+	return lookup(pass, f, path, pos, true, names)
+}
+
+func lookup(pass *analysis.Pass, f *ast.File, path string, pos token.Pos, group bool, names []string) (name string, edits []analysis.TextEdit, ok bool) {
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
 		if p != path {
@@ -50,7 +63,7 @@ func Name(pass *analysis.Pass, f *ast.File, path string, pos token.Pos, names ..
 	}
 	for _, cand := range names {
 		if free(pass, f, cand, pos) {
-			return cand, importEdits(f, path, cand, cand == names[0]), true
+			return cand, importEdits(f, path, cand, cand == names[0], group), true
 		}
 	}
 	return "", nil, false
@@ -81,7 +94,10 @@ func free(pass *analysis.Pass, f *ast.File, name string, pos token.Pos) bool {
 	return true
 }
 
-func importEdits(f *ast.File, path, name string, own bool) []analysis.TextEdit {
+// importEdits returns the edits that import path into f, under name unless
+// own; with group, an import after standard-library ones only starts a
+// group of its own.
+func importEdits(f *ast.File, path, name string, own, group bool) []analysis.TextEdit {
 	spec := strconv.Quote(path)
 	if !own {
 		spec = name + " " + spec
@@ -94,9 +110,26 @@ func importEdits(f *ast.File, path, name string, own bool) []analysis.TextEdit {
 	}
 	switch {
 	case last != nil && last.Rparen.IsValid():
-		return []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte("\t" + spec + "\n")}}
+		text := "\t" + spec + "\n"
+		if group && !importsNonStd(f) {
+			text = "\n" + text
+		}
+		return []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte(text)}}
 	case last != nil:
 		return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}}
 	}
 	return []analysis.TextEdit{{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport " + spec)}}
+}
+
+// importsNonStd reports whether f imports a package outside the standard
+// library (its path's first element has a dot).
+func importsNonStd(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		first, _, _ := strings.Cut(path, "/")
+		if strings.Contains(first, ".") {
+			return true
+		}
+	}
+	return false
 }

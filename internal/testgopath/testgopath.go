@@ -170,6 +170,14 @@ func Run(t testing.TB, gopath string, a *analysis.Analyzer, patterns ...string) 
 	return out
 }
 
+// Check runs a over the packages that patterns name in the check's
+// testdata merged with the stubs, and checks its diagnostics against the
+// packages' // want comments (see analysistest.Run).
+func Check(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest.Result {
+	t.Helper()
+	return analysistest.Run(t, Dir(t, analysistest.TestData()), a, patterns...)
+}
+
 // Fixes runs a and its suggested fixes over the packages that patterns
 // name in the check's testdata merged with the stubs (the fixed files must
 // match their goldens, see analysistest.RunWithSuggestedFixes) and returns
@@ -209,6 +217,16 @@ func Probe[R any](t testing.TB, model *analysis.Analyzer, pkgs []*packages.Packa
 		if act.Err != nil {
 			t.Fatalf("testgopath: %s: %v", act, act.Err)
 		}
+	}
+}
+
+// ProbeTrees runs fn, as Probe does, over every package of every check's
+// and helper pass's test data (Trees), each merged with the stubs: the
+// tests that check an answer of the model holds wherever it is asked.
+func ProbeTrees[R any](t testing.TB, model *analysis.Analyzer, fn func(pass *analysis.Pass, res R)) {
+	t.Helper()
+	for _, tree := range Trees(t) {
+		Probe(t, model, Load(t, Dir(t, tree), packages.LoadAllSyntax, "./..."), fn)
 	}
 }
 

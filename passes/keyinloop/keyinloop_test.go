@@ -11,8 +11,7 @@ import (
 )
 
 func TestKeyInLoop(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, keyinloop.Analyzer, "loops", "lookalikes", "libraries", "sdks", "jobs", "helpers", "grpckeys", "builders")
+	testgopath.Check(t, keyinloop.Analyzer, "loops", "lookalikes", "libraries", "sdks", "jobs", "helpers", "grpckeys", "builders")
 }
 
 func TestFixes(t *testing.T) {

@@ -6,14 +6,11 @@ import (
 	"reflect"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 func TestSamePackage(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "samepkg", "ifacecase")
+	testgopath.Check(t, Analyzer, "samepkg", "ifacecase")
 }
 
 // TestFactRoundTrip checks that the fact survives the gob encoding drivers
@@ -67,20 +64,17 @@ func TestTransportFactRoundTrip(t *testing.T) {
 }
 
 func TestClients(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")
+	testgopath.Check(t, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")
 }
 
 // TestAcrossPackages: layers reached through other packages' functions;
 // policyuse calls the model's policies package (retryscope's testdata, in
 // testdata/borrow.txt).
 func TestAcrossPackages(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
+	testgopath.Check(t, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
 }
 
 // TestJobHandlers: a job handler is the outer layer its framework retries.
 func TestJobHandlers(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, Analyzer, "jobcase")
+	testgopath.Check(t, Analyzer, "jobcase")
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/internal/testgopath"
@@ -21,37 +20,34 @@ import (
 func TestClientCallsSound(t *testing.T) {
 	var mu sync.Mutex // the checker runs actions in parallel
 	kinds := make(map[string]int)
-	for _, tree := range testgopath.Trees(t) {
-		pkgs := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, "./...")
-		testgopath.Probe(t, retryscope.Analyzer, pkgs, func(pass *analysis.Pass, res *retryscope.Result) {
-			c := newChecker(pass, res)
-			pp := prefilter.FromTypes(pass.Pkg)
-			preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
-			for _, f := range pass.Files {
-				ast.Inspect(f, func(n ast.Node) bool {
-					call, ok := n.(*ast.CallExpr)
-					if !ok {
-						return true
-					}
-					l := c.clientLayer(call)
-					if l == nil {
-						return true
-					}
-					mu.Lock()
-					kinds[l.lib]++
-					mu.Unlock()
-					name := prefilter.CallName(call)
-					for _, p := range preds {
-						if p(name, len(call.Args)) {
-							return true
-						}
-					}
-					t.Errorf("%s: no client call of the prefilter accepts %s (%s)", pass.Fset.Position(call.Pos()), name, l.desc)
+	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
+		c := newChecker(pass, res)
+		pp := prefilter.FromTypes(pass.Pkg)
+		preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
 					return true
-				})
-			}
-		})
-	}
+				}
+				l := c.clientLayer(call)
+				if l == nil {
+					return true
+				}
+				mu.Lock()
+				kinds[l.lib]++
+				mu.Unlock()
+				name := prefilter.CallName(call)
+				for _, p := range preds {
+					if p(name, len(call.Args)) {
+						return true
+					}
+				}
+				t.Errorf("%s: no client call of the prefilter accepts %s (%s)", pass.Fset.Position(call.Pos()), name, l.desc)
+				return true
+			})
+		}
+	})
 	t.Logf("client layers checked, by library: %v", kinds)
 	for _, lib := range []string{"github.com/hashicorp/go-retryablehttp", "github.com/stripe/stripe-go/v85", "github.com/aws/aws-sdk-go-v2",
 		"k8s.io/client-go/rest", "github.com/googleapis/gax-go/v2", "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry", "google.golang.org/grpc"} {

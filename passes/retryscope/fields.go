@@ -296,18 +296,29 @@ func (m *model) calledInPackage(fn *types.Func) bool {
 	return m.calledFuncs[fn]
 }
 
-// visitDefault walks with visit what if statement st runs when its branch
-// is not taken (its init and its else), for an ast.Inspect visitor that
-// passes over the branch: it returns false, so the caller's walk does not
-// descend into st again.
-func visitDefault(st *ast.IfStmt, visit func(ast.Node) bool) bool {
-	if st.Init != nil {
-		ast.Inspect(st.Init, visit)
+// inspectDefault walks root with visit as ast.Inspect does, outside
+// function literals; through an if statement for which untaken is true it
+// walks only what runs when the branch is not taken: its init and its else.
+func inspectDefault(root ast.Node, untaken func(*ast.IfStmt) bool, visit func(ast.Node) bool) {
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if untaken(n) {
+				if n.Init != nil {
+					ast.Inspect(n.Init, walk)
+				}
+				if n.Else != nil {
+					ast.Inspect(n.Else, walk)
+				}
+				return false
+			}
+		}
+		return visit(n)
 	}
-	if st.Else != nil {
-		ast.Inspect(st.Else, visit)
-	}
-	return false
+	ast.Inspect(root, walk)
 }
 
 // untakenByDefault reports whether the branch an if statement's cond

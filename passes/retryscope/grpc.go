@@ -289,11 +289,8 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 	c := &GRPCConn{Dial: call, Policy: Cap{Kind: CapKnown, N: 1, Pos: call.Pos()}}
 	m.res.grpcConns[call] = c
 	m.res.grpcOrder = append(m.res.grpcOrder, c)
-	opts, spread := call.Args[first:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-		c.Unknown = spread
-	}
+	opts, unknown := m.options(di, call, first)
+	c.Unknown = unknown
 	maxCall, maxCallUnknown := grpcMaxCallAttempts, false
 	var config ast.Expr
 	disabled := false
@@ -405,11 +402,7 @@ func (m *model) grpcOptions(di *defIndex, opts []ast.Expr, before token.Pos) GRP
 		switch fn.Name() {
 		case "WithMax":
 			if len(oc.Args) == 1 {
-				if n, ok := m.intConst(oc.Args[0]); ok {
-					o.Max = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-				} else {
-					o.Max = Cap{Kind: CapBounded, Pos: oc.Pos()}
-				}
+				o.Max = m.countCap(oc.Args[0], oc.Pos(), false)
 			}
 		case "Disable":
 			o.Max = Cap{Kind: CapKnown, N: 0, Pos: oc.Pos()}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
@@ -241,18 +242,8 @@ func (m *model) wrapperOf(s *Scope, opArg int) (*types.Func, *helper) {
 	if op < 0 || fn.Signature().Variadic() && op == params.Len()-1 {
 		return nil, nil
 	}
-	h := &helper{op: op, ctx: -1, cap: Cap{Kind: s.Cap.Kind, N: s.Cap.N}, deadline: s.Deadline.Kind, wrapper: true}
-	if h.deadline == DeadlineCaller {
-		for i := range params.Len() {
-			if isContext(params.At(i).Type()) {
-				h.ctx = i
-				break
-			}
-		}
-	}
-	for _, w := range s.Waits {
-		h.waits = append(h.waits, w.Kind)
-	}
+	h := scopeHelper(s, op, params)
+	h.cap, h.wrapper = Cap{Kind: s.Cap.Kind, N: s.Cap.N}, true
 	return fn, h
 }
 
@@ -362,7 +353,16 @@ func (m *model) helperOf(fn *types.Func, s *Scope) *helper {
 	if op < 0 {
 		return nil
 	}
-	h := &helper{op: op, ctx: -1, cap: s.Cap, deadline: s.Deadline.Kind, capGate: s.capGate, stop: s.Deadline.stop}
+	h := scopeHelper(s, op, params)
+	h.cap, h.capGate, h.stop = s.Cap, s.capGate, s.Deadline.stop
+	return h
+}
+
+// scopeHelper returns the helper that retry scope s makes of the function
+// with params whose op'th parameter is the operation: the scope's deadline
+// and waits, and the context parameter when the caller's context bounds it.
+func scopeHelper(s *Scope, op int, params *types.Tuple) *helper {
+	h := &helper{op: op, ctx: -1, deadline: s.Deadline.Kind}
 	if h.deadline == DeadlineCaller {
 		for i := range params.Len() {
 			if isContext(params.At(i).Type()) {
@@ -499,19 +499,13 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 			if returnsDuration(f, fd) {
 				return true // a delay function
 			}
-			found := false
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if astq.Find(fd.Body, func(n ast.Node) bool {
 				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
 				case *ast.ForStmt, *ast.RangeStmt:
-					if lf.MayWait(n.(ast.Stmt)) {
-						found = true
-					}
+					return lf.MayWait(n.(ast.Stmt))
 				}
-				return !found
-			})
-			if found {
+				return false
+			}) {
 				return true
 			}
 		}

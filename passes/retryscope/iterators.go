@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // Attempt iterators (issue 19, shape 2): a range over a function iterator
@@ -73,16 +75,8 @@ func (m *model) attemptIterOf(di *defIndex, l *ast.RangeStmt) *attemptIter {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
-		var body *ast.BlockStmt
-		switch n := n.(type) {
-		case *ast.ForStmt:
-			body = n.Body
-		case *ast.RangeStmt:
-			body = n.Body
-		default:
-			return true
-		}
-		if !yieldsIn(m.info, body, yield) {
+		body := astq.LoopBody(n)
+		if body == nil || !yieldsIn(m.info, body, yield) {
 			return true
 		}
 		var waits []Wait

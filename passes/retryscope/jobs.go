@@ -24,16 +24,8 @@ const (
 )
 
 func (f Framework) String() string {
-	if c, ok := consumers[f]; ok {
+	if c, ok := f.about(); ok {
 		return c.name
-	}
-	switch f {
-	case Asynq:
-		return "asynq"
-	case River:
-		return "river"
-	case Temporal:
-		return "temporal"
 	}
 	return "invalid"
 }
@@ -47,33 +39,22 @@ const (
 	pkgTemporalInner = temporalFamily + "/internal"
 )
 
-// module is the Library a framework's scopes name.
-func (f Framework) module() string {
-	if c, ok := consumers[f]; ok {
-		return c.module
-	}
-	switch f {
-	case Asynq:
-		return pkgAsynq
-	case River:
-		return pkgRiver
-	}
-	return temporalFamily
+// jobFrameworks are the job frameworks' name, module (the Library of their
+// scopes) and kind (the Entry of their scopes: what the framework calls the
+// code it retries), as consumers are the consumers'.
+var jobFrameworks = map[Framework]consumer{
+	Asynq:    {name: "asynq", module: pkgAsynq, kind: "asynq handler"},
+	River:    {name: "river", module: pkgRiver, kind: "river worker"},
+	Temporal: {name: "temporal", module: temporalFamily, kind: "Temporal activity"},
 }
 
-// kind is the Entry of a framework's scopes: what the framework calls the
-// code it retries.
-func (f Framework) kind() string {
+// about returns what the tables know of f: consumers, jobFrameworks.
+func (f Framework) about() (consumer, bool) {
 	if c, ok := consumers[f]; ok {
-		return c.kind
+		return c, true
 	}
-	switch f {
-	case Asynq:
-		return "asynq handler"
-	case River:
-		return "river worker"
-	}
-	return "Temporal activity"
+	c, ok := jobFrameworks[f]
+	return c, ok
 }
 
 // Job describes a job handler scope (Kind JobHandler).
@@ -139,7 +120,8 @@ func (jf *jobFinder) newScope(fw Framework, name string, fn ast.Node, ft *ast.Fu
 			}
 		}
 	}
-	s := &Scope{Kind: JobHandler, Node: fn, Func: fn, Body: body, Op: op, Library: fw.module(), Entry: fw.kind(), Name: fw.kind(), Job: j, Trigger: TriggerError}
+	fc, _ := fw.about()
+	s := &Scope{Kind: JobHandler, Node: fn, Func: fn, Body: body, Op: op, Library: fc.module, Entry: fc.kind, Name: fc.kind, Job: j, Trigger: TriggerError}
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
 		s.Pos = fn.Name.Pos()
@@ -264,12 +246,7 @@ func (jf *jobFinder) register(fw Framework, e ast.Expr, pattern string) {
 		setPattern(jf.add(jf.newScope(fw, name, e, e.Type, e.Body, nil), nil))
 		return
 	case *ast.Ident, *ast.SelectorExpr:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		if fn, ok := m.info.Uses[id].(*types.Func); ok {
 			setPattern(jf.fromDecl(fw, fn.Origin()))
 			return

@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // Retries that are not for loops: a label jumped back to with goto
@@ -45,7 +47,7 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			return false // a goto within a loop's body: the loop is the retry
 		}
-		list, ok := stmtList(n)
+		list, ok := astq.StmtList(n)
 		if !ok {
 			return true
 		}
@@ -212,19 +214,12 @@ func (m *model) recurSteps(di *defIndex, fd *ast.FuncDecl, self *types.Func, bod
 		if o == nil || len(di.defs[o]) != 1 {
 			continue
 		}
-		calls := false
-		ast.Inspect(lit.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				for _, r := range n.Results {
-					if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && m.selfCall(fd, self, call) {
-						calls = true
-					}
-				}
-			}
-			return !calls
+		calls := astq.Find(lit.Body, func(n ast.Node) bool {
+			r, ok := n.(*ast.ReturnStmt)
+			return ok && slices.ContainsFunc(r.Results, func(e ast.Expr) bool {
+				call, ok := ast.Unparen(e).(*ast.CallExpr)
+				return ok && m.selfCall(fd, self, call)
+			})
 		})
 		if calls && hasWaitCall(m, di, lit.Body) {
 			steps[o] = lit
@@ -328,21 +323,12 @@ func (m *model) selfCall(fd *ast.FuncDecl, self *types.Func, call *ast.CallExpr)
 // gotoIn reports whether a goto label statement is in list, outside
 // function literals.
 func gotoIn(list []ast.Stmt, label string) bool {
-	found := false
-	for _, st := range list {
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.BranchStmt:
-				if n.Tok == token.GOTO && n.Label != nil && n.Label.Name == label {
-					found = true
-				}
-			}
-			return !found
+	return slices.ContainsFunc(list, func(st ast.Stmt) bool {
+		return astq.Find(st, func(n ast.Node) bool {
+			b, ok := n.(*ast.BranchStmt)
+			return ok && b.Tok == token.GOTO && b.Label != nil && b.Label.Name == label
 		})
-	}
-	return found
+	})
 }
 
 // synthetic reads list as the body of a loop whose next pass j starts,
@@ -422,18 +408,4 @@ func MayJumpBack(fd *ast.FuncDecl) bool {
 		return !found
 	})
 	return found
-}
-
-// stmtList returns the statement list n holds when it is a block, a case
-// clause or a select case.
-func stmtList(n ast.Node) ([]ast.Stmt, bool) {
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		return n.List, true
-	case *ast.CaseClause:
-		return n.Body, true
-	case *ast.CommClause:
-		return n.Body, true
-	}
-	return nil, false
 }

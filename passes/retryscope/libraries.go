@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
@@ -118,6 +119,20 @@ func (m *model) intConst(e ast.Expr) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(constant.ToInt(tv.Value))
+}
+
+// countCap returns the cap that the attempt count e, set at pos, gives: the
+// constant's attempts (none for 0 when zeroUnlimited, as for libraries that
+// then retry forever), or bounded when e is not a constant.
+func (m *model) countCap(e ast.Expr, pos token.Pos, zeroUnlimited bool) Cap {
+	n, ok := m.intConst(e)
+	switch {
+	case !ok:
+		return Cap{Kind: CapBounded, Pos: pos}
+	case n == 0 && zeroUnlimited:
+		return Cap{Kind: CapNone, Pos: pos}
+	}
+	return Cap{Kind: CapKnown, N: int(n), Pos: pos}
 }
 
 func (m *model) isZero(e ast.Expr) bool {
@@ -370,6 +385,23 @@ func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	return s
 }
 
+// options returns the arguments of call from the first'th on, the
+// elements of a spread slice the model can list in place of the slice; it
+// reports true (unknown) when a spread slice stays that it cannot list.
+func (m *model) options(di *defIndex, call *ast.CallExpr, first int) ([]ast.Expr, bool) {
+	opts := call.Args[first:]
+	if !call.Ellipsis.IsValid() {
+		return opts, false
+	}
+	return m.spread(di, opts, call.Pos())
+}
+
+// unknownOptions marks the cap, deadline and wait of s as unknown: an option
+// the model cannot read may set any of them.
+func unknownOptions(s *Scope, wait *Wait) {
+	s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+}
+
 // spread returns the options of a call whose last argument is a spread
 // slice (opts...): the other arguments and the elements of the slice
 // literal the local variable was made from (opts := []retry.Option{...}).
@@ -568,11 +600,7 @@ func (m *model) applyField(b *backoff, field string, v ast.Expr, pos token.Pos) 
 			b.wait = WaitJittered
 		}
 	case "Steps":
-		if n, ok := m.intConst(v); ok {
-			b.cap = Cap{Kind: CapKnown, N: int(n), Pos: pos}
-		} else {
-			b.cap = Cap{Kind: CapBounded, Pos: pos}
-		}
+		b.cap = m.countCap(v, pos, false)
 	}
 }
 
@@ -687,8 +715,7 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		opts, spread = m.spread(di, opts, call.Pos())
 	}
 	if spread {
-		s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
-		wait.Kind = WaitUnknown
+		unknownOptions(s, &wait)
 	}
 	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
@@ -699,22 +726,13 @@ func (m *model) avastOptions(di *defIndex, s *Scope, call *ast.CallExpr, opts []
 		if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != s.Library {
 			// an option the model cannot read (a variable, a call through
 			// a func value, a helper of another package) may set anything
-			s.Cap, s.Deadline = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}
-			wait.Kind = WaitUnknown
+			unknownOptions(s, &wait)
 			continue
 		}
 		switch callee.Name() {
 		case "Attempts":
 			if len(oc.Args) == 1 {
-				if n, ok := m.intConst(oc.Args[0]); ok {
-					if n == 0 {
-						s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
-					} else {
-						s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-					}
-				} else {
-					s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-				}
+				s.Cap = m.countCap(oc.Args[0], oc.Pos(), true)
 			}
 		case "UntilSucceeded":
 			s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
@@ -737,12 +755,7 @@ func (m *model) avastDelay(di *defIndex, lib string, e ast.Expr, depth int) (Wai
 	e = m.origin(di, e, e.Pos())
 	switch e := e.(type) {
 	case *ast.SelectorExpr, *ast.Ident:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		fn, ok := m.info.Uses[id].(*types.Func)
 		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != lib {
 			return WaitUnknown, ""
@@ -791,12 +804,9 @@ func (m *model) cenkaltiV5(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap = Cap{Kind: CapNone}
 	s.Deadline = Deadline{Kind: DeadlineLibrary, Pos: call.Pos()}
 	wait := Wait{Kind: WaitJittered, Pos: s.Pos, Node: call, Library: true}
-	opts, spread := call.Args[2:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-	}
-	if spread {
-		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+	opts, unknown := m.options(di, call, 2)
+	if unknown {
+		unknownOptions(s, &wait)
 	}
 	for _, o := range opts {
 		oc, ok := m.origin(di, o, o.Pos()).(*ast.CallExpr)
@@ -805,15 +815,7 @@ func (m *model) cenkaltiV5(di *defIndex, s *Scope, call *ast.CallExpr) {
 		}
 		switch m.callee(oc).Name() {
 		case "WithMaxTries":
-			if n, ok := m.intConst(oc.Args[0]); ok {
-				if n == 0 {
-					s.Cap = Cap{Kind: CapNone, Pos: oc.Pos()}
-				} else {
-					s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-				}
-			} else {
-				s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-			}
+			s.Cap = m.countCap(oc.Args[0], oc.Pos(), true)
 		case "WithMaxElapsedTime":
 			if m.isZero(oc.Args[0]) {
 				s.Deadline = Deadline{Kind: DeadlineNone, Pos: oc.Pos()}
@@ -1041,26 +1043,19 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 func (m *model) rican7(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Cap, s.Deadline = Cap{Kind: CapNone}, Deadline{Kind: DeadlineNone}
 	wait := Wait{Kind: WaitNone, Pos: s.Pos, Node: call, Library: true, Setting: "no wait strategy"}
-	opts, spread := call.Args[1:], call.Ellipsis.IsValid()
-	if spread {
-		opts, spread = m.spread(di, opts, call.Pos())
-	}
-	if spread {
-		s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+	opts, unknown := m.options(di, call, 1)
+	if unknown {
+		unknownOptions(s, &wait)
 	}
 	for _, a := range opts {
 		oc, ok := m.origin(di, a, a.Pos()).(*ast.CallExpr)
 		if !ok || m.callee(oc) == nil {
-			s.Cap, s.Deadline, wait.Kind = Cap{Kind: CapUnknown}, Deadline{Kind: DeadlineUnknown}, WaitUnknown
+			unknownOptions(s, &wait)
 			continue
 		}
 		switch m.callee(oc).Name() {
 		case "Limit":
-			if n, ok := m.intConst(oc.Args[0]); ok {
-				s.Cap = Cap{Kind: CapKnown, N: int(n), Pos: oc.Pos()}
-			} else {
-				s.Cap = Cap{Kind: CapBounded, Pos: oc.Pos()}
-			}
+			s.Cap = m.countCap(oc.Args[0], oc.Pos(), false)
 		case "Delay", "Wait":
 			wait = Wait{Kind: WaitConstant, Pos: oc.Pos(), Node: oc, Library: true, Setting: "strategy." + m.callee(oc).Name()}
 		case "Backoff":

@@ -485,19 +485,10 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 
 // waitsBefore reports whether body calls a wait before pos.
 func (w *loopWalk) waitsBefore(body *ast.BlockStmt, pos token.Pos) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if n.Pos() < pos && w.m.waitCall(w.di, n) != nil {
-				found = true
-			}
-		}
-		return !found
+	return astq.Find(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && call.Pos() < pos && w.m.waitCall(w.di, call) != nil
 	})
-	return found
 }
 
 // waitsOutside reports whether the loop waits outside branch: a loop that
@@ -664,7 +655,7 @@ func (w *loopWalk) failExit(x exit, e types.Object, at attemptDef) bool {
 			// a condition on another result of the attempt (n < 0), not on
 			// the error itself (!retryable(err)), on the results of another
 			// call (a retry policy's own error), nor on anything else
-			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentions(w.m.info, g.cond, e) || !w.mentionsAny(g.cond, w.attemptResults(at, e)) {
+			if k, _, _ := w.condKind(g.cond, false); k != condAttempt || mentionsIn(w.m.info, g.cond, e) || !w.mentionsAny(g.cond, w.attemptResults(at, e)) {
 				return false
 			}
 		}
@@ -788,7 +779,7 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
-			if w.mentionsCounter(n.Index) {
+			if w.mentionsAny(n.Index, w.counts) {
 				found = true
 			}
 		case *ast.UnaryExpr:
@@ -813,17 +804,6 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 			}
 		}
 		return true
-	})
-	return found
-}
-
-func (w *loopWalk) mentionsCounter(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && w.counts[w.m.info.Uses[id]] {
-			found = true
-		}
-		return !found
 	})
 	return found
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // A LoopFilter tells, from a package's syntax alone, which of its loops
@@ -194,37 +195,27 @@ func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
 	if l, ok := loop.(*ast.RangeStmt); ok && lf.rangesIterator(l.X) {
 		return true // the iterator waits between its attempts
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.SelectStmt:
-			found = true
+			return true
 		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				found = true
-			}
+			return n.Op == token.ARROW
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && lf.typeNames[id.Name] {
-				break
+				return false
 			}
 			// (*time.Timer).Reset waits only in a loop that receives
 			// from the timer: a receive, found by itself.
 			name := prefilter.CallName(n)
 			if name != "Reset" && slices.Contains(waitNames, name) || lf.helpers[name] {
-				found = true
+				return true
 			}
 			lower := strings.ToLower(name)
-			for _, w := range waitWords {
-				if strings.Contains(lower, w) {
-					found = true
-				}
-			}
+			return slices.ContainsFunc(waitWords, func(w string) bool { return strings.Contains(lower, w) })
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // waitHelper reports whether a function with body may be a helper that
@@ -268,7 +259,7 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 	}
 	never := func(string) bool { return false }
 	ast.Inspect(loop, func(n ast.Node) bool {
-		list, _ := stmtList(n)
+		list, _ := astq.StmtList(n)
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/internal/testgopath"
@@ -23,69 +22,66 @@ import (
 // dependency on their word (see nestedretry): a false "no" loses findings.
 func TestPrefilterSound(t *testing.T) {
 	var loops, calls atomic.Int64 // the checker runs actions in parallel
-	for _, tree := range testgopath.Trees(t) {
-		pkgs := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, "./...")
-		testgopath.Probe(t, retryscope.Analyzer, pkgs, func(pass *analysis.Pass, res *retryscope.Result) {
-			var srcs [][]byte
-			for _, f := range pass.Files {
-				src, err := os.ReadFile(pass.Fset.File(f.Pos()).Name())
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				srcs = append(srcs, src)
+	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
+		var srcs [][]byte
+		for _, f := range pass.Files {
+			src, err := os.ReadFile(pass.Fset.File(f.Pos()).Name())
+			if err != nil {
+				t.Error(err)
+				return
 			}
-			lex := prefilter.Scan(srcs)
-			lf := retryscope.NewLoopFilter(pass.Files)
-			lib := retryscope.LibraryCalls(retryscope.Analyzer, prefilter.FromTypes(pass.Pkg))
-			for _, s := range res.Scopes() {
-				where := pass.Fset.Position(s.Pos)
-				switch n := s.Node.(type) {
-				case *ast.ForStmt, *ast.RangeStmt:
-					waits := false
-					for _, w := range s.Waits {
-						waits = waits || w.Kind != retryscope.WaitNone
-					}
-					if s.Kind == retryscope.JobHandler {
-						// a consumer's receive loop: its broker redelivers,
-						// and nestedretry takes it for no layer
-						continue
-					}
-					if !waits || s.NotFor {
-						// a goto or recursion retry: nestedretry takes it for
-						// an outer layer only and exports no fact for it, nor
-						// does the model (its prefilters need not see it)
-						continue
-					}
-					loops.Add(1)
-					if !lf.MayWait(n.(ast.Stmt)) {
-						t.Errorf("%s: LoopFilter.MayWait rules out a retry loop that waits", where)
-					}
-					if !retryscope.LexiconMayWait(lex) {
-						t.Errorf("%s: LexiconMayWait rules out the package of a retry loop that waits", where)
-					}
-				case *ast.CallExpr:
-					if s.Kind != retryscope.LibraryCall && s.Kind != retryscope.Client {
-						continue
-					}
-					if s.Helper != nil {
-						// a call of a retry helper of the analysed code: the
-						// prefilters see the helper by its fact's name or
-						// by its own loop, not by a library table
-						continue
-					}
-					calls.Add(1)
-					name := prefilter.CallName(n)
-					if lib == nil || !lib(name) {
-						t.Errorf("%s: LibraryCalls rules out the library call %s", where, s.Entry)
-					}
-					if !lex.Calls[name] {
-						t.Errorf("%s: the lexicon lacks the library call %s", where, name)
-					}
+			srcs = append(srcs, src)
+		}
+		lex := prefilter.Scan(srcs)
+		lf := retryscope.NewLoopFilter(pass.Files)
+		lib := retryscope.LibraryCalls(retryscope.Analyzer, prefilter.FromTypes(pass.Pkg))
+		for _, s := range res.Scopes() {
+			where := pass.Fset.Position(s.Pos)
+			switch n := s.Node.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				waits := false
+				for _, w := range s.Waits {
+					waits = waits || w.Kind != retryscope.WaitNone
+				}
+				if s.Kind == retryscope.JobHandler {
+					// a consumer's receive loop: its broker redelivers,
+					// and nestedretry takes it for no layer
+					continue
+				}
+				if !waits || s.NotFor {
+					// a goto or recursion retry: nestedretry takes it for
+					// an outer layer only and exports no fact for it, nor
+					// does the model (its prefilters need not see it)
+					continue
+				}
+				loops.Add(1)
+				if !lf.MayWait(n.(ast.Stmt)) {
+					t.Errorf("%s: LoopFilter.MayWait rules out a retry loop that waits", where)
+				}
+				if !retryscope.LexiconMayWait(lex) {
+					t.Errorf("%s: LexiconMayWait rules out the package of a retry loop that waits", where)
+				}
+			case *ast.CallExpr:
+				if s.Kind != retryscope.LibraryCall && s.Kind != retryscope.Client {
+					continue
+				}
+				if s.Helper != nil {
+					// a call of a retry helper of the analysed code: the
+					// prefilters see the helper by its fact's name or
+					// by its own loop, not by a library table
+					continue
+				}
+				calls.Add(1)
+				name := prefilter.CallName(n)
+				if lib == nil || !lib(name) {
+					t.Errorf("%s: LibraryCalls rules out the library call %s", where, s.Entry)
+				}
+				if !lex.Calls[name] {
+					t.Errorf("%s: the lexicon lacks the library call %s", where, name)
 				}
 			}
-		})
-	}
+		}
+	})
 	if loops.Load() < 20 || calls.Load() < 20 {
 		t.Errorf("vacuous: %d waiting loops, %d library calls", loops.Load(), calls.Load())
 	}

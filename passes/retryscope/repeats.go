@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // Retries in loops that repeat on success too, beyond failureRetry's
@@ -465,7 +467,7 @@ func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
 		case *ast.FuncLit:
 			return false
 		}
-		list, ok := stmtList(n)
+		list, ok := astq.StmtList(n)
 		if !ok {
 			return true
 		}

@@ -141,17 +141,11 @@ func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
 func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 	var waits []Wait
 	blocking := false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	// if c.retryBackoff != nil { wait }: a hook the package leaves nil; by
+	// default the loop does not wait there.
+	untaken := func(st *ast.IfStmt) bool { return m.untakenByDefault(st.Cond) }
+	inspectDefault(body, untaken, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if m.untakenByDefault(n.Cond) {
-				// if c.retryBackoff != nil { wait }: a hook the package
-				// leaves nil; by default the loop does not wait there.
-				return visitDefault(n, visit)
-			}
 		case *ast.ForStmt:
 			// A nested for loop paces itself: its waits are its own (a
 			// poll for a state, or a retry of its own that reports them),
@@ -185,8 +179,7 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 			}
 		}
 		return true
-	}
-	ast.Inspect(body, visit)
+	})
 	if len(waits) == 0 {
 		k := WaitNone
 		if blocking {
@@ -209,56 +202,40 @@ var waitNames = []string{"Sleep", "After", "NewTimer", "Reset", "Tick"}
 // receivesTicker reports whether body receives from the channel of a
 // time.Ticker (t.C), outside function literals.
 func (m *model) receivesTicker(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	return astq.Find(body, func(n ast.Node) bool {
+		u, ok := n.(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
 			return false
-		case *ast.UnaryExpr:
-			if n.Op != token.ARROW {
-				break
-			}
-			if cs, ok := ast.Unparen(n.X).(*ast.SelectorExpr); ok && cs.Sel.Name == "C" {
-				if t := m.info.TypeOf(cs.X); t != nil && astq.IsNamed(t, "time", "Ticker") {
-					found = true
-				}
-			}
 		}
-		return !found
+		cs, ok := ast.Unparen(u.X).(*ast.SelectorExpr)
+		if !ok || cs.Sel.Name != "C" {
+			return false
+		}
+		t := m.info.TypeOf(cs.X)
+		return t != nil && astq.IsNamed(t, "time", "Ticker")
 	})
-	return found
 }
 
 // testsErrno reports whether body compares a value with a system error
 // number (syscall.Errno, golang.org/x/sys/unix.Errno, ...), outside function
 // literals.
 func (m *model) testsErrno(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	errno := func(e ast.Expr) bool {
+		t := m.info.TypeOf(e)
+		return t != nil && isErrno(t)
+	}
+	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BinaryExpr:
-			if n.Op != token.EQL && n.Op != token.NEQ {
-				break
-			}
-			for _, x := range []ast.Expr{n.X, n.Y} {
-				if t := m.info.TypeOf(x); t != nil && isErrno(t) {
-					found = true
-				}
-			}
+			return (n.Op == token.EQL || n.Op == token.NEQ) && (errno(n.X) || errno(n.Y))
 		case *ast.CallExpr:
 			// errors.Is(err, syscall.EADDRINUSE): the same test through a
 			// wrapped error
-			if fn := m.callee(n); fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 {
-				if t := m.info.TypeOf(n.Args[1]); t != nil && isErrno(t) {
-					found = true
-				}
-			}
+			fn := m.callee(n)
+			return fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 && errno(n.Args[1])
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func isErrno(t types.Type) bool {
@@ -504,23 +481,12 @@ func (c *classifier) variable(o types.Object, depth int) WaitKind {
 			continue
 		}
 		// v = v * 2 grows.
-		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentions(c.m.info, b.X, o) || mentions(c.m.info, b.Y, o)) {
+		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentionsIn(c.m.info, b.X, o) || mentionsIn(c.m.info, b.Y, o)) {
 			k = combine(k, WaitGrowth)
 		}
 		k = combine(k, c.kind(d.rhs, depth+1))
 	}
 	return k
-}
-
-func mentions(info *types.Info, e ast.Expr, o types.Object) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == o {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // randomPkgs are the packages whose every function is a source of randomness.
@@ -775,18 +741,12 @@ func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool
 		return !c.m.written(v) || v.Pkg() == c.m.pass.Pkg && c.m.nilByDefault(v, 0)
 	}
 	k, found, bad := WaitKind(0), false, false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	untaken := func(st *ast.IfStmt) bool { return unsetOverride(st.Cond) }
+	inspectDefault(decl.Body, untaken, func(n ast.Node) bool {
 		if bad {
 			return false
 		}
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if unsetOverride(n.Cond) {
-				return visitDefault(n, visit)
-			}
 		case *ast.ReturnStmt:
 			if len(n.Results) != 1 {
 				bad = true
@@ -817,8 +777,7 @@ func (c *classifier) returnedFunc(call *ast.CallExpr, depth int) (WaitKind, bool
 			}
 		}
 		return true
-	}
-	ast.Inspect(decl.Body, visit)
+	})
 	if bad || !found {
 		return 0, false
 	}
@@ -871,17 +830,11 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 	inner := c
 	k := WaitKind(0)
 	found := false
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
+	// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook the
+	// package never sets; the default is what follows.
+	untaken := func(st *ast.IfStmt) bool { return c.m.untakenByDefault(st.Cond) || slices.Contains(c.untaken, st) }
+	inspectDefault(body, untaken, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.IfStmt:
-			if c.m.untakenByDefault(n.Cond) || slices.Contains(c.untaken, n) {
-				// if c.BackoffFunc != nil { return c.BackoffFunc(n) }: a hook
-				// the package never sets; the default is what follows.
-				return visitDefault(n, visit)
-			}
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
 				rk := inner.kind(n.Results[0], depth+1)
@@ -893,8 +846,7 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 			}
 		}
 		return true
-	}
-	ast.Inspect(body, visit)
+	})
 	if !found {
 		return WaitUnknown
 	}
@@ -904,17 +856,8 @@ func (c *classifier) returns(body *ast.BlockStmt, depth int) WaitKind {
 // hasWaitCall reports whether body calls a wait (waitCall), outside
 // function literals.
 func hasWaitCall(m *model, di *defIndex, body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if m.waitCall(di, n) != nil {
-				found = true
-			}
-		}
-		return !found
+	return astq.Find(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		return ok && m.waitCall(di, call) != nil
 	})
-	return found
 }

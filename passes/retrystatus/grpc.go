@@ -143,10 +143,7 @@ func (c *checker) grpcPredicate(e ast.Expr, what string) {
 	case *ast.FuncLit:
 		body = f.Body
 	case *ast.Ident, *ast.SelectorExpr:
-		id, _ := f.(*ast.Ident)
-		if sel, ok := f.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		}
+		id := astq.NameIdent(f)
 		if fn, ok := c.info.Uses[id].(*types.Func); ok {
 			if d := c.funcDecl(fn); d != nil {
 				body = d.Body

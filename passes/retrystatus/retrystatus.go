@@ -97,8 +97,9 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 		switch n := n.(type) {
 		case *ast.FuncDecl, *ast.FuncLit:
 			funcs = append(funcs, n)
-			ast.Inspect(funcBody(n), func(m ast.Node) bool {
-				if m == funcBody(n) {
+			_, body := astq.Func(n)
+			ast.Inspect(body, func(m ast.Node) bool {
+				if m == body {
 					return true
 				}
 				switch m := m.(type) {
@@ -118,16 +119,6 @@ func (c *checker) loops(f *ast.File, res *retryscope.Result) {
 		}
 		return true
 	})
-}
-
-func funcBody(n ast.Node) *ast.BlockStmt {
-	switch n := n.(type) {
-	case *ast.FuncDecl:
-		return n.Body
-	case *ast.FuncLit:
-		return n.Body
-	}
-	return nil
 }
 
 func relevant(pkg *types.Package) bool {
@@ -255,7 +246,7 @@ func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
 	if len(counters) == 0 {
 		return false
 	}
-	body := loopBody(loop)
+	body := astq.LoopBody(loop)
 	defs, sources := c.assigned(body, u)
 	seen := map[types.Object]bool{}
 	found := false
@@ -284,16 +275,6 @@ func (c *checker) requestVaries(loop ast.Stmt, u *unit) bool {
 	return found
 }
 
-func loopBody(loop ast.Stmt) *ast.BlockStmt {
-	switch l := loop.(type) {
-	case *ast.ForStmt:
-		return l.Body
-	case *ast.RangeStmt:
-		return l.Body
-	}
-	return nil
-}
-
 // receivesItems reports whether body takes values from a channel (for
 // object := range objectsCh, or v := <-ch) of something other than a
 // signal (struct{}, a time): each pass works on new items, as minio-go's
@@ -320,23 +301,19 @@ func (c *checker) receivesItems(body *ast.BlockStmt) bool {
 		}
 		return true
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.RangeStmt:
-			found = found || items(n.X)
+			return items(n.X)
 		case *ast.AssignStmt:
 			for _, r := range n.Rhs {
 				if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.ARROW && items(u.X) {
-					found = true
+					return true
 				}
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // indexesByCounter reports whether a loop indexes something with its
@@ -344,7 +321,7 @@ func (c *checker) receivesItems(body *ast.BlockStmt) bool {
 func (c *checker) indexesByCounter(loop ast.Stmt) bool {
 	counters := c.counters(loop)
 	found := false
-	ast.Inspect(loopBody(loop), func(n ast.Node) bool {
+	ast.Inspect(astq.LoopBody(loop), func(n ast.Node) bool {
 		if ix, ok := n.(*ast.IndexExpr); ok && counters[c.objOf(ix.Index)] {
 			found = true
 		}
@@ -464,10 +441,7 @@ func (c *checker) predicate(e ast.Expr, at token.Pos, what string, errArg bool) 
 	case *ast.FuncLit:
 		ft, body = f.Type, f.Body
 	case *ast.Ident, *ast.SelectorExpr:
-		id, _ := f.(*ast.Ident)
-		if sel, ok := f.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		}
+		id := astq.NameIdent(f)
 		fn, ok := c.info.Uses[id].(*types.Func)
 		if !ok {
 			return
@@ -709,12 +683,7 @@ func (c *checker) nonNilError(e ast.Expr) bool {
 		_, lit := ast.Unparen(e.X).(*ast.CompositeLit)
 		return e.Op == token.AND && lit
 	case *ast.Ident, *ast.SelectorExpr:
-		var id *ast.Ident
-		if sel, ok := e.(*ast.SelectorExpr); ok {
-			id = sel.Sel
-		} else {
-			id = e.(*ast.Ident)
-		}
+		id := astq.NameIdent(e)
 		// A sentinel: a package-level errFoo or ErrFoo.
 		v, ok := c.info.Uses[id].(*types.Var)
 		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {

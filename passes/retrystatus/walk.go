@@ -639,21 +639,15 @@ func (w *walker) inert(b *ast.BlockStmt) bool {
 // leavesFrom reports whether a nested loop holds a return or a branch to
 // an outer statement.
 func (w *walker) leavesFrom(loop ast.Stmt) bool {
-	found := false
-	ast.Inspect(loop, func(n ast.Node) bool {
+	return astq.Find(loop, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
-			found = true
+			return true
 		case *ast.BranchStmt:
-			if n.Label != nil || n.Tok == token.GOTO {
-				found = true
-			}
+			return n.Label != nil || n.Tok == token.GOTO
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // assign updates st for an assignment: a new response, an error set.

@@ -163,25 +163,13 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	if fn.Signature().Recv() == nil {
 		return finding{msg: name + what}, true
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	x, f, ok := c.methodFlow(call)
 	if !ok {
 		return finding{}, false
 	}
-	f := c.flowAt(call.Pos())
-	if f == nil {
+	made, ok := f.retryableWithoutTimeout(x)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
-	}
-	made, ok := f.retryableWithoutTimeout(sel.X)
-	if !ok {
-		return finding{}, false
-	}
-	if fn.Name() == "Do" {
-		if len(call.Args) != 1 {
-			return finding{}, false
-		}
-		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
-			return finding{}, false
-		}
 	}
 	out := finding{msg: name + what}
 	if made != nil {
@@ -243,25 +231,39 @@ func (c *checker) bounded(fields []*types.Var) bool {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == "HTTPClient" && held(sel.X)
 	}
+	return c.assigns(func(as *ast.AssignStmt, i int) bool {
+		lhs := as.Lhs[i]
+		if x, ok := timeoutOrTransport(lhs); ok && httpClientOf(x) {
+			return true
+		}
+		return httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i]))
+	})
+}
+
+// assigns reports whether an assignment of the package has an i'th
+// left-hand side for which f is true.
+func (c *checker) assigns(f func(as *ast.AssignStmt, i int) bool) bool {
 	found := false
 	for _, file := range c.pass.Files {
 		ast.Inspect(file, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok || found {
-				return !found
-			}
-			for i, lhs := range as.Lhs {
-				if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") && httpClientOf(sel.X) {
-					found = true
-				}
-				if httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i])) {
-					found = true
+			if as, ok := n.(*ast.AssignStmt); ok && !found {
+				for i := range as.Lhs {
+					found = found || f(as, i)
 				}
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// timeoutOrTransport returns x when e is x.Timeout or x.Transport.
+func timeoutOrTransport(e ast.Expr) (ast.Expr, bool) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") {
+		return sel.X, true
+	}
+	return nil, false
 }
 
 // isParam reports whether e names a parameter of the function it is in.
@@ -310,25 +312,13 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 			return finding{}, false
 		}
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	x, f, ok := c.methodFlow(call)
 	if !ok {
 		return finding{}, false
 	}
-	f := c.flowAt(call.Pos())
-	if f == nil {
+	cl, ok := f.clientWithoutTimeout(x, 0)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
-	}
-	cl, ok := f.clientWithoutTimeout(sel.X, 0)
-	if !ok {
-		return finding{}, false
-	}
-	if fn.Name() == "Do" {
-		if len(call.Args) != 1 {
-			return finding{}, false
-		}
-		if _, ok := f.requestWithoutDeadline(call.Args[0], 0); !ok {
-			return finding{}, false
-		}
 	}
 	return finding{msg: names.Of(fn) + what, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
 }
@@ -336,26 +326,13 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 // setsDefaultClient reports whether the package assigns http.DefaultClient
 // or one of its Timeout and Transport fields.
 func (c *checker) setsDefaultClient() bool {
-	found := false
-	for _, file := range c.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			as, ok := n.(*ast.AssignStmt)
-			if !ok {
-				return !found
-			}
-			for _, lhs := range as.Lhs {
-				e := ast.Unparen(lhs)
-				if sel, ok := e.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Timeout" || sel.Sel.Name == "Transport") {
-					e = ast.Unparen(sel.X)
-				}
-				if c.isDefaultClient(e) {
-					found = true
-				}
-			}
-			return !found
-		})
-	}
-	return found
+	return c.assigns(func(as *ast.AssignStmt, i int) bool {
+		e := as.Lhs[i]
+		if x, ok := timeoutOrTransport(e); ok {
+			e = x
+		}
+		return c.isDefaultClient(e)
+	})
 }
 
 func (c *checker) isDefaultClient(e ast.Expr) bool {
@@ -365,6 +342,31 @@ func (c *checker) isDefaultClient(e ast.Expr) bool {
 	}
 	v, ok := c.info.Uses[sel.Sel].(*types.Var)
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient"
+}
+
+// methodFlow returns the receiver of call, a method call, and the flow of
+// the function declaration holding call.
+func (c *checker) methodFlow(call *ast.CallExpr) (ast.Expr, *flow, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	f := c.flowAt(call.Pos())
+	return sel.X, f, f != nil
+}
+
+// sendsWithoutDeadline reports whether call, a send by client method fn,
+// sends a request without a deadline: a Do's one request argument must have
+// none; the other methods make their request themselves.
+func (f *flow) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
+	if fn.Name() != "Do" {
+		return true
+	}
+	if len(call.Args) != 1 {
+		return false
+	}
+	_, ok := f.requestWithoutDeadline(call.Args[0], 0)
+	return ok
 }
 
 // flowAt returns the def index of the function declaration holding pos.

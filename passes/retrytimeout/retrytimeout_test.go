@@ -12,8 +12,7 @@ import (
 )
 
 func TestRetryTimeout(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, retrytimeout.Analyzer, "timeouts", "fieldclients", "defaultset", "retryable", "jobs", "stored", "grpctimeouts", "grpcpertry", "copied", "copiedset")
+	testgopath.Check(t, retrytimeout.Analyzer, "timeouts", "fieldclients", "defaultset", "retryable", "jobs", "stored", "grpctimeouts", "grpcpertry", "copied", "copiedset")
 }
 
 // TestRelated checks a finding points at the client that lacks the

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"strconv"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/internal/fiximport"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -61,7 +61,7 @@ func (c *checker) fix(fd *ast.FuncDecl, scope *retryscope.Scope, s *sendInfo) (a
 	if above != nil {
 		pkgPos = above.Pos()
 	}
-	pkg, edits, ok := c.importName(file, pkgPos)
+	pkg, edits, ok := c.importName(pkgPos)
 	if !ok {
 		return none, false
 	}
@@ -110,15 +110,7 @@ func (c *checker) afterErrCheck(p keys.Parents, stmt *ast.AssignStmt) ast.Stmt {
 	if errID.Name == "_" {
 		return stmt
 	}
-	var list []ast.Stmt
-	switch b := p[stmt].(type) {
-	case *ast.BlockStmt:
-		list = b.List
-	case *ast.CaseClause:
-		list = b.Body
-	case *ast.CommClause:
-		list = b.Body
-	}
+	list, _ := astq.StmtList(p[stmt])
 	for i, st := range list {
 		if st != stmt || i+1 >= len(list) {
 			continue
@@ -173,94 +165,10 @@ func (c *checker) declares(n ast.Node, name string) bool {
 
 // importName returns the name under which the file refers to
 // runtime/idempotency at pos, with the edit that imports it when needed.
-func (c *checker) importName(file *token.File, pos token.Pos) (string, []analysis.TextEdit, bool) {
-	var f *ast.File
-	for _, x := range c.pass.Files {
-		if c.pass.Fset.File(x.Pos()) == file {
-			f = x
-		}
-	}
+func (c *checker) importName(pos token.Pos) (string, []analysis.TextEdit, bool) {
+	f := fiximport.File(c.pass, pos)
 	if f == nil {
 		return "", nil, false
 	}
-	for _, imp := range f.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); path == keys.RuntimePath {
-			name := "idempotency"
-			if imp.Name != nil {
-				name = imp.Name.Name
-			}
-			if name == "_" || name == "." {
-				return "", nil, false
-			}
-			sc := c.pass.Pkg.Scope().Innermost(pos)
-			if _, obj := sc.LookupParent(name, pos); obj == nil {
-				return "", nil, false
-			} else if _, ok := obj.(*types.PkgName); !ok {
-				return "", nil, false // shadowed
-			}
-			return name, nil, true
-		}
-	}
-	name := ""
-	for _, cand := range []string{"idempotency", "idemkey", "idempotencyrt"} {
-		if keys.Free(c.pass.Pkg, cand, pos) && !c.fileDeclares(f, cand) {
-			name = cand
-			break
-		}
-	}
-	if name == "" {
-		return "", nil, false
-	}
-	spec := strconv.Quote(keys.RuntimePath)
-	if name != "idempotency" {
-		spec = name + " " + spec
-	}
-	var last *ast.GenDecl
-	for _, d := range f.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			last = gd
-		}
-	}
-	switch {
-	case last != nil && last.Rparen.IsValid():
-		// A group of its own after standard-library imports, as goimports
-		// would place it.
-		text := "\t" + spec + "\n"
-		if !importsNonStd(f) {
-			text = "\n" + text
-		}
-		return name, []analysis.TextEdit{{Pos: last.Rparen, End: last.Rparen, NewText: []byte(text)}}, true
-	case last != nil:
-		return name, []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte("\nimport " + spec)}}, true
-	}
-	return name, []analysis.TextEdit{{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport " + spec)}}, true
-}
-
-// fileDeclares reports whether an import of f is named name.
-func (c *checker) fileDeclares(f *ast.File, name string) bool {
-	for _, imp := range f.Imports {
-		n := ""
-		if imp.Name != nil {
-			n = imp.Name.Name
-		} else if pn, ok := c.info.Implicits[imp].(*types.PkgName); ok {
-			n = pn.Name()
-		}
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// importsNonStd reports whether f imports a package outside the standard
-// library (its path's first element has a dot).
-func importsNonStd(f *ast.File) bool {
-	for _, imp := range f.Imports {
-		path, _ := strconv.Unquote(imp.Path.Value)
-		first, _, _ := strings.Cut(path, "/")
-		if strings.Contains(first, ".") {
-			return true
-		}
-	}
-	return false
+	return fiximport.NameGrouped(c.pass, f, keys.RuntimePath, pos, "idempotency", "idemkey", "idempotencyrt")
 }

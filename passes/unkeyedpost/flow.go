@@ -400,19 +400,10 @@ func (c *checker) retriedAfter(scope *retryscope.Scope, call *ast.CallExpr) bool
 // anyReturnAfter reports whether a return statement of body (not of
 // nested function literals) that ends after the send satisfies retries.
 func (c *checker) anyReturnAfter(body *ast.BlockStmt, call *ast.CallExpr, retries func(*ast.ReturnStmt) bool) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			if n.End() > call.Pos() && retries(n) {
-				found = true
-			}
-		}
-		return !found
+	return astq.Find(body, func(n ast.Node) bool {
+		r, ok := n.(*ast.ReturnStmt)
+		return ok && r.End() > call.Pos() && retries(r)
 	})
-	return found
 }
 
 func (c *checker) isNil(e ast.Expr) bool {
@@ -540,14 +531,8 @@ func (c *checker) loopRepeatsAfter(scope *retryscope.Scope, call *ast.CallExpr) 
 		if parent == nil {
 			return true
 		}
-		var list []ast.Stmt
-		switch b := parent.(type) {
-		case *ast.BlockStmt:
-			list = b.List
-		case *ast.CaseClause:
-			list = b.Body
-		case *ast.CommClause:
-			list = b.Body
+		list, _ := astq.StmtList(parent)
+		switch parent.(type) {
 		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 			if parent != scope.Node {
 				return true // the send is in a closure or an inner loop

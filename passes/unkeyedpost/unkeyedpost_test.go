@@ -11,8 +11,7 @@ import (
 )
 
 func TestUnkeyedPost(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients", "clientfields", "jobs", "helpers", "sdk", "github.com/Azure/azure-sdk-for-go/sdk/azcore/pipelinetest")
+	testgopath.Check(t, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients", "clientfields", "jobs", "helpers", "sdk", "github.com/Azure/azure-sdk-for-go/sdk/azcore/pipelinetest")
 }
 
 func TestFixes(t *testing.T) {

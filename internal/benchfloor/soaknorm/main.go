@@ -32,6 +32,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/idemlint/idemlint/internal/gclreport"
 )
 
 type stripList []string
@@ -132,27 +134,12 @@ func (n normalizer) parseText(data []byte, vet bool) (findings, errs []string) {
 	return findings, errs
 }
 
-type gclOutput struct {
-	Issues []struct {
-		FromLinter string
-		Text       string
-		Pos        struct {
-			Filename     string
-			Line, Column int
-		}
-	}
-	Report struct {
-		Warnings []struct{ Tag, Text string }
-		Error    string
-	}
-}
-
 // checkPrefix is the "check: " or "check(related information): " that the
 // golangci-lint plugin puts before each message.
 var checkPrefix = regexp.MustCompile(`^[a-z0-9]+(\(related information\))?: `)
 
 func (n normalizer) parseGolangci(data []byte) (findings, errs []string, err error) {
-	var out gclOutput
+	var out gclreport.Report
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&out); err != nil {
 		return nil, nil, fmt.Errorf("decoding golangci-lint JSON: %v", err)

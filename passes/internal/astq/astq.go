@@ -198,3 +198,44 @@ func Returns(body *ast.BlockStmt) []*ast.ReturnStmt {
 	})
 	return out
 }
+
+// StmtList returns the statement list n holds when it is a block, a case
+// clause or a select case.
+func StmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
+}
+
+// LoopBody returns the body of n when it is a for or range statement.
+func LoopBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return nil
+}
+
+// Find reports whether match is true of a node of the tree at root outside
+// function literals (code in a closure runs when the closure is called, not
+// where it stands). It walks in ast.Inspect's order and stops at the first
+// node match is true of.
+func Find(root ast.Node, match func(n ast.Node) bool) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || n == nil || found {
+			return false
+		}
+		found = match(n)
+		return !found
+	})
+	return found
+}
