@@ -3,30 +3,24 @@ package jobretry_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/idemlint/idemlint/internal/testgopath"
 	"github.com/idemlint/idemlint/passes/jobretry"
 )
 
 func TestAsynq(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "asynqjobs", "asynqoff", "pgxjobs")
+	testgopath.Check(t, jobretry.Analyzer, "asynqjobs", "asynqoff", "pgxjobs")
 }
 
 func TestRiver(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "riverjobs", "riveroff")
+	testgopath.Check(t, jobretry.Analyzer, "riverjobs", "riveroff")
 }
 
 func TestTemporal(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "temporaljobs", "temporaloff")
+	testgopath.Check(t, jobretry.Analyzer, "temporaljobs", "temporaloff")
 }
 
 func TestConsumers(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "consumerjobs", "helperjobs")
+	testgopath.Check(t, jobretry.Analyzer, "consumerjobs", "helperjobs")
 }
 
 // TestStorage runs the check over a storage layer shaped like dendrite's:
@@ -34,8 +28,7 @@ func TestConsumers(t *testing.T) {
 // package, a shared database writing through table interfaces in a
 // Writer's closures, and tables running prepared statements.
 func TestStorage(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "chat/sqlutil", "chat/storage/tables", "chat/storage/shared",
+	testgopath.Check(t, jobretry.Analyzer, "chat/sqlutil", "chat/storage/tables", "chat/storage/shared",
 		"chat/storage/postgres", "chat/storage/sqlite3", "chat/storage", "chat/consumers")
 }
 
@@ -45,6 +38,5 @@ func TestStorage(t *testing.T) {
 // updates) draw no finding; a to-device EDU, an EDU of unknown type and an
 // event kept in a table that lasts do.
 func TestFederation(t *testing.T) {
-	dir := testgopath.Dir(t, analysistest.TestData())
-	analysistest.Run(t, dir, jobretry.Analyzer, "chat/federation/store", "chat/federation/queue", "chat/federation/consumers")
+	testgopath.Check(t, jobretry.Analyzer, "chat/federation/store", "chat/federation/queue", "chat/federation/consumers")
 }

@@ -123,7 +123,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			case *ast.Ident:
 				if f.counter != nil && c.info.Uses[org] == f.counter {
 					c.reported[org] = true
-					c.reportCounter(s, org, sk)
+					c.reportCounter(org, sk)
 				}
 			}
 		}
@@ -241,60 +241,50 @@ func (c *checker) report(org *ast.CallExpr, sk sink) {
 	d := analysis.Diagnostic{
 		Pos:     org.Pos(),
 		End:     org.End(),
-		Message: keyMessage(c.generatorName(org), sk.what, of),
+		Message: keyMessage(c.generatorName(org), sk.what, of, mintFix),
 	}
 	if sk.at != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}
 	}
 	if sk.via != nil {
-		d.Message = builderMessage(c.generatorName(org), sk.what, of)
+		d.Message = keyMessage(c.generatorName(org), sk.what, of, passFix)
 	} else if fix, ok := c.moveFix(s, org); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	suppress.Report(c.pass, Name, d)
 }
 
-// keyMessage is the finding's message; of (" of retry.Do"), and then
-// where the key goes (the related information still says), are left out
-// when the message would be longer than 120 characters.
-func keyMessage(gen, what, of string) string {
+// keyMessage is the finding's message, with the fix (mintFix, or
+// passFix for a key a called function mints); of (" of retry.Do"), and
+// then where the key goes (the related information still says), are left
+// out when the message would be longer than 120 characters.
+func keyMessage(gen, what, of, fix string) string {
 	msg := func() string {
-		return gen + " mints a new key for " + what + " on every attempt" + of + "; mint it once above the retry"
+		return gen + " mints a new key for " + what + " on every attempt" + of + "; " + fix
 	}
 	if utf8.RuneCountInString(msg()) > 120 {
 		of = ""
 	}
 	if utf8.RuneCountInString(msg()) > 120 {
-		return gen + " mints a new key on every attempt; mint it once above the retry"
+		return gen + " mints a new key on every attempt; " + fix
 	}
 	return msg()
 }
 
+const (
+	mintFix = "mint it once above the retry"
+	passFix = "mint it above the retry and pass it in"
+)
+
 // reportCounter reports a key built from the loop's attempt counter.
-func (c *checker) reportCounter(s *retryscope.Scope, id *ast.Ident, sk sink) {
-	msg := "key for " + sk.what + " is built from the attempt number " + id.Name + ", new on every attempt; mint it once above the retry"
+func (c *checker) reportCounter(id *ast.Ident, sk sink) {
+	msg := "key for " + sk.what + " is built from the attempt number " + id.Name + ", new on every attempt; " + mintFix
 	if utf8.RuneCountInString(msg) > 120 {
-		msg = "key built from the attempt number " + id.Name + " is new on every attempt; mint it once above the retry"
+		msg = "key built from the attempt number " + id.Name + " is new on every attempt; " + mintFix
 	}
 	d := analysis.Diagnostic{Pos: id.Pos(), End: id.End(), Message: msg,
 		Related: []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}}
 	suppress.Report(c.pass, Name, d)
-}
-
-// builderMessage is the message of a key minted by a function called in
-// the retry (mintSinks): the key must come from above the retry, through a
-// parameter.
-func builderMessage(fn, what, of string) string {
-	msg := func() string {
-		return fn + " mints a new key for " + what + " on every attempt" + of + "; mint it above the retry and pass it in"
-	}
-	if utf8.RuneCountInString(msg()) > 120 {
-		of = ""
-	}
-	if utf8.RuneCountInString(msg()) > 120 {
-		return fn + " mints a new key on every attempt; mint it above the retry and pass it in"
-	}
-	return msg()
 }
 
 func (c *checker) generatorName(call *ast.CallExpr) string {
