@@ -314,7 +314,11 @@ func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
 			return f.fresh(sel.X)
 		}
 	}
-	// Pointer helpers: stripe.String(k), aws.String(k), ptr(k).
+	// Pointer helpers: stripe.String(k), aws.String(k), ptr(k), and
+	// generic ones (ptr[T any](v T) *T), read in their instantiation.
+	if inst, ok := info.TypeOf(call.Fun).(*types.Signature); ok {
+		sig = inst
+	}
 	if len(call.Args) == 1 && sig.Results().Len() == 1 {
 		if p, ok := sig.Results().At(0).Type().(*types.Pointer); ok {
 			if at := info.TypeOf(call.Args[0]); at != nil && types.Identical(p.Elem(), at) {
@@ -454,7 +458,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 	}
 	if keys.KeySetter(fn) && len(call.Args) == 1 {
 		var target ast.Expr
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
 			target = sel.X
 		}
 		add(call, call.Args[0], target, names.In(fn, f.c.pass.Pkg))

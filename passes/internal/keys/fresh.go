@@ -90,10 +90,12 @@ func KeyedAPI(fn *types.Func) bool {
 	return fn.Pkg() != nil && strings.HasPrefix(fn.Pkg().Path(), "github.com/stripe/stripe-go/")
 }
 
-// KeySetter reports whether fn sets the idempotency key of a KeyedAPI
-// call's params (SetIdempotencyKey).
+// KeySetter reports whether fn's one argument is the idempotency key of a
+// call: stripe-go's SetIdempotencyKey on a KeyedAPI call's params, and
+// asynq's TaskID option, the id asynq dedupes enqueues on (an enqueue of a
+// task id that exists fails with ErrTaskIDConflict).
 func KeySetter(fn *types.Func) bool {
-	return KeyedAPI(fn) && fn.Name() == "SetIdempotencyKey"
+	return KeyedAPI(fn) && fn.Name() == "SetIdempotencyKey" || fn.FullName() == "github.com/hibiken/asynq.TaskID"
 }
 
 // PassThrough reports whether fn returns its key argument as it is

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
 )
 
 type Client struct {
@@ -138,6 +139,55 @@ func (c *Client) PayTagged(ctx context.Context, orderID string) error {
 		var resp *http.Response
 		if resp, err = c.hc.Do(req); err == nil {
 			return resp.Body.Close()
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// Enqueue mints the task id asynq dedupes on for every enqueue attempt: a
+// timed-out enqueue that was applied is enqueued again as another task.
+func Enqueue(ctx context.Context, c *asynq.Client, payload []byte) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		t := asynq.NewTask("email:send", payload)
+		if _, err = c.EnqueueContext(ctx, t, asynq.TaskID(uuid.NewString())); err == nil { // want `uuid\.NewString mints a new key for asynq\.TaskID on every attempt`
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// EnqueueOnce mints the task id once: every attempt enqueues the same task.
+func EnqueueOnce(ctx context.Context, c *asynq.Client, payload []byte) error {
+	id := uuid.NewString()
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = c.EnqueueContext(ctx, asynq.NewTask("email:send", payload), asynq.TaskID(id)); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+type createInput struct {
+	ClientToken *string
+	Amount      int
+}
+
+func create(ctx context.Context, in *createInput) error { return nil }
+
+func ref[T any](v T) *T { return &v }
+
+// Create sets the token through a generic pointer helper, minted on every
+// attempt.
+func Create(ctx context.Context) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = create(ctx, &createInput{ClientToken: ref(uuid.NewString()), Amount: 5}); err == nil { // want `uuid\.NewString mints a new key for field ClientToken on every attempt`
+			return nil
 		}
 		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
 	}
