@@ -32,16 +32,16 @@ them through), ` + "`github.com/gofrs/uuid`" + ` (` + "`NewV1`, `NewV4`, `NewV6`
 ` + "`NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + ` (Matrix's transaction and message ids), and idemlint's
 own ` + "`runtime/idempotency.NewKey`" + `. The value is followed through assignments,
 struct literals and fields, conversions, encodings (` + "`hex`, `base64`, `fmt.Sprint*`, `strconv`" + `, ` + "`String()`" + ` and
-` + "`Format`" + ` methods, string concatenation), pointer helpers (` + "`stripe.String`, `aws.String`" + `) and small helpers of the
-package that return such a value, generic ones read in their instantiation (` + "`ptr[T any](v T) *T`" + `). Deterministic ids (` + "`uuid.NewSHA1`, `NewMD5`" + `, gofrs ` + "`NewV3`/`NewV5`" + `) are not fresh.
+` + "`Format`" + ` methods, string concatenation), pointer helpers (` + "`stripe.String`, `aws.String`" + `, generic ones such as
+` + "`ptr[T any](v T) *T`" + `, read in their instantiation) and small helpers of the package that return such a value.
+Deterministic ids (` + "`uuid.NewSHA1`, `NewMD5`" + `, gofrs ` + "`NewV3`/`NewV5`" + `) are not fresh.
 
 **Key sinks**: a request header named ` + "`Idempotency-Key`" + ` or ` + "`X-Idempotency-Key`" + ` (any case) set with
 ` + "`Header.Set`" + `, ` + "`Add`" + `, a map assignment (` + "`req.Header[\"Idempotency-Key\"] = []string{k}`" + `) or an ` + "`http.Header`" + ` literal;
 a struct field named ` + "`IdempotencyKey`, `IdempotencyToken`, `ClientToken` or `ClientRequestToken`" + ` (stripe-go params,
 AWS SDK v2 input structs); stripe-go's ` + "`SetIdempotencyKey`" + `; asynq's ` + "`TaskID`" + ` option (the id asynq dedupes
-enqueues on); an argument for a parameter whose name says
-idempotency key (` + "`idempotencyKey`, `idemKey`, `clientToken`" + `, ...); and a parameter of a package helper that reaches
-one of these.
+enqueues on); an argument for a parameter whose name says idempotency key (` + "`idempotencyKey`, `idemKey`" + `,
+` + "`clientToken`" + `, ...); and a parameter of a package helper that reaches one of these.
 
 A function of the package that the retry calls and that mints a key and sets it itself (a request builder writing
 ` + "`uuid.NewString()`" + ` into the ` + "`Idempotency-Key`" + ` header of the request it returns) is reported at its call in the
