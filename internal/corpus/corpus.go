@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 )
 
 // Module is one line of modules.txt.
@@ -417,4 +418,15 @@ func Precision(rs []Reviewed) []string {
 		out = append(out, fmt.Sprintf("%-16s %3d true / %3d = %5.1f%%", c, k.t, k.n, 100*float64(k.t)/float64(k.n)))
 	}
 	return out
+}
+
+// ReadFile returns the file name of the corpus directory dir, failing tb
+// when it cannot be read: the tests of the corpora read their lists with it.
+func ReadFile(tb testing.TB, dir, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }

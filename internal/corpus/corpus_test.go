@@ -1,8 +1,6 @@
 package corpus
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,11 +10,7 @@ const dir = "../../testdata/corpus"
 
 func read(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return ReadFile(t, dir, name)
 }
 
 func reviewed(t *testing.T) []Reviewed {

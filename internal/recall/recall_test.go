@@ -18,11 +18,7 @@ const dir = "../../testdata/recall"
 
 func read(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return corpus.ReadFile(t, dir, name)
 }
 
 func load(t *testing.T) ([]corpus.Module, []Entry) {

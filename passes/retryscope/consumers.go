@@ -235,17 +235,10 @@ func (cf *consumerFinder) beforeAck(fw Framework, body *ast.BlockStmt) *ast.Bloc
 // acks reports whether the statement st is an unconditional ack: a call of
 // the broker's ack (or a value assigned from it, or the init of an if).
 func (cf *consumerFinder) acks(fw Framework, st ast.Stmt) bool {
-	var e ast.Expr
-	switch st := st.(type) {
-	case *ast.ExprStmt:
-		e = st.X
-	case *ast.AssignStmt:
-		if len(st.Rhs) == 1 {
-			e = st.Rhs[0]
-		}
-	case *ast.IfStmt:
-		if init, ok := st.Init.(*ast.AssignStmt); ok && len(init.Rhs) == 1 {
-			e = init.Rhs[0]
+	e := astq.StmtExpr(st)
+	if ifst, ok := st.(*ast.IfStmt); ok {
+		if init, ok := ifst.Init.(*ast.AssignStmt); ok {
+			e = astq.StmtExpr(init) // if err := msg.Ack(); err != nil
 		}
 	}
 	call, ok := ast.Unparen(e).(*ast.CallExpr)

@@ -149,16 +149,8 @@ func (m *model) reschedule(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		if !ok {
 			return true
 		}
-		var x ast.Expr
-		switch st := st.(type) {
-		case *ast.ExprStmt:
-			x = st.X
-		case *ast.AssignStmt:
-			if len(st.Rhs) == 1 {
-				x = st.Rhs[0] // t = time.AfterFunc(d, f)
-			}
-		}
-		call, ok := ast.Unparen(x).(*ast.CallExpr)
+		// time.AfterFunc(d, f), or t = time.AfterFunc(d, f)
+		call, ok := ast.Unparen(astq.StmtExpr(st)).(*ast.CallExpr)
 		if ok && slices.Contains(calls, call) && rootObj(m.info, call.Args[1]) == self {
 			resched[st] = call
 			if !first.IsValid() {

@@ -288,16 +288,7 @@ func recvChan(comm ast.Stmt) ast.Expr {
 
 // recvExpr returns the receive (<-ch) of a select case, or nil.
 func recvExpr(comm ast.Stmt) *ast.UnaryExpr {
-	var x ast.Expr
-	switch c := comm.(type) {
-	case *ast.ExprStmt:
-		x = c.X
-	case *ast.AssignStmt:
-		if len(c.Rhs) == 1 {
-			x = c.Rhs[0]
-		}
-	}
-	if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+	if u, ok := ast.Unparen(astq.StmtExpr(comm)).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
 		return u
 	}
 	return nil

@@ -36,3 +36,18 @@ func KeyedValue(info *types.Info, lit *ast.CompositeLit, is func(*types.Var, *as
 	}
 	return nil, true
 }
+
+// StmtExpr returns the expression st evaluates as a whole: an expression
+// statement's, or the one right-hand side of an assignment (v := <-ch,
+// t = time.AfterFunc(d, f)); nil for other statements.
+func StmtExpr(st ast.Stmt) ast.Expr {
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		return st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			return st.Rhs[0]
+		}
+	}
+	return nil
+}

@@ -19,6 +19,18 @@ type Client struct {
 	base string
 }
 
+// do sends req and closes the response's body.
+func (c *Client) do(req *http.Request) error {
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// pause waits a random duration below a second between attempts.
+func pause() { time.Sleep(time.Duration(rand.Int63n(int64(time.Second)))) }
+
 // newChargeRequest builds the request and mints its key: called inside a
 // retry, every attempt gets a new key.
 func (c *Client) newChargeRequest(ctx context.Context, body []byte) (*http.Request, error) {
@@ -38,11 +50,10 @@ func (c *Client) Charge(ctx context.Context, body []byte) error {
 		if err != nil {
 			return err
 		}
-		var resp *http.Response
-		if resp, err = c.hc.Do(req); err == nil {
-			return resp.Body.Close()
+		if err = c.do(req); err == nil {
+			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -66,11 +77,10 @@ func (c *Client) Refund(ctx context.Context) error {
 		if req, err = c.newRefundRequest(ctx, key); err != nil {
 			return err
 		}
-		var resp *http.Response
-		if resp, err = c.hc.Do(req); err == nil {
-			return resp.Body.Close()
+		if err = c.do(req); err == nil {
+			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -90,11 +100,10 @@ func (c *Client) Payout(ctx context.Context) error {
 	}
 	for i := 0; i < 3; i++ {
 		ensureKey(req)
-		var resp *http.Response
-		if resp, err = c.hc.Do(req); err == nil {
-			return resp.Body.Close()
+		if err = c.do(req); err == nil {
+			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -105,11 +114,7 @@ func (c *Client) ChargeOnce(ctx context.Context, body []byte) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
+	return c.do(req)
 }
 
 // Pay builds its key from the attempt number: every attempt sends another
@@ -119,11 +124,10 @@ func (c *Client) Pay(ctx context.Context, orderID string) error {
 	for attempt := 0; attempt < 3; attempt++ {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/pay", nil)
 		req.Header.Set("Idempotency-Key", fmt.Sprintf("%s-%d", orderID, attempt)) // want `key built from the attempt number attempt is new on every attempt; mint it once above the retry`
-		var resp *http.Response
-		if resp, err = c.hc.Do(req); err == nil {
-			return resp.Body.Close()
+		if err = c.do(req); err == nil {
+			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -136,11 +140,10 @@ func (c *Client) PayTagged(ctx context.Context, orderID string) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/pay", nil)
 		req.Header.Set("Idempotency-Key", orderID)
 		req.Header.Set("X-Retry-Attempt", fmt.Sprint(attempt))
-		var resp *http.Response
-		if resp, err = c.hc.Do(req); err == nil {
-			return resp.Body.Close()
+		if err = c.do(req); err == nil {
+			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -154,7 +157,7 @@ func Enqueue(ctx context.Context, c *asynq.Client, payload []byte) error {
 		if _, err = c.EnqueueContext(ctx, t, asynq.TaskID(uuid.NewString())); err == nil { // want `uuid\.NewString mints a new key for asynq\.TaskID on every attempt`
 			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -167,7 +170,7 @@ func EnqueueOnce(ctx context.Context, c *asynq.Client, payload []byte) error {
 		if _, err = c.EnqueueContext(ctx, asynq.NewTask("email:send", payload), asynq.TaskID(id)); err == nil {
 			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
@@ -189,7 +192,7 @@ func Create(ctx context.Context) error {
 		if err = create(ctx, &createInput{ClientToken: ref(uuid.NewString()), Amount: 5}); err == nil { // want `uuid\.NewString mints a new key for field ClientToken on every attempt`
 			return nil
 		}
-		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+		pause()
 	}
 	return err
 }
