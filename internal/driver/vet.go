@@ -170,12 +170,17 @@ type vetUnit struct {
 	imports   func() (map[string]*types.Package, error) // direct imports by package path
 	packages  map[string]*types.Package                 // every package their types reach
 	entries   map[string]*vetxEntry
-	pp        *prefilter.Package
+	decoded   map[string][]gobFact // the facts of entries, decoded once
+	// closure returns importMap's packages for the direct imports, computed
+	// once: FactNames and the facts file both resolve the imports' facts
+	// in them.
+	closure func() (map[string]*types.Package, error)
+	pp      *prefilter.Package
 }
 
 func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	u := &vetUnit{cfg: cfg, analyzers: analyzers, fset: token.NewFileSet(), packages: make(map[string]*types.Package),
-		entries: make(map[string]*vetxEntry)}
+		entries: make(map[string]*vetxEntry), decoded: make(map[string][]gobFact)}
 	u.imports = sync.OnceValues(u.loadImports)
 	imports := u.importPaths()
 	// The packages the types of the direct imports reach: every package
@@ -190,13 +195,14 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	// importMap's packages, whose facts unitchecker decodes: only needed
 	// when an import has facts.
-	closure := sync.OnceValues(func() (map[string]*types.Package, error) {
+	u.closure = sync.OnceValues(func() (map[string]*types.Package, error) {
 		direct, err := u.imports()
 		if err != nil {
 			return nil, err
 		}
 		return importMap(sortedPackages(direct)), nil
 	})
+	closure := u.closure
 	dependsOn := func(match func(string) bool) bool {
 		if match(cfg.ImportPath) {
 			return true
@@ -306,12 +312,48 @@ func (u *vetUnit) entry(path string) (*vetxEntry, error) {
 	return e, nil
 }
 
+// facts returns the facts of the import path, decoded from its facts
+// file once (the prefilters' FactNames and the facts file both read them;
+// neither changes them).
 func (u *vetUnit) facts(path string) ([]gobFact, error) {
+	if facts, ok := u.decoded[path]; ok {
+		return facts, nil
+	}
 	e, err := u.entry(path)
 	if err != nil {
 		return nil, err
 	}
-	return decodeFacts(e.facts)
+	facts, err := decodeFacts(e.facts)
+	if err != nil {
+		return nil, err
+	}
+	u.decoded[path] = facts
+	return facts, nil
+}
+
+// importMapOf returns importMap(imports), the packages whose facts a
+// package that imports them decodes: the closure computed for the
+// prefilters when imports are the direct imports (and unsafe, which
+// holds no fact), as they are for a package that type-checks.
+func (u *vetUnit) importMapOf(imports []*types.Package) (map[string]*types.Package, error) {
+	direct, err := u.imports()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, imp := range imports {
+		if imp.Path() == "unsafe" {
+			continue
+		}
+		if direct[imp.Path()] != imp {
+			return importMap(imports), nil
+		}
+		n++
+	}
+	if n != len(direct) {
+		return importMap(imports), nil
+	}
+	return u.closure()
 }
 
 // loadImports reads the types of the direct imports from their facts
@@ -371,7 +413,7 @@ func (u *vetUnit) vetx() ([]byte, error) {
 	if err := gcexportdata.Write(&typesData, u.fset, pkg); err != nil {
 		return nil, err
 	}
-	factsData, err := forwardFacts(pkg, u.facts)
+	factsData, err := forwardFacts(pkg, u.facts, u.importMapOf)
 	if err != nil {
 		return nil, err
 	}

@@ -103,8 +103,10 @@ func lookupFact(m map[string]*types.Package, f gobFact) types.Object {
 // forwardFacts returns the facts part that unitchecker writes for pkg when
 // pkg exports no fact of its own: its imports' facts decoded against pkg
 // (facts.Decoder.Decode) and encoded again (facts.Set.Encode), which keeps
-// those on methods, fields and types.
-func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error)) ([]byte, error) {
+// those on methods, fields and types. closure returns importMap of the
+// imports (it may be a cached one).
+func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error),
+	closure func(imports []*types.Package) (map[string]*types.Package, error)) ([]byte, error) {
 	type key struct {
 		obj types.Object
 		t   reflect.Type
@@ -125,7 +127,10 @@ func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error))
 	if len(all) == 0 {
 		return nil, nil // no import has a fact to pass on
 	}
-	m := importMap(pkg.Imports())
+	m, err := closure(pkg.Imports())
+	if err != nil {
+		return nil, err
+	}
 	kept := make(map[key]analysis.Fact)
 	for _, facts := range all {
 		for _, f := range facts {
