@@ -170,7 +170,8 @@ type vetUnit struct {
 	imports   func() (map[string]*types.Package, error) // direct imports by package path
 	packages  map[string]*types.Package                 // every package their types reach
 	entries   map[string]*vetxEntry
-	decoded   map[string][]gobFact // the facts of entries, decoded once
+	decoded   map[string][]gobFact       // the facts of entries, decoded once
+	objects   map[[2]string]types.Object // lookup's answers, by PkgPath and Object
 	// closure returns importMap's packages for the direct imports, computed
 	// once: FactNames and the facts file both resolve the imports' facts
 	// in them.
@@ -180,7 +181,7 @@ type vetUnit struct {
 
 func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	u := &vetUnit{cfg: cfg, analyzers: analyzers, fset: token.NewFileSet(), packages: make(map[string]*types.Package),
-		entries: make(map[string]*vetxEntry), decoded: make(map[string][]gobFact)}
+		entries: make(map[string]*vetxEntry), decoded: make(map[string][]gobFact), objects: make(map[[2]string]types.Object)}
 	u.imports = sync.OnceValues(u.loadImports)
 	imports := u.importPaths()
 	// The packages the types of the direct imports reach: every package
@@ -233,18 +234,30 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		if len(all) == 0 {
 			return names, false // no import has a fact
 		}
-		m, err := closure()
+		m, err := reached()
 		if err != nil {
 			return nil, true
 		}
+		// The names resolve in every package the imports' types reach,
+		// a superset of importMap's, which costs a walk of every object
+		// of the imports: a name more keeps a package more, a name fewer
+		// would lose a fact. A package fact is one unitchecker decodes
+		// when its package is in importMap: surely so for a direct import;
+		// for another, importMap says.
 		pkgFacts := false
 		for _, facts := range all {
 			for _, f := range facts {
 				if f.Object == "" {
-					pkgFacts = pkgFacts || m[f.PkgPath] != nil
+					if !pkgFacts && m[f.PkgPath] != nil {
+						if slices.Contains(imports, f.PkgPath) {
+							pkgFacts = true
+						} else if cm, err := closure(); err != nil || cm[f.PkgPath] != nil {
+							pkgFacts = true
+						}
+					}
 					continue
 				}
-				if obj := lookupFact(m, f); obj != nil {
+				if obj := u.lookup(f); obj != nil {
 					names[obj.Name()] = true
 				}
 			}
@@ -331,6 +344,18 @@ func (u *vetUnit) facts(path string) ([]gobFact, error) {
 	return facts, nil
 }
 
+// lookup returns the object a fact of an import is on, among the packages
+// the types of the direct imports reach (read), nil when it is not there.
+func (u *vetUnit) lookup(f gobFact) types.Object {
+	k := [2]string{f.PkgPath, string(f.Object)}
+	obj, ok := u.objects[k]
+	if !ok {
+		obj = lookupFact(u.packages, f)
+		u.objects[k] = obj
+	}
+	return obj
+}
+
 // importMapOf returns importMap(imports), the packages whose facts a
 // package that imports them decodes: the closure computed for the
 // prefilters when imports are the direct imports (and unsafe, which
@@ -413,7 +438,7 @@ func (u *vetUnit) vetx() ([]byte, error) {
 	if err := gcexportdata.Write(&typesData, u.fset, pkg); err != nil {
 		return nil, err
 	}
-	factsData, err := forwardFacts(pkg, u.facts, u.importMapOf)
+	factsData, err := forwardFacts(pkg, u.facts, u.lookup, u.importMapOf)
 	if err != nil {
 		return nil, err
 	}

@@ -103,9 +103,13 @@ func lookupFact(m map[string]*types.Package, f gobFact) types.Object {
 // forwardFacts returns the facts part that unitchecker writes for pkg when
 // pkg exports no fact of its own: its imports' facts decoded against pkg
 // (facts.Decoder.Decode) and encoded again (facts.Set.Encode), which keeps
-// those on methods, fields and types. closure returns importMap of the
-// imports (it may be a cached one).
-func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error),
+// those on methods, fields and types. lookup resolves a fact among the
+// packages the types of the imports reach (a superset of importMap's,
+// with the same *types.Package for a path), closure returns importMap of
+// the imports (it may be a cached one): it is only asked for when a fact
+// to pass on is of a package that is not a direct import (which importMap
+// always holds), since the walk of every object of the imports costs.
+func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error), lookup func(gobFact) types.Object,
 	closure func(imports []*types.Package) (map[string]*types.Package, error)) ([]byte, error) {
 	type key struct {
 		obj types.Object
@@ -127,24 +131,45 @@ func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error),
 	if len(all) == 0 {
 		return nil, nil // no import has a fact to pass on
 	}
-	m, err := closure(pkg.Imports())
-	if err != nil {
-		return nil, err
+	var m map[string]*types.Package // importMap, when needed
+	inImportMap := func(path string) (bool, error) {
+		for _, imp := range pkg.Imports() {
+			if imp.Path() == path {
+				return true, nil
+			}
+		}
+		if m == nil {
+			var err error
+			if m, err = closure(pkg.Imports()); err != nil {
+				return false, err
+			}
+		}
+		return m[path] != nil, nil
 	}
 	kept := make(map[key]analysis.Fact)
 	for _, facts := range all {
 		for _, f := range facts {
-			if obj := lookupFact(m, f); obj != nil {
-				kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact
+			if f.Object == "" {
+				continue // a package fact: never passed on
 			}
+			obj := lookup(f)
+			if obj == nil {
+				continue
+			}
+			if _, isType := obj.(*types.TypeName); !isType && obj.Parent() == obj.Pkg().Scope() {
+				continue // imported fact about package-level non-type object
+			}
+			if ok, err := inImportMap(f.PkgPath); err != nil {
+				return nil, err
+			} else if !ok {
+				continue // unitchecker does not decode it
+			}
+			kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact
 		}
 	}
 	encoder := new(objectpath.Encoder)
 	var out []gobFact
 	for k, fact := range kept {
-		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
-			continue // imported fact about package-level non-type object
-		}
 		path, err := encoder.For(k.obj)
 		if err != nil {
 			continue
