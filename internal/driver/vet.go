@@ -74,6 +74,9 @@ func VetFactsOnly(cfgFile string, suite []*analysis.Analyzer) (code int, handled
 	}
 	logSkipped(cfg.ImportPath)
 	if mode == prefilterCheck {
+		if code := u.checkExportPaths(); code != 0 {
+			return code, true
+		}
 		return u.check(vetx), true
 	}
 	if err := os.WriteFile(cfg.VetxOutput, vetx, 0o666); err != nil {
@@ -204,20 +207,33 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		return importMap(sortedPackages(direct)), nil
 	})
 	closure := u.closure
+	// The paths of those packages, from the manifests of the imports'
+	// export data, without reading their types (most prefilters ask
+	// DependsOn only; a package kept for a call they find is read again
+	// by unitchecker), or from the types once they are read.
+	reachedPaths := sync.OnceValue(func() []string {
+		paths, err := u.exportPaths(imports)
+		if err != nil {
+			m, err := reached()
+			if err != nil {
+				return nil
+			}
+			paths = paths[:0]
+			for path := range m {
+				paths = append(paths, path)
+			}
+		}
+		return paths
+	})
 	dependsOn := func(match func(string) bool) bool {
 		if match(cfg.ImportPath) {
 			return true
 		}
-		m, err := reached()
-		if err != nil {
+		paths := reachedPaths()
+		if paths == nil {
 			return true // the analysis will not run: nothing to promise
 		}
-		for path := range m {
-			if match(path) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(paths, match)
 	}
 	factNames := func() (map[string]bool, bool) {
 		names := make(map[string]bool)
@@ -276,6 +292,34 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	u.pp = prefilter.New(cfg.ImportPath, cfg.GoFiles, imports, dependsOn, factNames, typesOf, u.fset)
 	return u
+}
+
+// exportPaths returns the paths of the packages the export data of the
+// direct imports names (exportPaths), the keys of the package map that
+// reading their types fills, each once.
+func (u *vetUnit) exportPaths(imports []string) ([]string, error) {
+	seen := make(map[string]bool)
+	var out []string
+	for _, path := range imports {
+		e, err := u.entry(path)
+		if err != nil {
+			return nil, err
+		}
+		paths, err := exportPaths(e.types, path)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	if len(imports) == 0 {
+		out = []string{} // not nil: the answer is "none"
+	}
+	return out, nil
 }
 
 // importPaths returns the paths of the package's direct imports, as the
@@ -443,6 +487,28 @@ func (u *vetUnit) vetx() ([]byte, error) {
 		return nil, err
 	}
 	return encodeVetx(typesData.Bytes()[1:], factsData), nil // without gcexportdata's 'i'
+}
+
+// checkExportPaths holds the packages DependsOn saw, from the manifests of
+// the imports' export data, to those that reading their types entered in
+// the package map (read by now): in check mode, a difference fails the run.
+func (u *vetUnit) checkExportPaths() int {
+	paths, err := u.exportPaths(u.importPaths())
+	if err != nil {
+		return 0 // DependsOn read the types
+	}
+	var read []string
+	for path := range u.packages {
+		read = append(read, path)
+	}
+	slices.Sort(paths)
+	slices.Sort(read)
+	if !slices.Equal(paths, read) {
+		fmt.Fprintf(os.Stderr, "idemlint: %s=check: %s: the export data manifests of the imports name %v, reading their types entered %v\n",
+			PrefilterEnv, u.cfg.ID, paths, read)
+		return 1
+	}
+	return 0
 }
 
 // check analyses a package the prefilters ruled out, in a child process

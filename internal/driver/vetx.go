@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"go/types"
+	"io"
 	"os"
 	"reflect"
 	"sort"
@@ -307,3 +309,84 @@ func importMap(imports []*types.Package) map[string]*types.Package {
 	}
 	return packages
 }
+
+// exportPaths returns the paths of the packages that the types part of
+// path's facts file names (the manifest of the indexed export format,
+// x/tools v0.52.0's gcimporter.iimportCommon): the packages that
+// gcexportdata.Read enters in its package map when it reads the part,
+// without decoding a declaration. The manifest follows the version, the
+// lengths of the string and declaration sections and the sections
+// themselves; each entry is the offsets of the path ("" for path itself)
+// and name in the string section, the height, and the index of the
+// package's objects (a count, then name offset and declaration offset
+// pairs). An error means a format this reader does not know: the caller
+// reads the types instead.
+func exportPaths(data []byte, path string) ([]string, error) {
+	r := bytes.NewReader(data)
+	uvarint := func() uint64 {
+		v, err := binary.ReadUvarint(r)
+		if err != nil {
+			panic(errBadManifest)
+		}
+		return v
+	}
+	var paths []string
+	err := func() (err error) {
+		defer func() {
+			if e := recover(); e != nil {
+				if e != errBadManifest {
+					panic(e)
+				}
+				err = errBadManifest
+			}
+		}()
+		switch uvarint() {
+		case 0, 1, 2, 3: // iexportVersionGo1_11 to iexportVersionGenericMethods
+		default:
+			return errBadManifest
+		}
+		sLen, dLen := uvarint(), uvarint()
+		start := uint64(len(data) - r.Len())
+		if sLen > uint64(len(data)) || dLen > uint64(len(data)) || start+sLen+dLen > uint64(len(data)) {
+			return errBadManifest
+		}
+		strs := data[start : start+sLen]
+		if _, err := r.Seek(int64(start+sLen+dLen), io.SeekStart); err != nil {
+			return errBadManifest
+		}
+		stringAt := func(off uint64) string {
+			if off >= uint64(len(strs)) {
+				panic(errBadManifest)
+			}
+			n, k := binary.Uvarint(strs[off:])
+			if k <= 0 || n > uint64(len(strs))-off-uint64(k) {
+				panic(errBadManifest)
+			}
+			return string(strs[off+uint64(k) : off+uint64(k)+n])
+		}
+		n := uvarint()
+		if n > uint64(len(data)) {
+			return errBadManifest
+		}
+		for range n {
+			p := stringAt(uvarint())
+			if p == "" {
+				p = path
+			}
+			paths = append(paths, p)
+			uvarint() // name
+			uvarint() // height
+			syms := uvarint()
+			if syms > uint64(len(data)) {
+				return errBadManifest
+			}
+			for range 2 * syms {
+				uvarint()
+			}
+		}
+		return nil
+	}()
+	return paths, err
+}
+
+var errBadManifest = errors.New("unknown export data manifest")
