@@ -109,6 +109,7 @@ func main() {
 	// A package go vet needs only for its facts: skipped when the fact
 	// analyzers' prefilters rule facts out.
 	if vetTool {
+		driver.TuneGC()
 		if code, ok := driver.VetFactsOnly(args[len(args)-1], suite); ok {
 			os.Exit(code)
 		}

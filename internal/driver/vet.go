@@ -74,6 +74,9 @@ func VetFactsOnly(cfgFile string, suite []*analysis.Analyzer) (code int, handled
 	}
 	logSkipped(cfg.ImportPath)
 	if mode == prefilterCheck {
+		if code := u.checkExportPaths(); code != 0 {
+			return code, true
+		}
 		return u.check(vetx), true
 	}
 	if err := os.WriteFile(cfg.VetxOutput, vetx, 0o666); err != nil {
@@ -170,12 +173,18 @@ type vetUnit struct {
 	imports   func() (map[string]*types.Package, error) // direct imports by package path
 	packages  map[string]*types.Package                 // every package their types reach
 	entries   map[string]*vetxEntry
-	pp        *prefilter.Package
+	decoded   map[string][]gobFact       // the facts of entries, decoded once
+	objects   map[[2]string]types.Object // lookup's answers, by PkgPath and Object
+	// closure returns importMap's packages for the direct imports, computed
+	// once: FactNames and the facts file both resolve the imports' facts
+	// in them.
+	closure func() (map[string]*types.Package, error)
+	pp      *prefilter.Package
 }
 
 func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	u := &vetUnit{cfg: cfg, analyzers: analyzers, fset: token.NewFileSet(), packages: make(map[string]*types.Package),
-		entries: make(map[string]*vetxEntry)}
+		entries: make(map[string]*vetxEntry), decoded: make(map[string][]gobFact), objects: make(map[[2]string]types.Object)}
 	u.imports = sync.OnceValues(u.loadImports)
 	imports := u.importPaths()
 	// The packages the types of the direct imports reach: every package
@@ -190,27 +199,41 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	// importMap's packages, whose facts unitchecker decodes: only needed
 	// when an import has facts.
-	closure := sync.OnceValues(func() (map[string]*types.Package, error) {
+	u.closure = sync.OnceValues(func() (map[string]*types.Package, error) {
 		direct, err := u.imports()
 		if err != nil {
 			return nil, err
 		}
 		return importMap(sortedPackages(direct)), nil
 	})
+	closure := u.closure
+	// The paths of those packages, from the manifests of the imports'
+	// export data, without reading their types (most prefilters ask
+	// DependsOn only; a package kept for a call they find is read again
+	// by unitchecker), or from the types once they are read.
+	reachedPaths := sync.OnceValue(func() []string {
+		paths, err := u.exportPaths(imports)
+		if err != nil {
+			m, err := reached()
+			if err != nil {
+				return nil
+			}
+			paths = paths[:0]
+			for path := range m {
+				paths = append(paths, path)
+			}
+		}
+		return paths
+	})
 	dependsOn := func(match func(string) bool) bool {
 		if match(cfg.ImportPath) {
 			return true
 		}
-		m, err := reached()
-		if err != nil {
+		paths := reachedPaths()
+		if paths == nil {
 			return true // the analysis will not run: nothing to promise
 		}
-		for path := range m {
-			if match(path) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(paths, match)
 	}
 	factNames := func() (map[string]bool, bool) {
 		names := make(map[string]bool)
@@ -227,18 +250,30 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		if len(all) == 0 {
 			return names, false // no import has a fact
 		}
-		m, err := closure()
+		m, err := reached()
 		if err != nil {
 			return nil, true
 		}
+		// The names resolve in every package the imports' types reach,
+		// a superset of importMap's, which costs a walk of every object
+		// of the imports: a name more keeps a package more, a name fewer
+		// would lose a fact. A package fact is one unitchecker decodes
+		// when its package is in importMap: surely so for a direct import;
+		// for another, importMap says.
 		pkgFacts := false
 		for _, facts := range all {
 			for _, f := range facts {
 				if f.Object == "" {
-					pkgFacts = pkgFacts || m[f.PkgPath] != nil
+					if !pkgFacts && m[f.PkgPath] != nil {
+						if slices.Contains(imports, f.PkgPath) {
+							pkgFacts = true
+						} else if cm, err := closure(); err != nil || cm[f.PkgPath] != nil {
+							pkgFacts = true
+						}
+					}
 					continue
 				}
-				if obj := lookupFact(m, f); obj != nil {
+				if obj := u.lookup(f); obj != nil {
 					names[obj.Name()] = true
 				}
 			}
@@ -257,6 +292,34 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 	}
 	u.pp = prefilter.New(cfg.ImportPath, cfg.GoFiles, imports, dependsOn, factNames, typesOf, u.fset)
 	return u
+}
+
+// exportPaths returns the paths of the packages the export data of the
+// direct imports names (exportPaths), the keys of the package map that
+// reading their types fills, each once.
+func (u *vetUnit) exportPaths(imports []string) ([]string, error) {
+	seen := make(map[string]bool)
+	var out []string
+	for _, path := range imports {
+		e, err := u.entry(path)
+		if err != nil {
+			return nil, err
+		}
+		paths, err := exportPaths(e.types, path)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	if len(imports) == 0 {
+		out = []string{} // not nil: the answer is "none"
+	}
+	return out, nil
 }
 
 // importPaths returns the paths of the package's direct imports, as the
@@ -306,12 +369,60 @@ func (u *vetUnit) entry(path string) (*vetxEntry, error) {
 	return e, nil
 }
 
+// facts returns the facts of the import path, decoded from its facts
+// file once (the prefilters' FactNames and the facts file both read them;
+// neither changes them).
 func (u *vetUnit) facts(path string) ([]gobFact, error) {
+	if facts, ok := u.decoded[path]; ok {
+		return facts, nil
+	}
 	e, err := u.entry(path)
 	if err != nil {
 		return nil, err
 	}
-	return decodeFacts(e.facts)
+	facts, err := decodeFacts(e.facts)
+	if err != nil {
+		return nil, err
+	}
+	u.decoded[path] = facts
+	return facts, nil
+}
+
+// lookup returns the object a fact of an import is on, among the packages
+// the types of the direct imports reach (read), nil when it is not there.
+func (u *vetUnit) lookup(f gobFact) types.Object {
+	k := [2]string{f.PkgPath, string(f.Object)}
+	obj, ok := u.objects[k]
+	if !ok {
+		obj = lookupFact(u.packages, f)
+		u.objects[k] = obj
+	}
+	return obj
+}
+
+// importMapOf returns importMap(imports), the packages whose facts a
+// package that imports them decodes: the closure computed for the
+// prefilters when imports are the direct imports (and unsafe, which
+// holds no fact), as they are for a package that type-checks.
+func (u *vetUnit) importMapOf(imports []*types.Package) (map[string]*types.Package, error) {
+	direct, err := u.imports()
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, imp := range imports {
+		if imp.Path() == "unsafe" {
+			continue
+		}
+		if direct[imp.Path()] != imp {
+			return importMap(imports), nil
+		}
+		n++
+	}
+	if n != len(direct) {
+		return importMap(imports), nil
+	}
+	return u.closure()
 }
 
 // loadImports reads the types of the direct imports from their facts
@@ -371,11 +482,33 @@ func (u *vetUnit) vetx() ([]byte, error) {
 	if err := gcexportdata.Write(&typesData, u.fset, pkg); err != nil {
 		return nil, err
 	}
-	factsData, err := forwardFacts(pkg, u.facts)
+	factsData, err := forwardFacts(pkg, u.facts, u.lookup, u.importMapOf)
 	if err != nil {
 		return nil, err
 	}
 	return encodeVetx(typesData.Bytes()[1:], factsData), nil // without gcexportdata's 'i'
+}
+
+// checkExportPaths holds the packages DependsOn saw, from the manifests of
+// the imports' export data, to those that reading their types entered in
+// the package map (read by now): in check mode, a difference fails the run.
+func (u *vetUnit) checkExportPaths() int {
+	paths, err := u.exportPaths(u.importPaths())
+	if err != nil {
+		return 0 // DependsOn read the types
+	}
+	var read []string
+	for path := range u.packages {
+		read = append(read, path)
+	}
+	slices.Sort(paths)
+	slices.Sort(read)
+	if !slices.Equal(paths, read) {
+		fmt.Fprintf(os.Stderr, "idemlint: %s=check: %s: the export data manifests of the imports name %v, reading their types entered %v\n",
+			PrefilterEnv, u.cfg.ID, paths, read)
+		return 1
+	}
+	return 0
 }
 
 // check analyses a package the prefilters ruled out, in a child process

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"go/types"
+	"io"
 	"os"
 	"reflect"
 	"sort"
@@ -103,8 +105,14 @@ func lookupFact(m map[string]*types.Package, f gobFact) types.Object {
 // forwardFacts returns the facts part that unitchecker writes for pkg when
 // pkg exports no fact of its own: its imports' facts decoded against pkg
 // (facts.Decoder.Decode) and encoded again (facts.Set.Encode), which keeps
-// those on methods, fields and types.
-func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error)) ([]byte, error) {
+// those on methods, fields and types. lookup resolves a fact among the
+// packages the types of the imports reach (a superset of importMap's,
+// with the same *types.Package for a path), closure returns importMap of
+// the imports (it may be a cached one): it is only asked for when a fact
+// to pass on is of a package that is not a direct import (which importMap
+// always holds), since the walk of every object of the imports costs.
+func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error), lookup func(gobFact) types.Object,
+	closure func(imports []*types.Package) (map[string]*types.Package, error)) ([]byte, error) {
 	type key struct {
 		obj types.Object
 		t   reflect.Type
@@ -125,21 +133,45 @@ func forwardFacts(pkg *types.Package, read func(path string) ([]gobFact, error))
 	if len(all) == 0 {
 		return nil, nil // no import has a fact to pass on
 	}
-	m := importMap(pkg.Imports())
+	var m map[string]*types.Package // importMap, when needed
+	inImportMap := func(path string) (bool, error) {
+		for _, imp := range pkg.Imports() {
+			if imp.Path() == path {
+				return true, nil
+			}
+		}
+		if m == nil {
+			var err error
+			if m, err = closure(pkg.Imports()); err != nil {
+				return false, err
+			}
+		}
+		return m[path] != nil, nil
+	}
 	kept := make(map[key]analysis.Fact)
 	for _, facts := range all {
 		for _, f := range facts {
-			if obj := lookupFact(m, f); obj != nil {
-				kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact
+			if f.Object == "" {
+				continue // a package fact: never passed on
 			}
+			obj := lookup(f)
+			if obj == nil {
+				continue
+			}
+			if _, isType := obj.(*types.TypeName); !isType && obj.Parent() == obj.Pkg().Scope() {
+				continue // imported fact about package-level non-type object
+			}
+			if ok, err := inImportMap(f.PkgPath); err != nil {
+				return nil, err
+			} else if !ok {
+				continue // unitchecker does not decode it
+			}
+			kept[key{obj, reflect.TypeOf(f.Fact)}] = f.Fact
 		}
 	}
 	encoder := new(objectpath.Encoder)
 	var out []gobFact
 	for k, fact := range kept {
-		if _, isType := k.obj.(*types.TypeName); !isType && k.obj.Parent() == k.obj.Pkg().Scope() {
-			continue // imported fact about package-level non-type object
-		}
 		path, err := encoder.For(k.obj)
 		if err != nil {
 			continue
@@ -277,3 +309,84 @@ func importMap(imports []*types.Package) map[string]*types.Package {
 	}
 	return packages
 }
+
+// exportPaths returns the paths of the packages that the types part of
+// path's facts file names (the manifest of the indexed export format,
+// x/tools v0.52.0's gcimporter.iimportCommon): the packages that
+// gcexportdata.Read enters in its package map when it reads the part,
+// without decoding a declaration. The manifest follows the version, the
+// lengths of the string and declaration sections and the sections
+// themselves; each entry is the offsets of the path ("" for path itself)
+// and name in the string section, the height, and the index of the
+// package's objects (a count, then name offset and declaration offset
+// pairs). An error means a format this reader does not know: the caller
+// reads the types instead.
+func exportPaths(data []byte, path string) ([]string, error) {
+	r := bytes.NewReader(data)
+	uvarint := func() uint64 {
+		v, err := binary.ReadUvarint(r)
+		if err != nil {
+			panic(errBadManifest)
+		}
+		return v
+	}
+	var paths []string
+	err := func() (err error) {
+		defer func() {
+			if e := recover(); e != nil {
+				if e != errBadManifest {
+					panic(e)
+				}
+				err = errBadManifest
+			}
+		}()
+		switch uvarint() {
+		case 0, 1, 2, 3: // iexportVersionGo1_11 to iexportVersionGenericMethods
+		default:
+			return errBadManifest
+		}
+		sLen, dLen := uvarint(), uvarint()
+		start := uint64(len(data) - r.Len())
+		if sLen > uint64(len(data)) || dLen > uint64(len(data)) || start+sLen+dLen > uint64(len(data)) {
+			return errBadManifest
+		}
+		strs := data[start : start+sLen]
+		if _, err := r.Seek(int64(start+sLen+dLen), io.SeekStart); err != nil {
+			return errBadManifest
+		}
+		stringAt := func(off uint64) string {
+			if off >= uint64(len(strs)) {
+				panic(errBadManifest)
+			}
+			n, k := binary.Uvarint(strs[off:])
+			if k <= 0 || n > uint64(len(strs))-off-uint64(k) {
+				panic(errBadManifest)
+			}
+			return string(strs[off+uint64(k) : off+uint64(k)+n])
+		}
+		n := uvarint()
+		if n > uint64(len(data)) {
+			return errBadManifest
+		}
+		for range n {
+			p := stringAt(uvarint())
+			if p == "" {
+				p = path
+			}
+			paths = append(paths, p)
+			uvarint() // name
+			uvarint() // height
+			syms := uvarint()
+			if syms > uint64(len(data)) {
+				return errBadManifest
+			}
+			for range 2 * syms {
+				uvarint()
+			}
+		}
+		return nil
+	}()
+	return paths, err
+}
+
+var errBadManifest = errors.New("unknown export data manifest")
