@@ -188,6 +188,9 @@ func (e *ClientEnv) SelfRetrying(call *ast.CallExpr) (SelfRetry, bool) {
 		return SelfRetry{}, false
 	}
 	fn = fn.Origin()
+	if c := e.concreteMethod(call, fn); c != nil {
+		fn = c // g.Get(url), g an interface holding a *retryablehttp.Client
+	}
 	path := fn.Pkg().Path()
 	if _, _, ok := GRPCCall(e.Info, call); ok {
 		return e.grpcLayer(call, fn)
@@ -307,6 +310,46 @@ func clientPath(path string) bool {
 }
 
 // recv returns the receiver expression of a method call, or nil.
+// concreteMethod resolves a call of an interface method fn on a local
+// variable whose every def in the function is a value of one concrete type
+// (var g getter = retryablehttp.NewClient()) to that type's method; nil
+// when fn is no interface method or the type is not known.
+func (e *ClientEnv) concreteMethod(call *ast.CallExpr, fn *types.Func) *types.Func {
+	if r := fn.Signature().Recv(); r == nil || !types.IsInterface(r.Type()) || e.Res == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(recv(call)).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := e.Info.Uses[id].(*types.Var)
+	fd := e.Res.DeclAt(call.Pos())
+	if !ok || fd == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	di := e.Res.Defs(fd)
+	if di == nil || di.Escapes(v) {
+		return nil
+	}
+	var concrete types.Type
+	for _, d := range di.Of(v) {
+		if !d.Plain() || d.RHS() == nil {
+			return nil
+		}
+		t := e.Info.TypeOf(d.RHS())
+		if t == nil || types.IsInterface(t) || (concrete != nil && !types.Identical(t, concrete)) {
+			return nil
+		}
+		concrete = t
+	}
+	if concrete == nil {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(concrete, true, fn.Pkg(), fn.Name())
+	m, _ := obj.(*types.Func)
+	return m
+}
+
 func recv(call *ast.CallExpr) ast.Expr {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		return sel.X

@@ -105,3 +105,46 @@ func defaultHTTP(url string) error {
 		return err
 	})
 }
+
+// getter is the package's view of a client; the function fills it with a
+// retrying one.
+type getter interface {
+	Get(url string) (*http.Response, error)
+}
+
+func ifaceHeld(url string) error {
+	var g getter = retryablehttp.NewClient()
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = g.Get(url); err == nil { // want `\(retryablehttpcase\.getter\)\.Get retries by itself \(5 attempts\) inside a retry, up to 3×5 = 15 calls`
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// ifaceParam's getter comes from the caller: its type is not known here.
+func ifaceParam(g getter, url string) error {
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = g.Get(url); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// ifacePlain holds a net/http client, which does not retry.
+func ifacePlain(url string) error {
+	var g getter = &http.Client{Timeout: time.Second}
+	var err error
+	for i := 0; i < 3; i++ {
+		if _, err = g.Get(url); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
