@@ -125,11 +125,10 @@ func ifaceHeld(url string) error {
 }
 
 // ifaceParam's getter comes from the caller: its type is not known here.
-func ifaceParam(g getter, url string) error {
-	var err error
-	for i := 0; i < 3; i++ {
+func ifaceParam(g getter, url string) (err error) {
+	for range 3 {
 		if _, err = g.Get(url); err == nil {
-			return nil
+			break
 		}
 		time.Sleep(time.Second)
 	}
@@ -139,12 +138,13 @@ func ifaceParam(g getter, url string) error {
 // ifacePlain holds a net/http client, which does not retry.
 func ifacePlain(url string) error {
 	var g getter = &http.Client{Timeout: time.Second}
-	var err error
-	for i := 0; i < 3; i++ {
-		if _, err = g.Get(url); err == nil {
-			return nil
+	attempts := 3
+	for {
+		_, err := g.Get(url)
+		if err == nil || attempts == 1 {
+			return err
 		}
+		attempts--
 		time.Sleep(time.Second)
 	}
-	return err
 }
