@@ -120,27 +120,10 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 // try = func() { if err := send(); err != nil { time.AfterFunc(d, try) } }).
 // The statement holding the call starts the next pass, after d.
 func (m *model) reschedule(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
-	var calls []*ast.CallExpr
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.CallExpr:
-			if f := m.callee(n); f != nil && f.FullName() == "time.AfterFunc" && len(n.Args) == 2 {
-				calls = append(calls, n)
-			}
-		}
-		return true
-	})
-	if len(calls) == 0 {
-		return
-	}
-	self := m.selfObject(di, fn)
-	if self == nil {
-		return
-	}
 	resched := map[ast.Stmt]*ast.CallExpr{}
 	var first token.Pos
+	var self types.Object
+	looked := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
@@ -151,7 +134,16 @@ func (m *model) reschedule(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		}
 		// time.AfterFunc(d, f), or t = time.AfterFunc(d, f)
 		call, ok := ast.Unparen(astq.StmtExpr(st)).(*ast.CallExpr)
-		if ok && slices.Contains(calls, call) && rootObj(m.info, call.Args[1]) == self {
+		if !ok || len(call.Args) != 2 {
+			return true
+		}
+		if f := m.callee(call); f == nil || f.FullName() != "time.AfterFunc" {
+			return true
+		}
+		if !looked {
+			self, looked = m.selfObject(di, fn), true
+		}
+		if self != nil && rootObj(m.info, call.Args[1]) == self {
 			resched[st] = call
 			if !first.IsValid() {
 				first = call.Pos()
