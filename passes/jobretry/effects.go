@@ -302,45 +302,30 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 // generated (serial, identity, a default, an auto-increment: generated).
 func (c *checker) naturalKey(table string) bool {
 	found := false
-	for _, f := range c.files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING || found {
-				return !found
+	c.eachLiteral(func(s string) bool {
+		// Comments hold words too: "-- The ID that uniquely
+		// identifies this message."
+		s = sqlComment().ReplaceAllString(s, " ")
+		for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
+			if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
+				continue
 			}
-			s, ok := astq.StringConst(c.info, lit)
-			if !ok {
-				return true
+			cols := columns(s[m[1]:])
+			if uniqueRe().MatchString(strings.Join(cols, ",")) {
+				found = true
 			}
-			// Comments hold words too: "-- The ID that uniquely
-			// identifies this message."
-			s = sqlComment().ReplaceAllString(s, " ")
-			for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
-				if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
+			for _, col := range cols {
+				col = strings.TrimSpace(strings.ToUpper(col))
+				if !strings.Contains(col, "PRIMARY KEY") {
 					continue
 				}
-				cols := columns(s[m[1]:])
-				if uniqueRe().MatchString(strings.Join(cols, ",")) {
-					found = true
-				}
-				for _, col := range cols {
-					col = strings.ToUpper(col)
-					col = strings.TrimSpace(col)
-					if !strings.Contains(col, "PRIMARY KEY") {
-						continue
-					}
-					if strings.HasPrefix(col, "PRIMARY KEY") {
-						found = true // a table constraint over named columns
-						continue
-					}
-					if !generated(col) {
-						found = true
-					}
+				if strings.HasPrefix(col, "PRIMARY KEY") || !generated(col) {
+					found = true // a table constraint over named columns, or a key the INSERT gives
 				}
 			}
-			return true
-		})
-	}
+		}
+		return !found
+	})
 	return found
 }
 

@@ -953,21 +953,29 @@ func (c *checker) queueTable(table string) bool {
 			match(constant.StringVal(k.Val()))
 		}
 	}
-	for _, f := range c.files {
-		if found {
-			break
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING || found {
-				return !found
-			}
-			if q, ok := astq.StringConst(c.info, lit); ok {
-				match(q)
-			}
-			return true
-		})
-	}
+	c.eachLiteral(func(q string) bool {
+		match(q)
+		return !found
+	})
 	s.queue[table] = found
 	return found
+}
+
+// eachLiteral calls f with the value of each string literal of the
+// package's files (not its concatenations) until f returns false.
+func (c *checker) eachLiteral(f func(string) bool) {
+	more := true
+	for _, file := range c.files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && more && lit.Kind == token.STRING {
+				if v, ok := astq.StringConst(c.info, lit); ok {
+					more = f(v)
+				}
+			}
+			return more
+		})
+		if !more {
+			return
+		}
+	}
 }
