@@ -238,18 +238,22 @@ func (c *checker) report(org *ast.CallExpr, sk sink) {
 	if s.Kind == retryscope.LibraryCall {
 		of = " of " + s.Name
 	}
+	fix := mintFix
+	if sk.via != nil {
+		fix = passFix // the key is minted in the function called: no statement to move
+	}
 	d := analysis.Diagnostic{
 		Pos:     org.Pos(),
 		End:     org.End(),
-		Message: keyMessage(c.generatorName(org), sk.what, of, mintFix),
+		Message: keyMessage(c.generatorName(org), sk.what, of, fix),
 	}
 	if sk.at != nil {
 		d.Related = []analysis.RelatedInformation{{Pos: sk.at.Pos(), End: sk.at.End(), Message: "the key reaches " + sk.what + " here"}}
 	}
-	if sk.via != nil {
-		d.Message = keyMessage(c.generatorName(org), sk.what, of, passFix)
-	} else if fix, ok := c.moveFix(s, org); ok {
-		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	if sk.via == nil {
+		if move, ok := c.moveFix(s, org); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{move}
+		}
 	}
 	suppress.Report(c.pass, Name, d)
 }
