@@ -94,6 +94,9 @@ to its vendored ` + "`wait.ExponentialBackoff`" + ` and gcrane's ` + "`backoffEr
 | ` + "`gax.Invoke`" + ` with ` + "`gax.WithRetry`" + `, or with spread call options (a Google Cloud client's per-method settings) | the call | no retry option |
 | a call of a function that reaches any of these | the call | |
 
+A client's method called through an interface is read as the concrete client's when the function fixes its type:
+every assignment of the local variable holds one concrete type (` + "`var g getter = retryablehttp.NewClient()`" + `).
+
 Calls are followed along the static call graph: functions, methods on
 concrete types, and closures held in local variables, within the package;
 a call through a func variable runs the functions and method values
