@@ -20,6 +20,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
 )
 
 // An action is one analyzer applied to one package. The actions form the
@@ -52,12 +54,12 @@ type pkgState struct {
 	waits      int  // imports not yet done
 	dependents []*pkgState
 	illTyped   bool
-	skipped    bool           // the prefilters ruled out facts: not loaded, no action run
-	rejected   bool           // prefilterCheck: the prefilters ruled out facts, but it was analysed
-	facts      []byte         // the package's own facts, gob-encoded
-	factNames  []string       // the names of the objects its facts are on
-	pkgFacts   bool           // it has a package fact
-	srcTypes   *types.Package // types from source, kept only when there is no export data
+	skipped    bool                 // the prefilters ruled out facts: not loaded, no action run
+	rejected   bool                 // prefilterCheck: the prefilters ruled out facts, but it was analysed
+	facts      []byte               // the package's own facts, gob-encoded
+	factNames  []prefilter.FactName // the objects its facts are on
+	pkgFacts   []reflect.Type       // the types of its package facts
+	srcTypes   *types.Package       // types from source, kept only when there is no export data
 }
 
 type engine struct {
@@ -557,8 +559,12 @@ func (e *engine) process(s *pkgState, w *worker) {
 	s.facts, s.factNames, s.pkgFacts = facts.encode()
 	if s.rejected && s.facts != nil {
 		e.violationMu.Lock()
+		var names []string
+		for _, n := range s.factNames {
+			names = append(names, n.Name)
+		}
 		e.violations = append(e.violations, fmt.Sprintf("%s: the prefilters ruled out facts, but it has facts on %s",
-			p.ID, strings.Join(s.factNames, ", ")))
+			p.ID, strings.Join(slices.Compact(names), ", ")))
 		e.violationMu.Unlock()
 	}
 	if p.ExportFile == "" && t.pkg != types.Unsafe {

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/gob"
 	"fmt"
 	"go/types"
@@ -12,6 +13,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
+
+	"github.com/idemlint/idemlint/internal/prefilter"
 )
 
 // registerFact registers a fact type with gob, so that facts travel as
@@ -297,11 +300,11 @@ func (fs *factSet) decode(dep *pkgState, tp *types.Package) *decoded {
 
 // encode serializes the package's own facts: object facts on objects that
 // other packages can name (those with an object path), and package facts.
-// It also returns the sorted names of the objects those facts are on and
-// whether there is a package fact, for the prefilters of its importers.
-func (fs *factSet) encode() (data []byte, names []string, packageFacts bool) {
+// It also returns the objects those facts are on, sorted, and the types of
+// its package facts, for the prefilters of its importers.
+func (fs *factSet) encode() (data []byte, names []prefilter.FactName, packageFacts []reflect.Type) {
 	if len(fs.objects) == 0 && len(fs.packages) == 0 {
-		return nil, nil, false
+		return nil, nil, nil
 	}
 	var entries []factEntry
 	var enc objectpath.Encoder
@@ -311,18 +314,21 @@ func (fs *factSet) encode() (data []byte, names []string, packageFacts bool) {
 			continue
 		}
 		entries = append(entries, factEntry{Object: path, Fact: f})
-		names = append(names, k.obj.Name())
+		names = append(names, prefilter.FactName{Name: k.obj.Name(), Type: k.typ})
 	}
-	for _, f := range fs.packages {
+	for t, f := range fs.packages {
 		entries = append(entries, factEntry{Fact: f})
+		packageFacts = append(packageFacts, t)
 	}
 	if len(entries) == 0 {
-		return nil, nil, false
+		return nil, nil, nil
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(entries); err != nil {
 		log.Panicf("internal error: encoding facts of %s: %v", fs.s.pkg.ID, err)
 	}
-	slices.Sort(names)
-	return buf.Bytes(), slices.Compact(names), len(fs.packages) > 0
+	slices.SortFunc(names, func(a, b prefilter.FactName) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Type.String(), b.Type.String()))
+	})
+	return buf.Bytes(), slices.Compact(names), packageFacts
 }

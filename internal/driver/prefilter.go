@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"reflect"
 
 	"golang.org/x/tools/go/packages"
 
@@ -74,11 +75,11 @@ func (e *engine) wantsFacts(s *pkgState) bool {
 // of its transitive imports are those of the analysed ones, all done
 // (they are processed first).
 func (e *engine) prefilterPackage(s *pkgState) *prefilter.Package {
-	return prefilter.FromPackages(s.pkg, func(q *packages.Package) ([]string, bool) {
+	return prefilter.FromPackages(s.pkg, func(q *packages.Package) ([]prefilter.FactName, []reflect.Type) {
 		if qs := e.states[q]; qs != nil {
 			return qs.factNames, qs.pkgFacts
 		}
-		return nil, false
+		return nil, nil
 	}, e.exportTypes)
 }
 

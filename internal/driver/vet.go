@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"os"
 	"os/exec"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -235,7 +236,8 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		}
 		return slices.ContainsFunc(paths, match)
 	}
-	factNames := func() (map[string]bool, bool) {
+	factNames := func(of ...analysis.Fact) (map[string]bool, bool) {
+		wants := prefilter.Wants(of)
 		names := make(map[string]bool)
 		var all [][]gobFact
 		for _, path := range imports {
@@ -263,6 +265,9 @@ func newVetUnit(cfg *vetConfig, analyzers []*analysis.Analyzer) *vetUnit {
 		pkgFacts := false
 		for _, facts := range all {
 			for _, f := range facts {
+				if !wants(reflect.TypeOf(f.Fact)) {
+					continue
+				}
 				if f.Object == "" {
 					if !pkgFacts && m[f.PkgPath] != nil {
 						if slices.Contains(imports, f.PkgPath) {

@@ -17,6 +17,8 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"reflect"
+	"slices"
 	"sort"
 	"sync"
 
@@ -38,9 +40,12 @@ type Package struct {
 	// of one of its transitive imports.
 	DependsOn func(match func(path string) bool) bool
 	// FactNames reports the names of the objects on which the package's
-	// transitive imports have facts (of any analyzer), and whether one of
-	// them has a package fact.
-	FactNames func() (names map[string]bool, packageFacts bool)
+	// transitive imports have facts of one of the types of, and whether
+	// one of them has a package fact of one of those types. With no type
+	// given, facts of every type count. A prefilter asks for the facts its
+	// analyzer can import (its FactTypes) and those its required analyzers
+	// can: a fact of another analyzer keeps no package for it.
+	FactNames func(of ...analysis.Fact) (names map[string]bool, packageFacts bool)
 	// Source returns the contents of Files, read on the first call. An
 	// error means a file could not be read: the prefilter must answer
 	// true.
@@ -210,12 +215,32 @@ func CallName(call *ast.CallExpr) string {
 	return ""
 }
 
+// A FactName is the name of an object that has a fact, and the fact's
+// type.
+type FactName struct {
+	Name string
+	Type reflect.Type
+}
+
+// Wants returns whether a fact's type is among those of of: a filter of
+// FactNames (every type when of is empty).
+func Wants(of []analysis.Fact) func(reflect.Type) bool {
+	if len(of) == 0 {
+		return func(reflect.Type) bool { return true }
+	}
+	want := make(map[reflect.Type]bool, len(of))
+	for _, f := range of {
+		want[reflect.TypeOf(f)] = true
+	}
+	return func(t reflect.Type) bool { return want[t] }
+}
+
 // FromPackages returns what a prefilter sees of p, a package that
 // go/packages loaded with its files, imports and export data. facts
-// reports, for one of p's transitive imports, the names of the objects its
-// facts are on and whether it has a package fact (nothing for a package
-// not analysed); typesOf returns one's types, from its export data.
-func FromPackages(p *packages.Package, facts func(*packages.Package) (names []string, packageFact bool),
+// reports, for one of p's transitive imports, the objects its facts are
+// on and the types of its package facts (nothing for a package not
+// analysed); typesOf returns one's types, from its export data.
+func FromPackages(p *packages.Package, facts func(*packages.Package) (names []FactName, packageFacts []reflect.Type),
 	typesOf func(*packages.Package) (*types.Package, error)) *Package {
 	var imports []string
 	for path := range p.Imports {
@@ -234,15 +259,18 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 		}
 		return false
 	}
-	factNames := func() (map[string]bool, bool) {
+	factNames := func(of ...analysis.Fact) (map[string]bool, bool) {
+		wants := Wants(of)
 		names := make(map[string]bool)
 		pkgFacts := false
 		for _, q := range closure() {
 			ns, pf := facts(q)
 			for _, n := range ns {
-				names[n] = true
+				if wants(n.Type) {
+					names[n.Name] = true
+				}
 			}
-			pkgFacts = pkgFacts || pf
+			pkgFacts = pkgFacts || slices.ContainsFunc(pf, wants)
 		}
 		return names, pkgFacts
 	}
@@ -264,7 +292,7 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []st
 // and Types. Source, Lexicon and Syntax read the files on demand; Syntax
 // parses them into fset.
 func New(path string, files, imports []string, dependsOn func(match func(string) bool) bool,
-	factNames func() (map[string]bool, bool), typesOf func(string) (*types.Package, error), fset *token.FileSet) *Package {
+	factNames func(of ...analysis.Fact) (map[string]bool, bool), typesOf func(string) (*types.Package, error), fset *token.FileSet) *Package {
 	pp := &Package{Path: path, Files: files, Imports: imports, DependsOn: dependsOn, FactNames: factNames, Types: typesOf}
 	pp.Source = sync.OnceValues(func() ([][]byte, error) {
 		var srcs [][]byte

@@ -34,7 +34,7 @@ func mayExport(p *prefilter.Package) bool {
 			}
 		}
 	}
-	names, packageFacts := p.FactNames()
+	names, packageFacts := p.FactNames(new(publishFact), new(publishersFact))
 	if !packageFacts {
 		return false // no import has a function with a publishFact (publishersFact)
 	}

@@ -32,13 +32,16 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(retriesFact), new(transportFact)},
+	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: factTypes(),
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			if !skipStd || !isStd(pass) {
 				newChecker(pass, res).run()
 			}
 		}})
 }
+
+// factTypes are the check's facts.
+func factTypes() []analysis.Fact { return []analysis.Fact{new(retriesFact), new(transportFact)} }
 
 // A layer is one retry layer of the package: a retry loop, a retry
 // library call, or a call to a client that retries by itself.

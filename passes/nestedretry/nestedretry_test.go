@@ -71,7 +71,7 @@ func TestClients(t *testing.T) {
 // policyuse calls the model's policies package (retryscope's testdata, in
 // testdata/borrow.txt).
 func TestAcrossPackages(t *testing.T) {
-	testgopath.Check(t, Analyzer, "crossdep", "crossuse", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
+	testgopath.Check(t, Analyzer, "crossdep", "crossuse", "crossvar", "onelayer", "grpcdep", "grpcuse", "wrapcase", "policyuse")
 }
 
 // TestJobHandlers: a job handler is the outer layer its framework retries.

@@ -42,23 +42,23 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	// again when p is analysed).
 	cheap := retryscope.ClientCalls(p, true)
 	mayWait := retryscope.LexiconMayWait(lex)
+	var lf *retryscope.LoopFilter
 	if mayWait || lexiconCalls(lex, cheap) {
 		files, err := p.Syntax()
 		if err != nil {
 			return true
 		}
-		var lf *retryscope.LoopFilter
-		if mayWait {
-			lf = retryscope.NewLoopFilter(files)
-		}
-		if walkFinds(files, lf, cheap) {
+		lf = retryscope.NewLoopFilter(files)
+		if walkFinds(files, lf, mayWait, cheap) {
 			return true
 		}
 	}
 	// Then what needs the imports' types and facts: calls by the name of
 	// a function with a fact, of a retry library, of a client of a package
 	// p depends on.
-	names, packageFacts := p.FactNames()
+	// The names of the functions with a fact of the check's or of the
+	// model's (a helper's): a call of one may make a layer.
+	names, packageFacts := p.FactNames(append(factTypes(), scope.FactTypes...)...)
 	if packageFacts {
 		return true
 	}
@@ -74,21 +74,28 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 		return false
 	}
 	files, err := p.Syntax()
-	return err != nil || walkFinds(files, nil, calls)
+	if err != nil {
+		return true
+	}
+	if lf == nil {
+		lf = retryscope.NewLoopFilter(files)
+	}
+	return walkFinds(files, lf, false, calls)
 }
 
 // walkFinds reports whether the code that summary can walk from the
 // package's exported functions (see reachable) holds a goto or recursion
-// retry, a loop that lf says may wait (lf nil: none is looked for), or a
-// call by a name and number of arguments that one of calls accepts.
-func walkFinds(files []*ast.File, lf *retryscope.LoopFilter, calls []func(string, int) bool) bool {
+// retry or a rescheduling (lf.MayJumpBack), a loop that lf says may wait
+// (looked for only when loops is set), or a call by a name and number of
+// arguments that one of calls accepts.
+func walkFinds(files []*ast.File, lf *retryscope.LoopFilter, loops bool, calls []func(string, int) bool) bool {
 	found := false
 	reachable(files, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncDecl:
-			found = retryscope.MayJumpBack(n) // a goto or a recursion retry
+			found = lf.MayJumpBack(n) // a goto or a recursion retry, a rescheduling
 		case *ast.ForStmt, *ast.RangeStmt:
-			found = lf != nil && lf.MayWait(n.(ast.Stmt))
+			found = loops && lf.MayWait(n.(ast.Stmt))
 		case *ast.CallExpr:
 			name := prefilter.CallName(n)
 			for _, call := range calls {
@@ -122,33 +129,57 @@ func lexiconCalls(lex *prefilter.Lexicon, calls []func(string, int) bool) bool {
 // package they call (by name), without the closures that the index skips
 // for being stored in a composite literal or returned (closures assigned
 // to variables stay: they are reached where they are called), and without
-// go statements.
+// go statements. A package-level variable that holds a function literal
+// (var get = func(...) {...}) is walked like a function where it is
+// called.
 func reachable(files []*ast.File, visit func(ast.Node) bool) {
-	decls := make(map[string][]*ast.FuncDecl)
-	var work []*ast.FuncDecl
+	decls := make(map[string][]ast.Node) // *ast.FuncDecl or *ast.FuncLit
+	var work []ast.Node
 	for _, f := range files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				decls[fd.Name.Name] = append(decls[fd.Name.Name], fd)
-				if fd.Name.IsExported() {
-					work = append(work, fd)
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Body != nil {
+					decls[d.Name.Name] = append(decls[d.Name.Name], d)
+					if d.Name.IsExported() {
+						work = append(work, d)
+					}
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					vs, ok := spec.(*ast.ValueSpec)
+					if !ok || len(vs.Values) != len(vs.Names) {
+						continue
+					}
+					for i, v := range vs.Values {
+						if lit, ok := ast.Unparen(v).(*ast.FuncLit); ok {
+							decls[vs.Names[i].Name] = append(decls[vs.Names[i].Name], lit)
+						}
+					}
 				}
 			}
 		}
 	}
-	done := make(map[*ast.FuncDecl]bool)
+	done := make(map[ast.Node]bool)
 	for _, fd := range work {
 		done[fd] = true
 	}
 	stop := false
 	for len(work) > 0 && !stop {
-		fd := work[len(work)-1]
+		fn := work[len(work)-1]
 		work = work[:len(work)-1]
-		if !visit(fd) {
-			break
+		var body *ast.BlockStmt
+		switch fn := fn.(type) {
+		case *ast.FuncDecl:
+			if !visit(fn) {
+				return
+			}
+			body = fn.Body
+		case *ast.FuncLit:
+			body = fn.Body
 		}
 		stored := make(map[*ast.FuncLit]bool)
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ast.Inspect(body, func(n ast.Node) bool {
 			if stop {
 				return false
 			}

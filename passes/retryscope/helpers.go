@@ -520,10 +520,9 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 // for in every function.
 func mayWrap(cfg *Config, p *prefilter.Package, lex *prefilter.Lexicon) bool {
 	lib := cfg.libraryCalls(p.Imports, p.DependsOn)
-	names, packageFacts := p.FactNames()
-	if packageFacts {
-		return true
-	}
+	// A wrapper calls a helper (helperFact) or a consumer helper
+	// (consumerHelperFact); the model has no package fact.
+	names, _ := p.FactNames(new(helperFact), new(consumerHelperFact))
 	for name := range lex.Calls {
 		if lib != nil && lib(name) || names[name] {
 			return true

@@ -195,6 +195,14 @@ func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
 	if l, ok := loop.(*ast.RangeStmt); ok && lf.rangesIterator(l.X) {
 		return true // the iterator waits between its attempts
 	}
+	return lf.mayWaitIn(body)
+}
+
+// mayWaitIn reports whether body, outside function literals, holds a
+// select, a receive, or a call by a name that waitCall could take for a
+// wait (a time function, a helper that calls one) or that has one of the
+// blocking words.
+func (lf *LoopFilter) mayWaitIn(body *ast.BlockStmt) bool {
 	return astq.Find(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectStmt:
