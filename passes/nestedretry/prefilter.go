@@ -57,8 +57,9 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 	// a function with a fact, of a retry library, of a client of a package
 	// p depends on.
 	// The names of the functions with a fact of the check's or of the
-	// model's (a helper's): a call of one may make a layer.
-	names, packageFacts := p.FactNames(append(factTypes(), scope.FactTypes...)...)
+	// model's that make a scope (a helper's): a call of one may make a
+	// layer.
+	names, packageFacts := p.FactNames(append(factTypes(), retryscope.LayerFacts()...)...)
 	if packageFacts {
 		return true
 	}

@@ -881,11 +881,14 @@ func capAttempts(c Cap) int {
 // a call of a package that pkg matches, by a name and number of arguments
 // that call accepts; when funcs is set, the entry's calls are of functions
 // of the package, which only a package that imports it can call. Keep it
-// in step with SelfRetrying.
+// in step with SelfRetrying. When dials names a library, a package has
+// such calls only when it also calls one of that library's entry points
+// by name: its client is made in the package.
 var clientCalls = []struct {
 	pkg   func(path string) bool
 	call  func(name string, args int) bool
 	funcs bool
+	dials string
 }{
 	// go-retryablehttp clients and round trippers, and the net/http
 	// clients built on them
@@ -897,8 +900,9 @@ var clientCalls = []struct {
 	// client-go REST requests
 	{pkg: is(k8sRest), call: named("Do", "DoRaw", "Stream", "Watch")},
 	// gRPC calls (Invoke, NewStream, generated stubs' methods: ctx first) on
-	// a conn dialled in the package, which imports grpc to dial it
-	{pkg: is(grpcPath), call: minArgs(1), funcs: true},
+	// a conn dialled in the package (grpcLayer), which imports grpc to
+	// dial it and calls one of its dials (the table's entries)
+	{pkg: is(grpcPath), call: minArgs(1), funcs: true, dials: grpcPath},
 	// gax.Invoke(ctx, call, opts...)
 	{pkg: is(gax), call: func(name string, args int) bool { return name == "Invoke" && args >= 2 }, funcs: true},
 }
@@ -995,7 +999,9 @@ func ClientCalls(p *prefilter.Package, imported bool) []func(string, int) bool {
 		switch {
 		case imported && cl.funcs && slices.ContainsFunc(p.Imports, cl.pkg),
 			!imported && !cl.funcs && p.DependsOn(cl.pkg):
-			calls = append(calls, cl.call)
+			if cl.dials == "" || callsEntry(p, cl.dials) {
+				calls = append(calls, cl.call)
+			}
 		}
 	}
 	if !imported {
@@ -1004,6 +1010,16 @@ func ClientCalls(p *prefilter.Package, imported bool) []func(string, int) bool {
 		}
 	}
 	return calls
+}
+
+// callsEntry reports whether p calls, by name, an entry point of the
+// library of path (or its source could not be read).
+func callsEntry(p *prefilter.Package, path string) bool {
+	if p.Lexicon == nil {
+		return true
+	}
+	lex, err := p.Lexicon()
+	return err != nil || slices.ContainsFunc(registry[path].Entries, func(name string) bool { return lex.Calls[name] })
 }
 
 // AllowsNested reports whether the call of a SingleLayer library that s

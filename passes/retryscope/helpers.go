@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
@@ -513,16 +515,20 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	return mayWrap(cfg, p, lex)
 }
 
+// LayerFacts are the model's facts whose call makes a scope: a retry
+// helper's (helperFact) and a consumer helper's (consumerHelperFact); a
+// delay function's (delayFact) makes a wait, not a scope. A prefilter
+// that looks for calls that may make a scope asks FactNames for these.
+func LayerFacts() []analysis.Fact { return []analysis.Fact{new(helperFact), new(consumerHelperFact)} }
+
 // mayWrap reports whether the package may hold a retry wrapper: a call,
 // by name, of a retry library entry point or of a function on which a
 // dependency has a fact (a helper's). A helper of its own that an
 // exported function wraps is a loop that may wait, which the caller looks
 // for in every function.
 func mayWrap(cfg *Config, p *prefilter.Package, lex *prefilter.Lexicon) bool {
-	lib := cfg.libraryCalls(p.Imports, p.DependsOn)
-	// A wrapper calls a helper (helperFact) or a consumer helper
-	// (consumerHelperFact); the model has no package fact.
-	names, _ := p.FactNames(new(helperFact), new(consumerHelperFact))
+	lib := cfg.libraryCalls(p.Imports, p.DependsOn, true)
+	names, _ := p.FactNames(LayerFacts()...) // the model has no package fact
 	for name := range lex.Calls {
 		if lib != nil && lib(name) || names[name] {
 			return true

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
@@ -357,7 +358,7 @@ func (m *model) synthetic(di *defIndex, fn ast.Node, pos token.Pos, list []ast.S
 // MayJumpBack reports, from syntax alone, whether the model may find a
 // retry in fd that is not a for loop: a call of AfterFunc (reschedule), or
 // a goto (jumps) or a return of a call by fd's own name (a recursion) in
-// a body that may wait (mayWaitIn: synthetic takes a jump back with no
+// a body that may wait (mayOwnWait: synthetic takes a jump back with no
 // wait of its own for no retry). A prefilter that looks for retry loops
 // must also take these.
 func (lf *LoopFilter) MayJumpBack(fd *ast.FuncDecl) bool {
@@ -392,15 +393,20 @@ func (lf *LoopFilter) MayJumpBack(fd *ast.FuncDecl) bool {
 		}
 		return !resched
 	})
-	return resched || jump && lf.mayWaitAll(fd.Body)
+	return resched || jump && lf.mayOwnWait(fd.Body)
 }
 
-// mayWaitAll is mayWaitIn over body and the function literals in it.
-func (lf *LoopFilter) mayWaitAll(body *ast.BlockStmt) bool {
-	found := lf.mayWaitIn(body)
+// mayOwnWait reports whether body, function literals included, calls by
+// name a time function that waitCall takes for a wait, or a helper of the
+// package that calls one (waitHelper): what ownWait needs of a jump back.
+// A call by a blocking word or a select blocks the loop (a wait of the
+// body, WaitUnknown), which is not a wait of its own.
+func (lf *LoopFilter) mayOwnWait(body *ast.BlockStmt) bool {
+	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if lit, ok := n.(*ast.FuncLit); ok && !found {
-			found = lf.mayWaitIn(lit.Body)
+		if c, ok := n.(*ast.CallExpr); ok {
+			name := prefilter.CallName(c)
+			found = slices.Contains(waitNames, name) || lf.helpers[name]
 		}
 		return !found
 	})

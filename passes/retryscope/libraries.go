@@ -47,8 +47,9 @@ func entries(path string) []string {
 // tests, may be a LibraryCall scope's: an entry point of a library it
 // imports, or of one with method entry points that it depends on, or a
 // function of cfg.RetryFuncs whose package it depends on (any name, for a
-// name that does not parse). It returns nil when no call can be.
-func (cfg *Config) libraryCalls(direct []string, dependsOn func(func(string) bool) bool) func(string) bool {
+// name that does not parse). With ops set, only the calls that take an
+// operation (no Dials library's). It returns nil when no call can be.
+func (cfg *Config) libraryCalls(direct []string, dependsOn func(func(string) bool) bool, ops bool) func(string) bool {
 	names := make(map[string]bool)
 	add := func(ns ...string) {
 		for _, n := range ns {
@@ -56,10 +57,12 @@ func (cfg *Config) libraryCalls(direct []string, dependsOn func(func(string) boo
 		}
 	}
 	for _, path := range direct {
-		add(entries(path)...)
+		if l := registry[path]; l != nil && !(ops && l.Dials) {
+			add(l.Entries...)
+		}
 	}
 	for path, l := range registry {
-		if l.Methods && dependsOn(func(p string) bool { return p == path }) {
+		if l.Methods && !(ops && l.Dials) && dependsOn(func(p string) bool { return p == path }) {
 			add(l.Entries...)
 		}
 	}

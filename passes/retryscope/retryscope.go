@@ -70,7 +70,7 @@ func LibraryCalls(scope *analysis.Analyzer, p *prefilter.Package) func(name stri
 		return func(string) bool { return true } // not the model's analyzer: no promise
 	}
 	// the library's own package calls its entry points unqualified
-	return v.(*Config).libraryCalls(append([]string{p.Path}, p.Imports...), p.DependsOn)
+	return v.(*Config).libraryCalls(append([]string{p.Path}, p.Imports...), p.DependsOn, false)
 }
 
 // model holds what one run knows while it builds the Result.

@@ -29,6 +29,9 @@ type Library struct {
 	// Methods is set when the entry points include methods: a package
 	// can call them without importing Path.
 	Methods bool
+	// Dials is set when the entry points make clients (Client scopes)
+	// and take no operation: no retry wrapper hands them its function.
+	Dials bool
 	// Ops gives the index of the operation among an entry point's
 	// arguments, by entry name; an entry absent here takes it first.
 	Ops map[string]int
@@ -160,7 +163,7 @@ var (
 	_ = register(&Library{Path: restyV3, Family: restyV3Family, Predicates: restyConditions, PredicateText: "retry condition",
 		RetryAll: []string{"AddRetryAfterErrorCondition"}, Statuses: restyStatuses})
 	// gRPC dials make Client scopes when their conns retry (grpc.go)
-	_ = register(&Library{Path: grpcPath, Entries: []string{"NewClient", "Dial", "DialContext"}})
+	_ = register(&Library{Path: grpcPath, Entries: []string{"NewClient", "Dial", "DialContext"}, Dials: true})
 	_ = register(&Library{Path: grpcRetry, Family: grpcMiddleware, Fix: libraryFix{jitter: "use retry.BackoffExponentialWithJitterBounded"}})
 	// job frameworks (jobs.go)
 	_ = register(&Library{Path: pkgAsynq})
