@@ -58,10 +58,25 @@ type Package struct {
 	// without object resolution; it parses them on the first call. An
 	// error means a file did not parse: the prefilter must answer true.
 	Syntax func() ([]*ast.File, error)
+	// memo holds what Memo computed, by key.
+	memo sync.Map
+
 	// Types returns the types of one of the package's transitive imports,
 	// by path, from the compiler's export data. An error means they are
 	// not available: the prefilter must answer as if anything were there.
 	Types func(path string) (*types.Package, error)
+}
+
+// Memo returns what f computes for the package under key, computing it on
+// the first call with that key: what several prefilters derive from the
+// same syntax (a loop filter) is derived once. Concurrent first calls may
+// both compute it; one value is kept.
+func (p *Package) Memo(key any, f func() any) any {
+	if v, ok := p.memo.Load(key); ok {
+		return v
+	}
+	v, _ := p.memo.LoadOrStore(key, f())
+	return v
 }
 
 // A Lexicon is what a scan of a package's tokens finds, without parsing.
@@ -294,24 +309,7 @@ func FromPackages(p *packages.Package, facts func(*packages.Package) (names []Fa
 func New(path string, files, imports []string, dependsOn func(match func(string) bool) bool,
 	factNames func(of ...analysis.Fact) (map[string]bool, bool), typesOf func(string) (*types.Package, error), fset *token.FileSet) *Package {
 	pp := &Package{Path: path, Files: files, Imports: imports, DependsOn: dependsOn, FactNames: factNames, Types: typesOf}
-	pp.Source = sync.OnceValues(func() ([][]byte, error) {
-		var srcs [][]byte
-		for _, name := range files {
-			src, err := os.ReadFile(name)
-			if err != nil {
-				return nil, fmt.Errorf("prefilter: %v", err)
-			}
-			srcs = append(srcs, src)
-		}
-		return srcs, nil
-	})
-	pp.Lexicon = sync.OnceValues(func() (*Lexicon, error) {
-		srcs, err := pp.Source()
-		if err != nil {
-			return nil, err
-		}
-		return Scan(srcs), nil
-	})
+	pp.readFiles()
 	pp.Syntax = sync.OnceValues(func() ([]*ast.File, error) {
 		srcs, err := pp.Source()
 		if err != nil {
@@ -364,6 +362,41 @@ func FromTypes(pkg *types.Package) *Package {
 		}
 		return nil, fmt.Errorf("prefilter: %s does not import %s", pkg.Path(), path)
 	}
+	return p
+}
+
+// readFiles sets Source and Lexicon, which read Files on their first call.
+func (p *Package) readFiles() {
+	p.Source = sync.OnceValues(func() ([][]byte, error) {
+		var srcs [][]byte
+		for _, name := range p.Files {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return nil, fmt.Errorf("prefilter: %v", err)
+			}
+			srcs = append(srcs, src)
+		}
+		return srcs, nil
+	})
+	p.Lexicon = sync.OnceValues(func() (*Lexicon, error) {
+		srcs, err := p.Source()
+		if err != nil {
+			return nil, err
+		}
+		return Scan(srcs), nil
+	})
+}
+
+// FromPass returns FromTypes(pkg) with the package's own files: those of
+// files, parsed into fset, whose sources Source, Lexicon and Syntax give;
+// for tests that hold a prefilter to an analyzer's pass.
+func FromPass(pkg *types.Package, fset *token.FileSet, files []*ast.File) *Package {
+	p := FromTypes(pkg)
+	for _, f := range files {
+		p.Files = append(p.Files, fset.File(f.Pos()).Name())
+	}
+	p.readFiles()
+	p.Syntax = func() ([]*ast.File, error) { return files, nil }
 	return p
 }
 

@@ -48,7 +48,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 		if err != nil {
 			return true
 		}
-		lf = retryscope.NewLoopFilter(files)
+		lf = retryscope.LoopFilterOf(p, files)
 		if walkFinds(files, lf, mayWait, cheap) {
 			return true
 		}
@@ -79,7 +79,7 @@ func mayExport(scope *analysis.Analyzer, p *prefilter.Package) bool {
 		return true
 	}
 	if lf == nil {
-		lf = retryscope.NewLoopFilter(files)
+		lf = retryscope.LoopFilterOf(p, files)
 	}
 	return walkFinds(files, lf, false, calls)
 }

@@ -2,7 +2,6 @@ package nestedretry
 
 import (
 	"go/ast"
-	"os"
 	"sync"
 	"testing"
 
@@ -23,17 +22,7 @@ func TestClientCallsSound(t *testing.T) {
 	kinds := make(map[string]int)
 	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
 		c := newChecker(pass, res)
-		pp := prefilter.FromTypes(pass.Pkg)
-		var srcs [][]byte
-		for _, f := range pass.Files {
-			src, err := os.ReadFile(pass.Fset.File(f.Pos()).Name())
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			srcs = append(srcs, src)
-		}
-		pp.Lexicon = func() (*prefilter.Lexicon, error) { return prefilter.Scan(srcs), nil }
+		pp := prefilter.FromPass(pass.Pkg, pass.Fset, pass.Files)
 		preds := append(retryscope.ClientCalls(pp, true), retryscope.ClientCalls(pp, false)...)
 		for _, f := range pass.Files {
 			ast.Inspect(f, func(n ast.Node) bool {

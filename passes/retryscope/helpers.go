@@ -491,7 +491,7 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	if err != nil {
 		return true
 	}
-	lf := NewLoopFilter(files)
+	lf := LoopFilterOf(p, files)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)

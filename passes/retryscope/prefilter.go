@@ -65,6 +65,16 @@ func LexiconMayWait(lex *prefilter.Lexicon) bool {
 	return false
 }
 
+// loopFilterKey is the key of a package's LoopFilter among its prefilter
+// memos.
+type loopFilterKey struct{}
+
+// LoopFilterOf returns the LoopFilter of the prefilter's package, whose
+// files are files (p.Syntax's), made once for every prefilter that asks.
+func LoopFilterOf(p *prefilter.Package, files []*ast.File) *LoopFilter {
+	return p.Memo(loopFilterKey{}, func() any { return NewLoopFilter(files) }).(*LoopFilter)
+}
+
 // NewLoopFilter reads the helpers and type names of the package of files.
 func NewLoopFilter(files []*ast.File) *LoopFilter {
 	lf := &LoopFilter{helpers: make(map[string]bool), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"sync/atomic"
 	"testing"
 
@@ -23,18 +22,14 @@ import (
 func TestPrefilterSound(t *testing.T) {
 	var loops, calls atomic.Int64 // the checker runs actions in parallel
 	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
-		var srcs [][]byte
-		for _, f := range pass.Files {
-			src, err := os.ReadFile(pass.Fset.File(f.Pos()).Name())
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			srcs = append(srcs, src)
+		pp := prefilter.FromPass(pass.Pkg, pass.Fset, pass.Files)
+		lex, err := pp.Lexicon()
+		if err != nil {
+			t.Error(err)
+			return
 		}
-		lex := prefilter.Scan(srcs)
 		lf := retryscope.NewLoopFilter(pass.Files)
-		lib := retryscope.LibraryCalls(retryscope.Analyzer, prefilter.FromTypes(pass.Pkg))
+		lib := retryscope.LibraryCalls(retryscope.Analyzer, pp)
 		for _, s := range res.Scopes() {
 			where := pass.Fset.Position(s.Pos)
 			switch n := s.Node.(type) {
@@ -156,5 +151,81 @@ func f(items []int, rows interface{ Next() bool; Scan() error }) error {
 	})
 	if n != 6 {
 		t.Fatalf("%d loops, want 6", n)
+	}
+}
+
+// TestMayJumpBack holds MayJumpBack to its look-alikes: a method that
+// delegates to another's of its name, and a recursion whose only blocking
+// word is its own name (syscall wrappers: Setrlimit, Waitid), have no wait
+// of their own and are no retries; a recursion after a sleep, one after a
+// wait helper of the package, a goto after a timer and a rescheduling are.
+func TestMayJumpBack(t *testing.T) {
+	src := `package p
+
+import "time"
+
+type T struct{ inner *T }
+type Limits struct{}
+
+func send() error { return nil }
+
+func pause(d time.Duration) { time.Sleep(d) }
+
+func (t *T) String() string { return t.inner.String() }
+
+func Setrlimit(n int) error { return (&Limits{}).Setrlimit(n) }
+
+func (l *Limits) Setrlimit(n int) error { return nil }
+
+func Waitid(n int) error { return Waitid(n - 1) }
+
+func retry(n int) error {
+	if err := send(); err != nil && n > 0 {
+		time.Sleep(time.Second)
+		return retry(n - 1)
+	}
+	return nil
+}
+
+func retryHelper(n int) error {
+	if err := send(); err != nil && n > 0 {
+		pause(time.Second)
+		return retryHelper(n - 1)
+	}
+	return nil
+}
+
+func retryGoto() error {
+	n := 0
+again:
+	if err := send(); err != nil && n < 3 {
+		n++
+		<-time.After(time.Second)
+		goto again
+	}
+	return nil
+}
+
+func (t *T) attempt() {
+	if err := send(); err != nil {
+		time.AfterFunc(time.Second, t.attempt)
+	}
+}
+`
+	f, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	want := map[string]bool{"String": false, "Setrlimit": false, "Waitid": false, "retry": true, "retryHelper": true,
+		"retryGoto": true, "attempt": true, "send": false, "pause": false}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		if got, w := lf.MayJumpBack(fd), want[fd.Name.Name]; got != w {
+			t.Errorf("MayJumpBack(%s) = %v, want %v", fd.Name.Name, got, w)
+		}
 	}
 }
