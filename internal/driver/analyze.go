@@ -56,6 +56,7 @@ type pkgState struct {
 	illTyped   bool
 	skipped    bool                 // the prefilters ruled out facts: not loaded, no action run
 	rejected   bool                 // prefilterCheck: the prefilters ruled out facts, but it was analysed
+	ruledOut   []*analysis.Analyzer // analyzers whose prefilter ruled out facts while another's did not
 	facts      []byte               // the package's own facts, gob-encoded
 	factNames  []prefilter.FactName // the objects its facts are on
 	pkgFacts   []reflect.Type       // the types of its package facts
@@ -85,8 +86,10 @@ type graph struct {
 	violations []string
 	// analysed and skipped list the packages analysed and those the
 	// prefilters skipped, by ID; withFacts, those with facts, and
-	// rejected, in prefilterCheck mode, those the prefilters ruled out.
-	analysed, skipped, withFacts, rejected []string
+	// rejected, in prefilterCheck mode, those the prefilters ruled out;
+	// partial, those where some analyzers' prefilters ruled out facts and
+	// others' did not.
+	analysed, skipped, withFacts, rejected, partial []string
 }
 
 // analyze runs analyzers over the initial packages, in dependency order,
@@ -218,8 +221,11 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 		if s.rejected {
 			g.rejected = append(g.rejected, s.pkg.ID)
 		}
+		if len(s.ruledOut) > 0 {
+			g.partial = append(g.partial, s.pkg.ID)
+		}
 	}
-	for _, ids := range [][]string{g.analysed, g.skipped, g.withFacts, g.rejected} {
+	for _, ids := range [][]string{g.analysed, g.skipped, g.withFacts, g.rejected, g.partial} {
 		sort.Strings(ids)
 	}
 	return g
@@ -439,12 +445,24 @@ func (e *engine) readExport(t *typed, ip *packages.Package) (*types.Package, err
 // order, then keep only their outcomes and the package's facts.
 func (e *engine) process(s *pkgState, w *worker) {
 	p := s.pkg
-	if e.prefilter != prefilterOff && e.mayRuleOut(s) && !e.wantsFacts(s) {
-		if e.prefilter == prefilterOn {
+	var run map[*analysis.Analyzer]bool // nil: every action
+	if e.prefilter != prefilterOff && e.mayRuleOut(s) {
+		wanted, ruledOut := e.wantsFacts(s)
+		switch {
+		case len(wanted) == 0 && e.prefilter == prefilterOn:
 			s.skipped = true
 			return
+		case len(wanted) == 0:
+			s.rejected = true
+		case len(ruledOut) > 0:
+			// Only the analyzers that may export facts run, with what they
+			// require; the others export none here, as if the package were
+			// skipped for them.
+			s.ruledOut = ruledOut
+			if e.prefilter == prefilterOn {
+				run = required(wanted)
+			}
 		}
-		s.rejected = true
 	}
 	t := e.load(s, w)
 	defer func() {
@@ -554,9 +572,23 @@ func (e *engine) process(s *pkgState, w *worker) {
 		}
 	}
 	for _, act := range s.actions {
-		exec(act)
+		if run == nil || run[act.a] {
+			exec(act)
+		}
 	}
 	s.facts, s.factNames, s.pkgFacts = facts.encode()
+	if len(s.ruledOut) > 0 && e.prefilter == prefilterCheck {
+		if names := facts.namesOf(s.ruledOut); len(names) > 0 {
+			e.violationMu.Lock()
+			for _, a := range s.ruledOut {
+				if len(names[a]) > 0 {
+					e.violations = append(e.violations, fmt.Sprintf("%s: the prefilter of %s ruled out facts, but it has facts on %s",
+						p.ID, a.Name, strings.Join(names[a], ", ")))
+				}
+			}
+			e.violationMu.Unlock()
+		}
+	}
 	if s.rejected && s.facts != nil {
 		e.violationMu.Lock()
 		var names []string

@@ -298,6 +298,36 @@ func (fs *factSet) decode(dep *pkgState, tp *types.Package) *decoded {
 	return d
 }
 
+// namesOf returns, for each of as that has facts that importers see (as
+// encode keeps them) on the package's objects or on the package, the
+// sorted names of those objects ("package" for a package fact).
+func (fs *factSet) namesOf(as []*analysis.Analyzer) map[*analysis.Analyzer][]string {
+	out := make(map[*analysis.Analyzer][]string)
+	var enc objectpath.Encoder
+	for _, a := range as {
+		types := make(map[reflect.Type]bool)
+		for _, f := range a.FactTypes {
+			types[factType(f)] = true
+		}
+		var names []string
+		for k := range fs.objects {
+			if _, err := enc.For(k.obj); err == nil && types[k.typ] {
+				names = append(names, k.obj.Name())
+			}
+		}
+		for t := range fs.packages {
+			if types[t] {
+				names = append(names, "package")
+			}
+		}
+		if len(names) > 0 {
+			slices.Sort(names)
+			out[a] = slices.Compact(names)
+		}
+	}
+	return out
+}
+
 // encode serializes the package's own facts: object facts on objects that
 // other packages can name (those with an object path), and package facts.
 // It also returns the objects those facts are on, sorted, and the types of

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
@@ -53,22 +54,45 @@ func (e *engine) mayRuleOut(s *pkgState) bool {
 	return true
 }
 
-// wantsFacts reports whether some analyzer with facts that runs on s may
-// export a fact there: one of them has no prefilter, or its prefilter
-// says so. The package's other actions are there only for those
-// analyzers (s is no root).
-func (e *engine) wantsFacts(s *pkgState) bool {
+// wantsFacts returns the analyzers with facts that run on s and may
+// export a fact there (those with no prefilter, and those whose prefilter
+// says so), and the others, which it rules out; none wanted when the
+// prefilters rule out every one. The package's other actions are there
+// only for those analyzers (s is no root): process runs the wanted ones
+// and what they require.
+func (e *engine) wantsFacts(s *pkgState) (wanted, ruledOut []*analysis.Analyzer) {
 	pp := e.prefilterPackage(s)
 	for _, act := range s.actions {
 		if len(act.a.FactTypes) == 0 {
 			continue
 		}
-		f := prefilter.Lookup(act.a)
-		if f == nil || f(pp) {
-			return true
+		if f := prefilter.Lookup(act.a); f == nil || f(pp) {
+			wanted = append(wanted, act.a)
+		} else {
+			ruledOut = append(ruledOut, act.a)
 		}
 	}
-	return false
+	return wanted, ruledOut
+}
+
+// required returns the analyzers of as and those they require, directly
+// or not.
+func required(as []*analysis.Analyzer) map[*analysis.Analyzer]bool {
+	need := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if need[a] {
+			return
+		}
+		need[a] = true
+		for _, r := range a.Requires {
+			visit(r)
+		}
+	}
+	for _, a := range as {
+		visit(a)
+	}
+	return need
 }
 
 // prefilterPackage is what the prefilters see of s's package; the facts
