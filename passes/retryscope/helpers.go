@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -483,9 +484,24 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 		if err != nil {
 			return true
 		}
-		if !slices.ContainsFunc(srcs, func(src []byte) bool { return bytes.Contains(src, []byte("Duration")) }) {
-			return mayWrap(cfg, p, lex) // no loop that may wait, no delay function
+		// No loop may wait (LexiconMayWait is necessary for MayWait): only
+		// a delay function, in a file that names Duration, may have a fact.
+		fset := token.NewFileSet()
+		for i, src := range srcs {
+			if !bytes.Contains(src, []byte("Duration")) {
+				continue
+			}
+			f, err := parser.ParseFile(fset, p.Files[i], src, parser.SkipObjectResolution)
+			if err != nil {
+				return true
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && returnsDuration(f, fd) {
+					return true // a delay function
+				}
+			}
 		}
+		return mayWrap(cfg, p, lex)
 	}
 	files, err := p.Syntax()
 	if err != nil {
