@@ -232,20 +232,11 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 }
 
 func registerFacts(analyzers []*analysis.Analyzer) {
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func([]*analysis.Analyzer)
-	visit = func(as []*analysis.Analyzer) {
-		for _, a := range as {
-			if !seen[a] {
-				seen[a] = true
-				for _, f := range a.FactTypes {
-					registerFact(f)
-				}
-				visit(a.Requires)
-			}
+	for _, a := range withRequired(analyzers) {
+		for _, f := range a.FactTypes {
+			registerFact(f)
 		}
 	}
-	visit(analyzers)
 }
 
 func newInfo() *types.Info {

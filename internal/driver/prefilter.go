@@ -79,20 +79,32 @@ func (e *engine) wantsFacts(s *pkgState) (wanted, ruledOut []*analysis.Analyzer)
 // or not.
 func required(as []*analysis.Analyzer) map[*analysis.Analyzer]bool {
 	need := make(map[*analysis.Analyzer]bool)
+	for _, a := range withRequired(as) {
+		need[a] = true
+	}
+	return need
+}
+
+// withRequired returns the analyzers of as and those they require,
+// directly or not, each once and after those it requires.
+func withRequired(as []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	seen := make(map[*analysis.Analyzer]bool)
 	var visit func(a *analysis.Analyzer)
 	visit = func(a *analysis.Analyzer) {
-		if need[a] {
+		if seen[a] {
 			return
 		}
-		need[a] = true
+		seen[a] = true
 		for _, r := range a.Requires {
 			visit(r)
 		}
+		out = append(out, a)
 	}
 	for _, a := range as {
 		visit(a)
 	}
-	return need
+	return out
 }
 
 // prefilterPackage is what the prefilters see of s's package; the facts

@@ -128,25 +128,13 @@ func FactsOnly(suite []*analysis.Analyzer) {
 // registers them) to read the facts of the imports.
 func factAnalyzers(suite []*analysis.Analyzer) []*analysis.Analyzer {
 	var out []*analysis.Analyzer
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, req := range a.Requires {
-			visit(req)
-		}
+	for _, a := range withRequired(suite) {
 		if len(a.FactTypes) > 0 {
 			out = append(out, a)
 			for _, f := range a.FactTypes {
 				registerFact(f)
 			}
 		}
-	}
-	for _, a := range suite {
-		visit(a)
 	}
 	return out
 }
