@@ -134,7 +134,7 @@ func (m *model) helpers(cands []helperCandidate) {
 		if lf == nil {
 			lf = NewLoopFilter(m.pass.Files)
 		}
-		if !lf.MayWait(s.Node.(ast.Stmt)) {
+		if !lf.MayOwnWait(s.Node.(ast.Stmt)) {
 			continue // the prefilter could not have seen it: keep them in step
 		}
 		m.pass.ExportObjectFact(fn, &helperFact{Op: h.op, Ctx: h.ctx, Cap: h.cap.Kind, N: h.cap.N, Deadline: h.deadline, Waits: h.waits})
@@ -463,7 +463,7 @@ func goroot() string {
 
 // mayExportHelpers is the prefilter of the model's facts: a package can
 // export a fact only when it is not the standard library's and an exported
-// function of it has a loop that LoopFilter.MayWait accepts (a helper) or
+// function of it has a loop that LoopFilter.MayOwnWait accepts (a helper) or
 // declares one time.Duration result (a delay function), or it calls a
 // method by the name of a message ack and depends on its broker client (a
 // consumer helper: mayAck).
@@ -479,12 +479,12 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	if err != nil || mayAck(p, lex) {
 		return true // a consumer helper acks
 	}
-	if !LexiconMayWait(lex) {
+	if !LexiconMayOwnWait(lex) {
 		srcs, err := p.Source()
 		if err != nil {
 			return true
 		}
-		// No loop may wait (LexiconMayWait is necessary for MayWait): only
+		// No loop may wait (LexiconMayOwnWait is necessary for MayOwnWait): only
 		// a delay function, in a file that names Duration, may have a fact.
 		fset := token.NewFileSet()
 		for i, src := range srcs {
@@ -520,7 +520,7 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 			if astq.Find(fd.Body, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.ForStmt, *ast.RangeStmt:
-					return lf.MayWait(n.(ast.Stmt))
+					return lf.MayOwnWait(n.(ast.Stmt))
 				}
 				return false
 			}) {

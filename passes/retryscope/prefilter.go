@@ -75,6 +75,14 @@ func LoopFilterOf(p *prefilter.Package, files []*ast.File) *LoopFilter {
 	return p.Memo(loopFilterKey{}, func() any { return NewLoopFilter(files) }).(*LoopFilter)
 }
 
+// LexiconMayOwnWait is LexiconMayWait for loops that MayOwnWait accepts
+// (and jump backs, which need a wait of their own too): the package has a
+// for loop, nil, and a call by the name of a time function that waits (a
+// wait helper calls one too).
+func LexiconMayOwnWait(lex *prefilter.Lexicon) bool {
+	return lex.For && lex.Nil && slices.ContainsFunc(waitNames, func(name string) bool { return lex.Calls[name] })
+}
+
 // NewLoopFilter reads the helpers and type names of the package of files.
 func NewLoopFilter(files []*ast.File) *LoopFilter {
 	lf := &LoopFilter{helpers: make(map[string]bool), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
@@ -184,28 +192,48 @@ func (lf *LoopFilter) rangesIterator(x ast.Expr) bool {
 // name that waitCall could take for a wait (a time function, a helper that
 // calls one) or that has one of the blocking words.
 func (lf *LoopFilter) MayWait(loop ast.Stmt) bool {
-	var body *ast.BlockStmt
+	body, iterator := lf.attemptLoop(loop)
+	return iterator || body != nil && lf.mayWaitIn(body)
+}
+
+// MayOwnWait is MayWait for a loop that waits with a wait of its own
+// (ownWait: a wait call, not only a select, a receive or a blocking word,
+// which block the loop): its body calls, by name, a time function or a
+// wait helper of the package, or it ranges over an attempt iterator. The
+// model exports a helper fact only for such a loop.
+func (lf *LoopFilter) MayOwnWait(loop ast.Stmt) bool {
+	body, iterator := lf.attemptLoop(loop)
+	return iterator || body != nil && lf.mayOwnWait(body)
+}
+
+// attemptLoop returns the body of loop (a *ast.ForStmt or *ast.RangeStmt)
+// when it may be a retry loop: no range with a value variable (only a
+// range over an integer counts attempts, and an integer has no value
+// variable) or over a literal, and the shape of an attempt (retryShape);
+// nil otherwise. iterator reports a range over an attempt iterator, which
+// waits between its attempts.
+func (lf *LoopFilter) attemptLoop(loop ast.Stmt) (body *ast.BlockStmt, iterator bool) {
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		body = l.Body
 	case *ast.RangeStmt:
 		if l.Value != nil {
-			return false
+			return nil, false
 		}
 		if _, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok {
-			return false
+			return nil, false
 		}
 		body = l.Body
 	default:
-		return false
+		return nil, false
 	}
 	if body == nil || len(body.List) == 0 || !lf.retryShape(loop) {
-		return false
+		return nil, false
 	}
 	if l, ok := loop.(*ast.RangeStmt); ok && lf.rangesIterator(l.X) {
-		return true // the iterator waits between its attempts
+		return body, true
 	}
-	return lf.mayWaitIn(body)
+	return body, false
 }
 
 // mayWaitIn reports whether body, outside function literals, holds a

@@ -20,7 +20,7 @@ import (
 // passes LibraryCalls and is in the lexicon's calls. A driver skips a
 // dependency on their word (see nestedretry): a false "no" loses findings.
 func TestPrefilterSound(t *testing.T) {
-	var loops, calls atomic.Int64 // the checker runs actions in parallel
+	var loops, ownLoops, calls atomic.Int64 // the checker runs actions in parallel
 	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
 		pp := prefilter.FromPass(pass.Pkg, pass.Fset, pass.Files)
 		lex, err := pp.Lexicon()
@@ -56,6 +56,21 @@ func TestPrefilterSound(t *testing.T) {
 				if !retryscope.LexiconMayWait(lex) {
 					t.Errorf("%s: LexiconMayWait rules out the package of a retry loop that waits", where)
 				}
+				own := false // a wait of its own (ownWait), not only the body's blocking
+				for _, w := range s.Waits {
+					if _, body := w.Node.(*ast.BlockStmt); !body {
+						own = true
+					}
+				}
+				if own {
+					ownLoops.Add(1)
+					if !lf.MayOwnWait(n.(ast.Stmt)) {
+						t.Errorf("%s: LoopFilter.MayOwnWait rules out a retry loop with a wait of its own", where)
+					}
+					if !retryscope.LexiconMayOwnWait(lex) {
+						t.Errorf("%s: LexiconMayOwnWait rules out the package of a retry loop with a wait of its own", where)
+					}
+				}
 			case *ast.CallExpr:
 				if s.Kind != retryscope.LibraryCall && s.Kind != retryscope.Client {
 					continue
@@ -77,10 +92,10 @@ func TestPrefilterSound(t *testing.T) {
 			}
 		}
 	})
-	if loops.Load() < 20 || calls.Load() < 20 {
-		t.Errorf("vacuous: %d waiting loops, %d library calls", loops.Load(), calls.Load())
+	if loops.Load() < 20 || ownLoops.Load() < 20 || calls.Load() < 20 {
+		t.Errorf("vacuous: %d waiting loops (%d with a wait of their own), %d library calls", loops.Load(), ownLoops.Load(), calls.Load())
 	}
-	t.Logf("%d waiting loops, %d library calls checked", loops.Load(), calls.Load())
+	t.Logf("%d waiting loops (%d with a wait of their own), %d library calls checked", loops.Load(), ownLoops.Load(), calls.Load())
 }
 
 // TestLoopFilter checks the loops LoopFilter rules out, none of which the
