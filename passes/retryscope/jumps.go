@@ -6,7 +6,6 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
@@ -394,30 +393,4 @@ func (lf *LoopFilter) MayJumpBack(fd *ast.FuncDecl) bool {
 		return !resched
 	})
 	return resched || jump && lf.mayOwnWait(fd.Body)
-}
-
-// mayOwnWait reports whether body, function literals included, calls by
-// name a time function that waitCall takes for a wait, or a helper of the
-// package that calls one (waitHelper): what ownWait needs of a jump back
-// or a loop. (*time.Timer).Reset waits only where the timer is received
-// from: a Reset counts with a receive. A call by a blocking word or a
-// select blocks the loop (a wait of the body, WaitUnknown), which is not a
-// wait of its own.
-func (lf *LoopFilter) mayOwnWait(body *ast.BlockStmt) bool {
-	found, reset, receive := false, false, false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			switch name := prefilter.CallName(n); {
-			case name == "Reset":
-				reset = true
-			case slices.Contains(waitNames, name) || lf.helpers[name]:
-				found = true
-			}
-		case *ast.UnaryExpr:
-			receive = receive || n.Op == token.ARROW
-		}
-		return !found
-	})
-	return found || reset && receive
 }

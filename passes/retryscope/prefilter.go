@@ -264,6 +264,32 @@ func (lf *LoopFilter) mayWaitIn(body *ast.BlockStmt) bool {
 	})
 }
 
+// mayOwnWait reports whether body, function literals included, calls by
+// name a time function that waitCall takes for a wait, or a helper of the
+// package that calls one (waitHelper): what ownWait needs of a jump back
+// or a loop. (*time.Timer).Reset waits only where the timer is received
+// from: a Reset counts with a receive. A call by a blocking word or a
+// select blocks the loop (a wait of the body, WaitUnknown), which is not a
+// wait of its own.
+func (lf *LoopFilter) mayOwnWait(body *ast.BlockStmt) bool {
+	found, reset, receive := false, false, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			switch name := prefilter.CallName(n); {
+			case name == "Reset":
+				reset = true
+			case slices.Contains(waitNames, name) || lf.helpers[name]:
+				found = true
+			}
+		case *ast.UnaryExpr:
+			receive = receive || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found || reset && receive
+}
+
 // waitHelper reports whether a function with body may be a helper that
 // waitCall takes for a wait (helperCalls): one of the calls helperCalls
 // visits is of a time function other than (*time.Timer).Reset, by name.
