@@ -55,6 +55,7 @@ type pkgState struct {
 	dependents []*pkgState
 	illTyped   bool
 	skipped    bool                 // the prefilters ruled out facts: not loaded, no action run
+	cached     bool                 // the outcome (skipped, ruledOut, facts) was read from the dependency cache
 	rejected   bool                 // prefilterCheck: the prefilters ruled out facts, but it was analysed
 	ruledOut   []*analysis.Analyzer // analyzers whose prefilter ruled out facts while another's did not
 	facts      []byte               // the package's own facts, gob-encoded
@@ -77,6 +78,10 @@ type engine struct {
 
 	variantMu sync.Mutex
 	variants  map[*packages.Package]bool
+
+	cache     *depCache // nil: none
+	keys      cacheKeys
+	factTypes map[string]reflect.Type // by name, for the cache's entries
 }
 
 type graph struct {
@@ -85,20 +90,27 @@ type graph struct {
 	// prefilter wrongly ruled out.
 	violations []string
 	// analysed and skipped list the packages analysed and those the
-	// prefilters skipped, by ID; withFacts, those with facts, and
+	// prefilters skipped, by ID (those whose outcome the cache gave among
+	// them, and in cached too); withFacts, those with facts, and
 	// rejected, in prefilterCheck mode, those the prefilters ruled out;
 	// partial, those where some analyzers' prefilters ruled out facts and
 	// others' did not.
-	analysed, skipped, withFacts, rejected, partial []string
+	analysed, skipped, withFacts, rejected, partial, cached []string
 }
 
 // analyze runs analyzers over the initial packages, in dependency order,
 // with at most workers packages in memory at a time. Dependencies that
 // are analysed only for facts are skipped when the prefilters of the
-// analyzers with facts rule them out (mode).
-func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer, mode prefilterMode) *graph {
+// analyzers with facts rule them out (mode); with a cache (not nil, and
+// mode prefilterOn), the outcome of such a dependency is read from it when
+// an earlier run kept it, and kept for the next run otherwise.
+func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer, mode prefilterMode,
+	cache *depCache) *graph {
 	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog,
 		prefilter: mode, variants: make(map[*packages.Package]bool)}
+	if cache != nil && mode == prefilterOn {
+		e.cache, e.factTypes = cache, factTypesOf(analyzers)
+	}
 
 	type key struct {
 		a   *analysis.Analyzer
@@ -224,8 +236,11 @@ func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, worker
 		if len(s.ruledOut) > 0 {
 			g.partial = append(g.partial, s.pkg.ID)
 		}
+		if s.cached {
+			g.cached = append(g.cached, s.pkg.ID)
+		}
 	}
-	for _, ids := range [][]string{g.analysed, g.skipped, g.withFacts, g.rejected, g.partial} {
+	for _, ids := range [][]string{g.analysed, g.skipped, g.withFacts, g.rejected, g.partial, g.cached} {
 		sort.Strings(ids)
 	}
 	return g
@@ -436,6 +451,22 @@ func (e *engine) readExport(t *typed, ip *packages.Package) (*types.Package, err
 // order, then keep only their outcomes and the package's facts.
 func (e *engine) process(s *pkgState, w *worker) {
 	p := s.pkg
+	if e.cache != nil {
+		key, ok := e.cache.depKey(p, e.keys.get)
+		if ok {
+			e.keys.set(p, key)
+		}
+		if ok && e.mayRuleOut(s) {
+			if en, hit := e.cache.get(key); hit && en.restore(s, e.factTypes) {
+				return
+			}
+			defer func() {
+				if en := entryOf(s); en != nil {
+					e.cache.put(key, en)
+				}
+			}()
+		}
+	}
 	var run map[*analysis.Analyzer]bool // nil: every action
 	if e.prefilter != prefilterOff && e.mayRuleOut(s) {
 		wanted, ruledOut := e.wantsFacts(s)

@@ -196,9 +196,19 @@ func run(o *options) (exitcode int) {
 	if o.dbg('f') {
 		factLog = os.Stderr
 	}
-	g := analyze(o.analyzers, initial, workers, factLog, prefilterModeFromEnv())
+	cache, where := openCache(o.analyzers, o.settings)
+	g := analyze(o.analyzers, initial, workers, factLog, prefilterModeFromEnv(), cache)
 	if o.dbg('v') {
-		log.Printf("analysed %d packages, skipped %d (%s=%s)", len(g.analysed), len(g.skipped), PrefilterEnv, os.Getenv(PrefilterEnv))
+		log.Printf("analysed %d packages, skipped %d (%s=%s), %d of them as the cache kept them", len(g.analysed), len(g.skipped),
+			PrefilterEnv, os.Getenv(PrefilterEnv), len(g.cached))
+		if cache != nil {
+			log.Print(cache)
+		} else {
+			log.Printf("no dependency cache: %s", where)
+		}
+	}
+	if cache != nil {
+		cache.trim()
 	}
 	for _, v := range g.violations {
 		log.Printf("internal error: %s", v)

@@ -27,7 +27,7 @@ func analyzeDir(t *testing.T, dir string, tests bool, patterns ...string) (strin
 			t.Fatalf("load: %v", err)
 		}
 		var cfg analyzers.Config
-		g := analyze(analyzers.New(&cfg), initial, 2, nil, mode)
+		g := analyze(analyzers.New(&cfg), initial, 2, nil, mode, nil)
 		for _, v := range g.violations {
 			t.Errorf("prefilter: %s", v)
 		}
@@ -148,7 +148,7 @@ func TestTypeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cfg analyzers.Config
-	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn)
+	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn, nil)
 	var buf bytes.Buffer
 	if err := g.printJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -258,7 +258,7 @@ func Go() error {
 		t.Fatal(err)
 	}
 	var cfg analyzers.Config
-	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn)
+	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn, nil)
 	for _, id := range []string{"example.com/m/a", "example.com/m/b", "example.com/m/m"} {
 		if slices.Contains(g.skipped, id) {
 			t.Errorf("%s skipped; it has facts", id)

@@ -29,6 +29,7 @@ type options struct {
 	version    bool
 	vetV       bool
 	analyzers  []*analysis.Analyzer // enabled by the -NAME flags
+	settings   []string             // the flags that may change what an analysis finds (flagSettings)
 	args       []string
 	sel        Select
 }
@@ -131,6 +132,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, bind func(*flag.F
 		return nil, false
 	}
 	o.args = fs.Args()
+	o.settings = flagSettings(fs)
 	switch {
 	case o.json && o.format != "" && o.format != formatJSON:
 		return nil, false

@@ -62,7 +62,7 @@ func TestPanicIsPackageError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := analyze(suite, initial, 2, nil, prefilterOn)
+	g := analyze(suite, initial, 2, nil, prefilterOn, nil)
 	var out bytes.Buffer
 	if err := g.printText(&out, -1); err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func TestPrefiltersSound(t *testing.T) {
 			}
 			initial := testgopath.Load(t, gopath, loadMode, "zzroot")
 			var cfg analyzers.Config
-			g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterCheck)
+			g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterCheck, nil)
 			for _, v := range g.violations {
 				t.Errorf("prefilter unsound: %s", v)
 			}

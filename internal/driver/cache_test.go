@@ -1,0 +1,173 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/testgopath"
+)
+
+// cacheRoot calls, in a retry loop, a dependency (b) that retries a
+// dependency of its own (a): the finding needs the facts of both.
+const cacheRoot = `package r
+
+import (
+	"time"
+
+	"example.com/m/a"
+	"example.com/m/b"
+	"example.com/m/c"
+)
+
+func Run() error {
+	var err error
+	for i := 0; i < 2; i++ {
+		if err = b.Pay(&a.Client{}); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	c.Noop()
+	return err
+}
+`
+
+// TestDependencyCache checks that a second run reads every dependency's
+// outcome from the cache and prints what the first printed; that a
+// dependency whose file changed is analysed again, with its importers,
+// and the others are not; that an entry that does not decode is a miss;
+// and that the prefilters' check mode does not use the cache.
+func TestDependencyCache(t *testing.T) {
+	dir := testgopath.WriteTree(t, map[string]string{
+		"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller, "c/c.go": "package c\n\nfunc Noop() {}\n",
+		"r/r.go": cacheRoot,
+	})
+	t.Chdir(dir)
+	t.Setenv(CacheEnv, t.TempDir())
+	var cfg analyzers.Config
+	suite := analyzers.New(&cfg)
+	run := func(mode prefilterMode) (*graph, *depCache, string) {
+		t.Helper()
+		cache, where := openCache(suite, nil)
+		if cache == nil {
+			t.Fatalf("no cache: %s", where)
+		}
+		initial, err := load([]string{"./r"}, false)
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		g := analyze(suite, initial, 2, nil, mode, cache)
+		var out bytes.Buffer
+		if printErrors(&out, initial) > 0 {
+			t.Fatalf("package errors:\n%s", out.String())
+		}
+		if err := g.printText(&out, -1); err != nil {
+			t.Fatal(err)
+		}
+		return g, cache, out.String()
+	}
+	const want = "r/r.go:14:14: b.Pay reaches retry loop (3 attempts) inside a retry loop (2 attempts), up to 2×3×4 = 24 calls"
+	deps := []string{"example.com/m/a", "example.com/m/b", "example.com/m/c"}
+
+	g, cache, first := run(prefilterOn)
+	if !strings.Contains(first, want) {
+		t.Fatalf("output lacks %q:\n%s", want, first)
+	}
+	if len(g.cached) != 0 || cache.writes.Load() < int64(len(deps)) {
+		t.Errorf("first run: cached %v, %s; want none cached and every dependency written", g.cached, cache)
+	}
+	if !slices.Contains(g.skipped, "example.com/m/c") || !slices.Contains(g.withFacts, "example.com/m/a") ||
+		!slices.Contains(g.withFacts, "example.com/m/b") {
+		t.Errorf("first run: skipped %v, with facts %v; want c skipped, a and b with facts", g.skipped, g.withFacts)
+	}
+
+	g2, cache, second := run(prefilterOn)
+	if second != first {
+		t.Errorf("the cached run prints otherwise:\nfirst:\n%s\nsecond:\n%s", first, second)
+	}
+	for _, d := range deps {
+		if !slices.Contains(g2.cached, d) {
+			t.Errorf("second run: %s not read from the cache (cached %v)", d, g2.cached)
+		}
+	}
+	if !slices.Equal(g2.skipped, g.skipped) || !slices.Equal(g2.withFacts, g.withFacts) {
+		t.Errorf("second run: skipped %v, with facts %v; first: %v, %v", g2.skipped, g2.withFacts, g.skipped, g.withFacts)
+	}
+	if cache.writes.Load() != 0 {
+		t.Errorf("second run wrote: %s", cache)
+	}
+
+	// a changes (its loop makes 5 attempts now), keeping its size and its
+	// modification time: a and b, which imports it, are analysed again; c
+	// is not.
+	name := filepath.Join(dir, "a/a.go")
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(retryHelper, "i < 4", "i < 5", 1)
+	if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	g3, _, third := run(prefilterOn)
+	own := slices.DeleteFunc(slices.Clone(g3.cached), func(id string) bool { return !strings.HasPrefix(id, "example.com/") })
+	if !slices.Equal(own, []string{"example.com/m/c"}) || !slices.Contains(g3.cached, "time") {
+		t.Errorf("after a changed: cached %v, want example.com/m/c of the module's and the standard library's", g3.cached)
+	}
+	if !strings.Contains(third, strings.Replace(want, "2×3×4 = 24", "2×3×5 = 30", 1)) {
+		t.Errorf("after a changed, want the finding with a's new cap:\n%s", third)
+	}
+
+	// Entries that do not decode are misses.
+	filepath.WalkDir(cache.dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Base(path) != "trim.txt" {
+			os.WriteFile(path, []byte("not gob"), 0o666)
+		}
+		return nil
+	})
+	g4, cache, fourth := run(prefilterOn)
+	if len(g4.cached) != 0 || cache.misses.Load() == 0 || fourth != third {
+		t.Errorf("corrupt entries: cached %v, %s; output:\n%s\nwant:\n%s", g4.cached, cache, fourth, third)
+	}
+
+	// Check mode analyses every dependency, whatever the cache holds.
+	g5, cache, fifth := run(prefilterCheck)
+	if len(g5.cached) != 0 || cache.hits.Load()+cache.misses.Load() != 0 || fifth != third {
+		t.Errorf("check mode: cached %v, %s; output:\n%s", g5.cached, cache, fifth)
+	}
+}
+
+// TestCacheSettings checks that the cache's salt changes with an analyzer
+// setting and with the analyzers run, and that CacheEnv=off turns it off.
+func TestCacheSettings(t *testing.T) {
+	t.Setenv(CacheEnv, t.TempDir())
+	var cfg analyzers.Config
+	suite := analyzers.New(&cfg)
+	base, _ := openCache(suite, nil)
+	other, _ := openCache(suite, []string{"key-headers=X-Request-Id"})
+	fewer, _ := openCache(suite[:1], nil)
+	if base == nil || other == nil || fewer == nil {
+		t.Fatal("no cache")
+	}
+	if base.salt == other.salt || base.salt == fewer.salt {
+		t.Error("the salt does not change with the settings or the analyzers")
+	}
+	o, ok := parseFlags([]string{"-key-headers=X-Request-Id", "-json", "./..."}, suite, cfg.Bind)
+	if !ok || !slices.Contains(o.settings, "key-headers=X-Request-Id") || slices.ContainsFunc(o.settings, func(s string) bool {
+		return strings.HasPrefix(s, "json=")
+	}) {
+		t.Errorf("settings %q: want key-headers and no json", o.settings)
+	}
+	t.Setenv(CacheEnv, "off")
+	if c, why := openCache(suite, nil); c != nil || !strings.Contains(why, "off") {
+		t.Errorf("%s=off: cache %v (%s)", CacheEnv, c, why)
+	}
+}
