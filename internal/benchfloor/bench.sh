@@ -8,7 +8,9 @@
 # floor and the suite run BENCH_RUNS times each (default 3), one after the
 # other, and the run of median wall time stands for each (a shared VM's
 # speed drifts by 10-20% from minute to minute); staticcheck, which takes
-# minutes with a cold cache, runs once.
+# minutes with a cold cache, runs once. The suite's dependency cache
+# (IDEMLINT_CACHE) is a fresh directory for each set: one run with it
+# empty is timed apart (the cold figures), then the timed runs read it.
 #
 # The vet route: `go vet -vettool=IDEMLINT` against `go vet -vettool=FLOOR`
 # (FLOOR under go vet is unitchecker with the no-op analyzer: it speaks the
@@ -103,12 +105,19 @@ run_set() {
 	# (and staticcheck, which loads through the same go list -export) load
 	# alike: the first run of each pays for compiling dependencies.
 	(cd "$work/corpus" && GOFLAGS=-mod=mod GOWORK=off "$floor" -test=false "$@" >/dev/null 2>&1) || true
-	local ft fm it im st sm runs=${BENCH_RUNS:-3} i
+	local ft fm it im ct cm st sm runs=${BENCH_RUNS:-3} i
+	# The suite's dependency cache (IDEMLINT_CACHE) starts empty: the first
+	# run, timed apart, fills it (a run after every dependency changed);
+	# the timed runs then read it, as the floor reads the export data the
+	# go command's cache keeps.
+	local cache="$work/idemlint-cache-$name"
+	rm -rf "$cache"
+	read -r ct cm < <(measure 3 env IDEMLINT_CACHE="$cache" "$idemlint" -test=false "$@")
 	: >"$work/floor.runs"
 	: >"$work/suite.runs"
 	for ((i = 0; i < runs; i++)); do
 		measure 3 "$floor" -test=false "$@" >>"$work/floor.runs"
-		measure 3 "$idemlint" -test=false "$@" >>"$work/suite.runs"
+		measure 3 env IDEMLINT_CACHE="$cache" "$idemlint" -test=false "$@" >>"$work/suite.runs"
 	done
 	read -r ft fm < <(median "$work/floor.runs")
 	read -r it im < <(median "$work/suite.runs")
@@ -118,8 +127,10 @@ run_set() {
 	printf '%-22s %9s %14s\n' tool "wall (s)" "peak RSS (MB)"
 	printf '%-22s %9s %14.0f\n' "floor (no-op)" "$ft" "$(bc -l <<<"$fm/1024")"
 	printf '%-22s %9s %14.0f\n' "idemlint suite" "$it" "$(bc -l <<<"$im/1024")"
+	printf '%-22s %9s %14.0f\n' "suite, cold cache" "$ct" "$(bc -l <<<"$cm/1024")"
 	printf '%-22s %9s %14.0f\n' "staticcheck -checks all" "$st" "$(bc -l <<<"$sm/1024")"
 	printf 'suite/floor: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$it/$ft")" "$(bc -l <<<"$im/$fm")"
+	printf 'suite with a cold dependency cache/floor: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$ct/$ft")" "$(bc -l <<<"$cm/$fm")"
 	printf 'suite/staticcheck: time %.2fx, memory %.2fx\n' "$(bc -l <<<"$it/$st")" "$(bc -l <<<"$im/$sm")"
 }
 

@@ -4,15 +4,17 @@
 # testdata/corpus/modules.txt (the same generated corpus module as
 # bench.sh), tests included:
 #
-#   idemlint     IDEMLINT PATTERNS                  exit 0 or 3 (findings); the
-#                second run with IDEMLINT_PREFILTER=check (every dependency
-#                analysed, and an error if one the prefilters skip has facts)
+#   idemlint     IDEMLINT PATTERNS                  exit 0 or 3 (findings); three
+#                runs: the first with an empty dependency cache
+#                (IDEMLINT_CACHE), the second with IDEMLINT_PREFILTER=check
+#                (every dependency analysed, and an error if one the
+#                prefilters skip has facts), the third reading the cache
 #   vet          go vet -vettool=IDEMLINT PATTERNS  exit 0 or 1 (findings or errors)
 #   golangci     CUSTOM_GCL run -c CONFIG DIRS      exit 0 or 1 (issues)
 #
 # and fails on any other exit status, on any line of output that is not a
 # finding (a panic, an analyzer or driver error, a typecheck issue, a
-# golangci-lint warning), when a driver's two runs differ (findings
+# golangci-lint warning), when a driver's runs differ (findings
 # normalized by soaknorm and sorted), and when the drivers disagree on a
 # set's findings (file:line:col: message, duplicates removed). It prints
 # wall time and peak RSS of every run.
@@ -62,17 +64,22 @@ main() {
 		mapfile -t dirs < <(in_corpus go list -f '{{.Dir}}' "${patterns[@]}")
 		echo
 		echo "== $set: ${#patterns[@]} patterns, ${#dirs[@]} packages (load $(cut -d' ' -f1-3 /proc/loadavg))"
+		rm -rf "$work/idemlint-cache"
 		for driver in idemlint vet golangci; do
-			for run in 1 2; do
+			local runs="1 2" run
+			[ "$driver" = idemlint ] && runs="1 2 3"
+			for run in $runs; do
 				soak_run "$set" "$driver" "$run" || failed=1
 			done
-			if cmp -s "$out/$set.$driver.1.findings" "$out/$set.$driver.2.findings"; then
-				echo "$set $driver: the two runs are identical"
-			else
-				echo "$set $driver: the two runs DIFFER:"
-				diff "$out/$set.$driver.1.findings" "$out/$set.$driver.2.findings" | head -20 || true
-				failed=1
-			fi
+			for run in ${runs#1 }; do
+				if cmp -s "$out/$set.$driver.1.findings" "$out/$set.$driver.$run.findings"; then
+					echo "$set $driver: runs 1 and $run are identical"
+				else
+					echo "$set $driver: runs 1 and $run DIFFER:"
+					diff "$out/$set.$driver.1.findings" "$out/$set.$driver.$run.findings" | head -20 || true
+					failed=1
+				fi
+			done
 		done
 		for driver in idemlint vet golangci; do
 			sort -u "$out/$set.$driver.1.findings" >"$out/$set.$driver.set"
@@ -109,9 +116,11 @@ soak_run() {
 	case $driver in
 	idemlint)
 		ok=3 format=text raw=$base.stderr
-		cmd=("$idemlint" "${patterns[@]}")
-		# The second run analyses what the first skipped: the same
-		# findings, and no fact where a prefilter said there is none.
+		# The first run fills a dependency cache of its own; the second
+		# analyses what the first skipped (the cache is not used then):
+		# the same findings, and no fact where a prefilter said there is
+		# none; the third reads the dependencies' outcomes from the cache.
+		cmd=(env IDEMLINT_CACHE="$work/idemlint-cache" "$idemlint" "${patterns[@]}")
 		[ "$run" = 2 ] && cmd=(env IDEMLINT_PREFILTER=check "${cmd[@]}")
 		;;
 	vet)
