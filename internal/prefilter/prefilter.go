@@ -89,6 +89,11 @@ type Lexicon struct {
 	// For, Nil, Select and Arrow report whether the package has a for
 	// keyword, the identifier nil, a select keyword, and the <- operator.
 	For, Nil, Select, Arrow bool
+	// Files are the lexicons of the package's files, in order (their own
+	// Files are nil); the package's is their union. What must stand
+	// together in one file (a loop and the call it waits by) is asked of
+	// them.
+	Files []*Lexicon
 }
 
 // Scan reads the lexicon of the sources of a package's files. It is a
@@ -99,7 +104,13 @@ type Lexicon struct {
 func Scan(srcs [][]byte) *Lexicon {
 	lex := &Lexicon{Calls: make(map[string]bool)}
 	for _, src := range srcs {
-		scanSource(lex, src)
+		f := &Lexicon{Calls: make(map[string]bool)}
+		scanSource(f, src)
+		for name := range f.Calls {
+			lex.Calls[name] = true
+		}
+		lex.For, lex.Nil, lex.Select, lex.Arrow = lex.For || f.For, lex.Nil || f.Nil, lex.Select || f.Select, lex.Arrow || f.Arrow
+		lex.Files = append(lex.Files, f)
 	}
 	return lex
 }

@@ -485,10 +485,11 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 			return true
 		}
 		// No loop may wait (LexiconMayOwnWait is necessary for MayOwnWait): only
-		// a delay function, in a file that names Duration, may have a fact.
+		// a delay function, in a file that imports time and names Duration
+		// (returnsDuration), may have a fact.
 		fset := token.NewFileSet()
 		for i, src := range srcs {
-			if !bytes.Contains(src, []byte("Duration")) {
+			if !bytes.Contains(src, []byte("Duration")) || !bytes.Contains(src, []byte(`"time"`)) {
 				continue
 			}
 			f, err := parser.ParseFile(fset, p.Files[i], src, parser.SkipObjectResolution)

@@ -41,20 +41,31 @@ var builtins = map[string]bool{
 
 // LexiconMayWait reports, from a package's tokens alone, whether some loop
 // of it may be one that LoopFilter.MayWait accepts: the package has a for
-// loop, nil, and a select, a receive, or a call by the name of a time
-// function other than (*time.Timer).Reset (which a wait helper needs too)
-// or by a name with a blocking word.
+// loop and nil, and either a call by the name of a time function other
+// than (*time.Timer).Reset (a loop of any file may call a wait helper that
+// calls one, or range over an attempt iterator), or a file with a for
+// loop and a select, a receive or a call by a name with a blocking word:
+// the wait of a loop that calls no helper stands in the loop's own file.
 func LexiconMayWait(lex *prefilter.Lexicon) bool {
 	if !lex.For || !lex.Nil {
 		return false
 	}
+	if slices.ContainsFunc(waitNames, func(name string) bool { return name != "Reset" && lex.Calls[name] }) {
+		return true
+	}
+	if len(lex.Files) == 0 {
+		return lexiconBlocks(lex)
+	}
+	return slices.ContainsFunc(lex.Files, func(f *prefilter.Lexicon) bool { return f.For && lexiconBlocks(f) })
+}
+
+// lexiconBlocks reports whether lex has a select, a receive or a call by a
+// name with a blocking word.
+func lexiconBlocks(lex *prefilter.Lexicon) bool {
 	if lex.Select || lex.Arrow {
 		return true
 	}
 	for name := range lex.Calls {
-		if name != "Reset" && slices.Contains(waitNames, name) {
-			return true
-		}
 		lower := strings.ToLower(name)
 		for _, w := range waitWords {
 			if strings.Contains(lower, w) {
@@ -78,9 +89,13 @@ func LoopFilterOf(p *prefilter.Package, files []*ast.File) *LoopFilter {
 // LexiconMayOwnWait is LexiconMayWait for loops that MayOwnWait accepts
 // (and jump backs, which need a wait of their own too): the package has a
 // for loop, nil, and a call by the name of a time function that waits (a
-// wait helper calls one too).
+// wait helper calls one too), where (*time.Timer).Reset counts only with a
+// receive (mayOwnWait's rule: generated protobuf messages all have a Reset
+// method, and no receive).
 func LexiconMayOwnWait(lex *prefilter.Lexicon) bool {
-	return lex.For && lex.Nil && slices.ContainsFunc(waitNames, func(name string) bool { return lex.Calls[name] })
+	return lex.For && lex.Nil && slices.ContainsFunc(waitNames, func(name string) bool {
+		return lex.Calls[name] && (name != "Reset" || lex.Arrow)
+	})
 }
 
 // NewLoopFilter reads the helpers and type names of the package of files.
