@@ -2,9 +2,12 @@ package jobretry
 
 import (
 	"fmt"
+	"go/types"
 	"maps"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // The facts below let the check see an INSERT that a handler runs through
@@ -77,11 +80,7 @@ type fieldCallsFact struct {
 func (*fieldCallsFact) AFact() {}
 
 func (f *fieldCallsFact) String() string {
-	var parts []string
-	for _, c := range f.Calls {
-		parts = append(parts, c.Field+"."+c.Method)
-	}
-	return "calls(" + strings.Join(parts, ", ") + ")"
+	return listString("calls", ", ", f.Calls, func(c fieldCall) string { return c.Field + "." + c.Method })
 }
 
 // methodEffects are the effects of the method Method of a value.
@@ -102,11 +101,30 @@ type ctorFact struct {
 func (*ctorFact) AFact() {}
 
 func (f *ctorFact) String() string {
-	var parts []string
-	for _, m := range f.Methods {
-		parts = append(parts, m.Method+": "+tablesOf(m.Effects))
+	return listString("builds", "; ", f.Methods, func(m methodEffects) string { return m.Method + ": " + tablesOf(m.Effects) })
+}
+
+// listString returns a fact's text: name(the parts of xs, joined by sep).
+func listString[T any](name, sep string, xs []T, part func(T) string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = part(x)
 	}
-	return "builds(" + strings.Join(parts, "; ") + ")"
+	return name + "(" + strings.Join(parts, sep) + ")"
+}
+
+// importFact returns the fact of type F that the package of fn, a
+// function of another package, exported on it; the zero F when there is
+// none, or fn belongs to no package.
+func importFact[F any, P interface {
+	*F
+	analysis.Fact
+}](pass *analysis.Pass, fn *types.Func) F {
+	var fact F
+	if fn.Pkg() != nil {
+		pass.ImportObjectFact(fn, P(&fact))
+	}
+	return fact
 }
 
 // tablesOf lists the distinct tables of effs, sorted.

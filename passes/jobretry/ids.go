@@ -68,27 +68,22 @@ func (c *checker) fresh(body *ast.BlockStmt, e ast.Expr, depth int) bool {
 	if depth > 3 {
 		return false
 	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return astq.Search(e, func(n ast.Node, found *bool) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if fn := c.callee(n); fn != nil && keys.Fresh(fn) {
-				found = true
+				*found = true
 			}
 		case *ast.Ident:
 			v, ok := c.info.Uses[n].(*types.Var)
 			if ok && !v.IsField() && v.Pkg() == c.pass.Pkg && v.Parent() != c.pass.Pkg.Scope() {
 				for _, rhs := range astq.Assignments(c.info, body, v) {
 					if rhs != e && c.fresh(body, rhs, depth+1) {
-						found = true
+						*found = true
 					}
 				}
 			}
 		}
 		return true
 	})
-	return found
 }

@@ -520,11 +520,7 @@ func (c *checker) sqlTables(call *ast.CallExpr, fn *types.Func, body *ast.BlockS
 func (c *checker) funcEffects(fn *types.Func) []effect {
 	fn = fn.Origin()
 	if fn.Pkg() != c.pass.Pkg {
-		var fact effectFact
-		if fn.Pkg() != nil && c.pass.ImportObjectFact(fn, &fact) {
-			return fact.Effects
-		}
-		return nil
+		return importFact[effectFact](c.pass, fn).Effects
 	}
 	if isInterfaceMethod(fn) {
 		return c.ifaceEffects(fn)
@@ -566,11 +562,7 @@ func isInterfaceMethod(fn *types.Func) bool {
 func (c *checker) fieldCalls(fn *types.Func) []fieldCall {
 	fn = fn.Origin()
 	if fn.Pkg() != c.pass.Pkg {
-		var fact fieldCallsFact
-		if fn.Pkg() != nil && c.pass.ImportObjectFact(fn, &fact) {
-			return fact.Calls
-		}
-		return nil
+		return importFact[fieldCallsFact](c.pass, fn).Calls
 	}
 	s := c.st()
 	if calls, ok := s.calls[fn]; ok {

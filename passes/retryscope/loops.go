@@ -572,11 +572,10 @@ func (m *model) stdInterface(path, name string) *types.Interface {
 // retries. Assignments after the branch are skipped by a failure (the
 // etag of a watch, updated on success).
 func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
-	found := false
-	ast.Inspect(call, func(n ast.Node) bool {
+	return astq.Search(call, func(n ast.Node, found *bool) bool {
 		id, ok := n.(*ast.Ident)
-		if !ok || found {
-			return !found
+		if !ok {
+			return true
 		}
 		o := w.m.info.Uses[id]
 		if o == nil || !local(o) {
@@ -595,11 +594,10 @@ func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
 			if tv, ok := w.m.info.Types[d.rhs]; ok && d.tuple < 0 && tv.Value != nil {
 				continue // reset to a constant (memberID = ""): the same attempt from the start, not the next item
 			}
-			found = true
+			*found = true
 		}
-		return !found
+		return !*found
 	})
-	return found
 }
 
 // inNestedLoop reports whether pos lies in a loop inside body (outside
@@ -770,23 +768,19 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 	if depth > 3 || n == nil {
 		return false
 	}
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return astq.Search(n, func(n ast.Node, found *bool) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.IndexExpr:
 			if w.mentionsAny(n.Index, w.counts) {
-				found = true
+				*found = true
 			}
 		case *ast.UnaryExpr:
 			// a value received from a channel in the loop is the next item
 			// (an event, a message), as in a consumer
 			if n.Op == token.ARROW {
-				found = true
+				*found = true
 			}
 		case *ast.Ident:
 			o := w.m.info.Uses[n]
@@ -794,18 +788,17 @@ func (w *loopWalk) iterates(n ast.Node, depth int) bool {
 				return true
 			}
 			if w.carried(o) {
-				found = true
+				*found = true
 				return false
 			}
 			for _, d := range w.di.defs[o] {
 				if in(w.loop, d.pos) && d.rhs != nil && w.iterates(d.rhs, depth+1) {
-					found = true
+					*found = true
 				}
 			}
 		}
 		return true
 	})
-	return found
 }
 
 // carried reports whether o is assigned in the loop from its own previous
@@ -822,27 +815,25 @@ func (w *loopWalk) carried(o types.Object) bool {
 		if e == nil || depth > 3 {
 			return false
 		}
-		hit := false
-		ast.Inspect(e, func(n ast.Node) bool {
+		return astq.Search(e, func(n ast.Node, hit *bool) bool {
 			id, ok := n.(*ast.Ident)
-			if !ok || hit {
-				return !hit
+			if !ok {
+				return true
 			}
 			u := w.m.info.Uses[id]
 			if u == o {
-				hit = true
+				*hit = true
 				return false
 			}
 			if u != nil && local(u) && u != o {
 				for _, d := range w.di.defs[u] {
 					if in(w.loop, d.pos) && depends(d.rhs, depth+1) {
-						hit = true
+						*hit = true
 					}
 				}
 			}
-			return !hit
+			return !*hit
 		})
-		return hit
 	}
 	for _, d := range w.di.defs[o] {
 		if in(w.loop, d.pos) && !w.copyOf(d.rhs) && depends(d.rhs, 0) {

@@ -449,11 +449,7 @@ func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
 		b, ok := ast.Unparen(ifst.Cond).(*ast.BinaryExpr)
 		return ok && b.Op == token.NEQ && isNilCompare(w.m.info, b, isVar(w.m.info, e))
 	}
-	found := false
-	ast.Inspect(w.body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return astq.Search(w.body, func(n ast.Node, found *bool) bool {
 		switch n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -465,17 +461,16 @@ func (w *loopWalk) succeedsPast(x exit, e types.Object, at attemptDef) bool {
 		for i, st := range list {
 			// the attempt in the if's own init: if err := send(); err != nil
 			if ifst, ok := st.(*ast.IfStmt); ok && ifst.Init != nil && in(ifst.Init, at.pos) && failed(ifst) {
-				found = true
+				*found = true
 			}
 			if !in(st, at.pos-1) || i+1 >= len(list) {
 				continue
 			}
 			// the attempt in the statement before it
 			if ifst, ok := list[i+1].(*ast.IfStmt); ok && failed(ifst) {
-				found = true
+				*found = true
 			}
 		}
-		return !found
+		return !*found
 	})
-	return found
 }

@@ -165,16 +165,12 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 			}
 		}
 	}
-	keyed := false
-	ast.Inspect(fd, func(n ast.Node) bool {
-		if keyed {
-			return false
-		}
+	return astq.Search(fd, func(n ast.Node, keyed *bool) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			for _, w := range keys.Writes(c.info, n) {
 				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
-					keyed = true
+					*keyed = true
 				}
 			}
 			if c.observesResponse(n) {
@@ -194,19 +190,18 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 					}
 				}
 				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(fd, n, i, strict) {
-					keyed = true
+					*keyed = true
 				}
 			}
 		case *ast.AssignStmt:
 			for _, w := range keys.Writes(c.info, n) {
 				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
-					keyed = true
+					*keyed = true
 				}
 			}
 		}
-		return !keyed
+		return !*keyed
 	})
-	return keyed
 }
 
 // copiedUnkeyed reports whether the header write w, with a name that is

@@ -143,19 +143,15 @@ func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 		t := c.info.TypeOf(sel.X)
 		return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")
 	}
-	found := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if found {
-			return false
-		}
+	return astq.Search(fd.Body, func(n ast.Node, found *bool) bool {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			if (n.Op == token.EQL || n.Op == token.NEQ) && (isMethod(n.X) || isMethod(n.Y)) {
-				found = true
+				*found = true
 			}
 		case *ast.SwitchStmt:
 			if n.Tag != nil && isMethod(n.Tag) {
-				found = true
+				*found = true
 			}
 		case *ast.CallExpr:
 			if depth >= 2 {
@@ -168,15 +164,14 @@ func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
 			for _, a := range n.Args {
 				if t := c.info.TypeOf(a); t != nil && (isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request") || retryscope.PipelineRequest(t)) {
 					if c.testsMethod(c.funcs[fn.Origin()], depth+1) {
-						found = true
+						*found = true
 					}
 					break
 				}
 			}
 		}
-		return !found
+		return !*found
 	})
-	return found
 }
 
 // anyMethodMessage is the finding on a retry of the caller's requests;

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/retry"
+
+	"github.com/idemlint/idemlint/runtime/internal/defaults"
 )
 
 // DefaultOutboxTable is the table of NewPostgresOutbox when WithTable is not given.
@@ -298,18 +300,10 @@ type RelayOptions struct {
 
 func (r *RelayOptions) defaults() RelayOptions {
 	c := *r
-	if c.Batch <= 0 {
-		c.Batch = DefaultRelayBatch
-	}
-	if c.Lease <= 0 {
-		c.Lease = DefaultRelayLease
-	}
-	if c.Backoff <= 0 {
-		c.Backoff = DefaultRelayBackoff
-	}
-	if c.Interval <= 0 {
-		c.Interval = DefaultRelayInterval
-	}
+	c.Batch = defaults.Positive(c.Batch, DefaultRelayBatch)
+	c.Lease = defaults.Positive(c.Lease, DefaultRelayLease)
+	c.Backoff = defaults.Positive(c.Backoff, DefaultRelayBackoff)
+	c.Interval = defaults.Positive(c.Interval, DefaultRelayInterval)
 	return c
 }
 

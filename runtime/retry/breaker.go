@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/defaults"
 )
 
 // Defaults used for the zero (or out of range) fields of a [BreakerConfig].
@@ -40,17 +42,12 @@ const (
 	BreakerHalfOpen
 )
 
+// breakerStateNames are the BreakerStates' names.
+var breakerStateNames = [...]string{BreakerClosed: "closed", BreakerOpen: "open", BreakerHalfOpen: "half-open"}
+
 // String returns "closed", "open" or "half-open".
 func (s BreakerState) String() string {
-	switch s {
-	case BreakerClosed:
-		return "closed"
-	case BreakerOpen:
-		return "open"
-	case BreakerHalfOpen:
-		return "half-open"
-	}
-	return fmt.Sprintf("BreakerState(%d)", uint32(s))
+	return enumName(breakerStateNames[:], "BreakerState", uint64(s))
 }
 
 // BreakerConfig configures a [Breaker]. The zero value gives the defaults:
@@ -127,28 +124,14 @@ type Breaker struct {
 // NewBreaker returns a closed Breaker with the given configuration; its zero fields mean the defaults
 // (see [BreakerConfig]).
 func NewBreaker(cfg BreakerConfig) *Breaker {
-	w := cfg.Window
-	if w <= 0 {
-		w = DefaultBreakerWindow
-	}
-	w = min(w, maxBreakerWindow)
-	mc := cfg.MinCalls
-	if mc <= 0 {
-		mc = DefaultBreakerMinCalls
-	}
-	mc = min(mc, w)
+	w := min(defaults.Positive(cfg.Window, DefaultBreakerWindow), maxBreakerWindow)
+	mc := min(defaults.Positive(cfg.MinCalls, DefaultBreakerMinCalls), w)
 	r := cfg.FailureRatio
 	if !(r > 0 && r <= 1) {
 		r = DefaultBreakerFailureRatio
 	}
-	of := cfg.OpenFor
-	if of <= 0 {
-		of = DefaultBreakerOpenFor
-	}
-	pr := cfg.Probes
-	if pr <= 0 {
-		pr = DefaultBreakerProbes
-	}
+	of := defaults.Positive(cfg.OpenFor, DefaultBreakerOpenFor)
+	pr := defaults.Positive(cfg.Probes, DefaultBreakerProbes)
 	return &Breaker{
 		name: cfg.Name, window: uint64(w), minCalls: uint64(mc), ratio: r, openFor: of, probes: pr,
 		onChange: cfg.OnStateChange,

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/defaults"
 )
 
 // Defaults used for the zero (or negative) fields of a [Policy].
@@ -76,20 +78,12 @@ type settings struct {
 }
 
 func (p *Policy) settings() settings {
-	s := settings{maxAttempts: p.MaxAttempts, base: p.BaseDelay, max: p.MaxDelay, deadline: p.Deadline}
-	if s.maxAttempts <= 0 {
-		s.maxAttempts = DefaultMaxAttempts
+	return settings{
+		maxAttempts: defaults.Positive(p.MaxAttempts, DefaultMaxAttempts),
+		base:        defaults.Positive(p.BaseDelay, DefaultBaseDelay),
+		max:         defaults.Positive(p.MaxDelay, DefaultMaxDelay),
+		deadline:    defaults.Positive(p.Deadline, DefaultDeadline),
 	}
-	if s.base <= 0 {
-		s.base = DefaultBaseDelay
-	}
-	if s.max <= 0 {
-		s.max = DefaultMaxDelay
-	}
-	if s.deadline <= 0 {
-		s.deadline = DefaultDeadline
-	}
-	return s
 }
 
 // backoffCap is min(max, base·2^n), the upper bound of the n-th wait (n = 0 after the first attempt).
@@ -134,23 +128,26 @@ const (
 	ReasonCircuitOpen
 )
 
+// reasonNames are the Reasons' short descriptions.
+var reasonNames = [...]string{
+	ReasonExhausted:   "attempts exhausted",
+	ReasonDeadline:    "deadline reached",
+	ReasonContext:     "context done",
+	ReasonPermanent:   "permanent error",
+	ReasonBudget:      "retry budget exhausted",
+	ReasonCircuitOpen: "circuit open",
+}
+
 // String returns a short description of r.
-func (r Reason) String() string {
-	switch r {
-	case ReasonExhausted:
-		return "attempts exhausted"
-	case ReasonDeadline:
-		return "deadline reached"
-	case ReasonContext:
-		return "context done"
-	case ReasonPermanent:
-		return "permanent error"
-	case ReasonBudget:
-		return "retry budget exhausted"
-	case ReasonCircuitOpen:
-		return "circuit open"
+func (r Reason) String() string { return enumName(reasonNames[:], "Reason", uint64(r)) }
+
+// enumName returns the name of the value v of the enumeration typ, names[v], or typ(v) for a value without
+// a name.
+func enumName(names []string, typ string, v uint64) string {
+	if v < uint64(len(names)) && names[v] != "" {
+		return names[v]
 	}
-	return fmt.Sprintf("Reason(%d)", uint8(r))
+	return fmt.Sprintf("%s(%d)", typ, v)
 }
 
 // Error is returned by [Do] and [DoValue] when they give up, and by a [NewTransport] round trip that ends

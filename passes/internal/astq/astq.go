@@ -224,6 +224,18 @@ func LoopBody(n ast.Node) *ast.BlockStmt {
 	return nil
 }
 
+// Search walks the tree at root as ast.Inspect does until visit sets
+// *found, and reports whether it did. Like ast.Inspect's function, visit
+// returns whether to walk n's children; once *found is set, no further
+// node is visited.
+func Search(root ast.Node, visit func(n ast.Node, found *bool) bool) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		return !found && visit(n, &found)
+	})
+	return found
+}
+
 // Find reports whether match is true of a node of the tree at root outside
 // function literals (code in a closure runs when the closure is called, not
 // where it stands). It walks in ast.Inspect's order and stops at the first
