@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"os/exec"
@@ -105,23 +106,11 @@ func run(o *options) (exitcode int) {
 	exitAtLeast := func(code int) { exitcode = max(code, exitcode) }
 
 	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
+		startWriting(o.cpuProfile, pprof.StartCPUProfile)
 		defer pprof.StopCPUProfile()
 	}
 	if o.trace != "" {
-		f, err := os.Create(o.trace)
-		if err != nil {
-			log.Fatal(err)
-		}
-		if err := trace.Start(f); err != nil {
-			log.Fatal(err)
-		}
+		startWriting(o.trace, trace.Start)
 		defer func() {
 			trace.Stop()
 			log.Printf("To view the trace, run:\n$ go tool trace view %s", o.trace)
@@ -242,6 +231,18 @@ func run(o *options) (exitcode int) {
 		pkgErrors:    pkgErrors,
 	}))
 	return
+}
+
+// startWriting creates the file name and has start begin writing to it (a
+// profile, a trace); a failure of either stops the run.
+func startWriting(name string, start func(io.Writer) error) {
+	f, err := os.Create(name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := start(f); err != nil {
+		log.Fatal(err)
+	}
 }
 
 // moduleRoot is the directory of the main module of the packages, or the

@@ -161,18 +161,13 @@ func (fs *factSet) allObjects(pass *analysis.Pass) []analysis.ObjectFact {
 	for k, f := range fs.objects {
 		out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
 	}
-	fs.dependency("")
-	for path, dep := range fs.closure {
-		tp := fs.t.universe[path]
-		if tp == nil || dep.facts == nil {
-			continue
-		}
-		for k, f := range fs.decode(dep, tp).objects {
+	fs.withFacts(false, func(_ *types.Package, dep *pkgState, d *decoded) {
+		for k, f := range d.objects {
 			if fs.visible(k.obj, dep) {
 				out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
 			}
 		}
-	}
+	})
 	return out
 }
 
@@ -181,20 +176,34 @@ func (fs *factSet) allPackages(pass *analysis.Pass) []analysis.PackageFact {
 	for _, f := range fs.packages {
 		out = append(out, analysis.PackageFact{Package: pass.Pkg, Fact: f})
 	}
+	fs.withFacts(true, func(tp *types.Package, _ *pkgState, d *decoded) {
+		for _, f := range d.packages {
+			out = append(out, analysis.PackageFact{Package: tp, Fact: f})
+		}
+	})
+	return out
+}
+
+// withFacts calls f with each analysed dependency that has facts, its
+// package as the importing package sees it and its facts decoded against
+// that. A dependency the importing package does not see (its types were
+// not imported) is skipped, or, with standIn, given a package of its path
+// and name that holds no object.
+func (fs *factSet) withFacts(standIn bool, f func(tp *types.Package, dep *pkgState, d *decoded)) {
 	fs.dependency("")
 	for path, dep := range fs.closure {
 		if dep.facts == nil {
 			continue
 		}
 		tp := fs.t.universe[path]
+		if tp == nil && !standIn {
+			continue
+		}
 		if tp == nil {
 			tp = types.NewPackage(path, dep.pkg.Name)
 		}
-		for _, f := range fs.decode(dep, tp).packages {
-			out = append(out, analysis.PackageFact{Package: tp, Fact: f})
-		}
+		f(tp, dep, fs.decode(dep, tp))
 	}
-	return out
 }
 
 // dependency returns the analysed package that path names among the
