@@ -51,6 +51,9 @@ const cacheFormat = "idemlint-deps-1"
 type depCache struct {
 	dir  string
 	salt [sha256.Size]byte // the executable, the analyzers and their settings
+	// modCache and goroot are the module cache and the Go tree's source,
+	// whose files are never rewritten (fileStamp).
+	modCache, goroot string
 
 	hits, misses, writes atomic.Int64
 }
@@ -106,7 +109,10 @@ func openCache(analyzers []*analysis.Analyzer, settings []string) (*depCache, st
 	for _, s := range settings {
 		fmt.Fprintf(h, "setting %q\n", s)
 	}
-	c := &depCache{dir: dir}
+	c := &depCache{dir: dir, modCache: modCacheDir()}
+	if build.Default.GOROOT != "" {
+		c.goroot = filepath.Join(build.Default.GOROOT, "src")
+	}
 	h.Sum(c.salt[:0])
 	return c, dir
 }
@@ -157,9 +163,8 @@ func (c *depCache) depKey(p *packages.Package, imports func(*packages.Package) (
 		goVersion = p.Module.GoVersion
 	}
 	fmt.Fprintf(h, "id %q path %q go %q export %q\n", p.ID, p.PkgPath, goVersion, p.ExportFile)
-	fixed := p.Module != nil && p.Module.Version != "" && p.Module.Replace == nil // in the module cache
 	for _, name := range p.CompiledGoFiles {
-		stamp, ok := fileStamp(name, fixed || p.Module == nil && underGOROOT(name))
+		stamp, ok := fileStamp(name, under(name, c.modCache) || under(name, c.goroot))
 		if !ok {
 			return "", false
 		}
@@ -182,11 +187,11 @@ func (c *depCache) depKey(p *packages.Package, imports func(*packages.Package) (
 }
 
 // fileStamp identifies the contents of a file: by its size and
-// modification time when it is fixed (a file of a module in the module
-// cache, which is read-only and never rewritten, or of the standard
-// library), by their hash otherwise (a file of the main module, of a
-// replacement directory or of a workspace module can be rewritten within
-// the file system's clock tick, keeping its size).
+// modification time when it is fixed (a file of the module cache, which
+// is read-only and never rewritten, or of the Go tree), by their hash
+// otherwise (a file of the main module, of a replacement directory, of a
+// workspace module or of a vendor directory can be rewritten within the
+// file system's clock tick, keeping its size).
 func fileStamp(name string, fixed bool) (string, bool) {
 	if fixed {
 		fi, err := os.Stat(name)
@@ -203,10 +208,21 @@ func fileStamp(name string, fixed bool) (string, bool) {
 	return hex.EncodeToString(sum[:]), true
 }
 
-// underGOROOT reports whether name is a file of the Go tree's source.
-func underGOROOT(name string) bool {
-	root := build.Default.GOROOT
-	return root != "" && strings.HasPrefix(name, filepath.Join(root, "src")+string(filepath.Separator))
+// under reports whether name is a file below dir ("" is no directory).
+func under(name, dir string) bool {
+	return dir != "" && strings.HasPrefix(name, dir+string(filepath.Separator))
+}
+
+// modCacheDir is the go command's module cache: GOMODCACHE, or pkg/mod in
+// the first GOPATH entry.
+func modCacheDir() string {
+	if dir := os.Getenv("GOMODCACHE"); dir != "" {
+		return filepath.Clean(dir)
+	}
+	if list := filepath.SplitList(build.Default.GOPATH); len(list) > 0 && list[0] != "" {
+		return filepath.Join(list[0], "pkg", "mod")
+	}
+	return ""
 }
 
 func (c *depCache) file(key string) string { return filepath.Join(c.dir, key[:2], key) }

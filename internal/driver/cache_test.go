@@ -171,3 +171,42 @@ func TestCacheSettings(t *testing.T) {
 		t.Errorf("%s=off: cache %v (%s)", CacheEnv, c, why)
 	}
 }
+
+// TestFileStamp checks that a file outside the module cache and the Go
+// tree is known by its contents, and one inside them by its size and time.
+func TestFileStamp(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "a.go")
+	write := func(src string) os.FileInfo {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	fi := write("package a // 1\n")
+	before, _ := fileStamp(name, false)
+	fixedBefore, _ := fileStamp(name, true)
+	write("package a // 2\n")
+	if err := os.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := fileStamp(name, false)
+	fixedAfter, _ := fileStamp(name, true)
+	if before == after {
+		t.Error("a rewritten file of the same size and time has the same stamp")
+	}
+	if fixedBefore != fixedAfter {
+		t.Error("a fixed file's stamp is not its size and time")
+	}
+	if _, ok := fileStamp(filepath.Join(dir, "missing.go"), false); ok {
+		t.Error("a missing file has a stamp")
+	}
+	if !under(name, dir) || under(name, dir+"x") || under(name, "") {
+		t.Error("under")
+	}
+}
