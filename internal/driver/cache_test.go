@@ -166,6 +166,13 @@ func TestCacheSettings(t *testing.T) {
 	}) {
 		t.Errorf("settings %q: want key-headers and no json", o.settings)
 	}
+	// A setting from idemlint.yml is in the flags' values too.
+	fromFile := analyzers.Config{RetryFuncs: []string{"example.com/p.Do"}}
+	if o, ok := parseFlags([]string{"./..."}, analyzers.New(&fromFile), fromFile.Bind); !ok {
+		t.Error("valid command line rejected")
+	} else if !slices.Contains(o.settings, "retry-funcs=example.com/p.Do") {
+		t.Errorf("a configured retry function is not among the settings: %q", o.settings)
+	}
 	t.Setenv(CacheEnv, "off")
 	if c, why := openCache(suite, nil); c != nil || !strings.Contains(why, "off") {
 		t.Errorf("%s=off: cache %v (%s)", CacheEnv, c, why)
