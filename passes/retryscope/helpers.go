@@ -325,6 +325,49 @@ func returnsDuration(f *ast.File, fd *ast.FuncDecl) bool {
 	return false
 }
 
+// mayReturnDuration reports, from a file's text, whether it may declare a
+// function that returnsDuration accepts: a word Duration followed, past
+// blanks and /* */ comments, by a brace, or by a parenthesis and then a
+// brace (one named result). A line comment or a line break cannot stand
+// there: the line would end with a semicolon before the body.
+func mayReturnDuration(src []byte) bool {
+	const word = "Duration"
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(word))
+		if j < 0 {
+			return false
+		}
+		i += j + len(word)
+		k := skipBlanks(src, i)
+		if k < len(src) && src[k] == ')' {
+			k = skipBlanks(src, k+1)
+		}
+		if k < len(src) && src[k] == '{' {
+			return true
+		}
+	}
+}
+
+// skipBlanks returns the index of the first byte of src at or after i that
+// is not a space, a tab or part of a /* */ comment.
+func skipBlanks(src []byte, i int) int {
+	for i < len(src) {
+		switch {
+		case src[i] == ' ' || src[i] == '\t':
+			i++
+		case bytes.HasPrefix(src[i:], []byte("/*")):
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return len(src)
+			}
+			i += 2 + end + 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
 // helperOf returns the helper that loop scope s makes of fn, when the loop
 // calls one of fn's func parameters (the attempt) and waits.
 func (m *model) helperOf(fn *types.Func, s *Scope) *helper {
@@ -489,7 +532,7 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 		// (returnsDuration), may have a fact.
 		fset := token.NewFileSet()
 		for i, src := range srcs {
-			if !bytes.Contains(src, []byte("Duration")) || !bytes.Contains(src, []byte(`"time"`)) {
+			if !bytes.Contains(src, []byte(`"time"`)) || !mayReturnDuration(src) {
 				continue
 			}
 			f, err := parser.ParseFile(fset, p.Files[i], src, parser.SkipObjectResolution)

@@ -20,13 +20,28 @@ import (
 // passes LibraryCalls and is in the lexicon's calls. A driver skips a
 // dependency on their word (see nestedretry): a false "no" loses findings.
 func TestPrefilterSound(t *testing.T) {
-	var loops, ownLoops, calls atomic.Int64 // the checker runs actions in parallel
+	var loops, ownLoops, calls, delays atomic.Int64 // the checker runs actions in parallel
 	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
 		pp := prefilter.FromPass(pass.Pkg, pass.Fset, pass.Files)
 		lex, err := pp.Lexicon()
 		if err != nil {
 			t.Error(err)
 			return
+		}
+		srcs, err := pp.Source()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		for i, f := range pass.Files {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && retryscope.ReturnsDuration(f, fd) {
+					delays.Add(1)
+					if !retryscope.MayReturnDuration(srcs[i]) {
+						t.Errorf("%s: mayReturnDuration rules out the file of %s", pass.Fset.Position(fd.Pos()), fd.Name.Name)
+					}
+				}
+			}
 		}
 		lf := retryscope.NewLoopFilter(pass.Files)
 		lib := retryscope.LibraryCalls(retryscope.Analyzer, pp)
@@ -92,10 +107,34 @@ func TestPrefilterSound(t *testing.T) {
 			}
 		}
 	})
-	if loops.Load() < 20 || ownLoops.Load() < 20 || calls.Load() < 20 {
-		t.Errorf("vacuous: %d waiting loops (%d with a wait of their own), %d library calls", loops.Load(), ownLoops.Load(), calls.Load())
+	if loops.Load() < 20 || ownLoops.Load() < 20 || calls.Load() < 20 || delays.Load() < 3 {
+		t.Errorf("vacuous: %d waiting loops (%d with a wait of their own), %d library calls, %d delay functions", loops.Load(),
+			ownLoops.Load(), calls.Load(), delays.Load())
 	}
-	t.Logf("%d waiting loops (%d with a wait of their own), %d library calls checked", loops.Load(), ownLoops.Load(), calls.Load())
+	t.Logf("%d waiting loops (%d with a wait of their own), %d library calls, %d delay functions checked", loops.Load(),
+		ownLoops.Load(), calls.Load(), delays.Load())
+}
+
+// TestMayReturnDuration checks the text test of a delay function's file on
+// the signatures it must accept and the declarations it need not.
+func TestMayReturnDuration(t *testing.T) {
+	for src, want := range map[string]bool{
+		"func F() time.Duration {":                      true,
+		"func F(n int) (d time.Duration) {":             true,
+		"func (b *B) F() time.Duration /* why */ {":     true,
+		"func F[T any](x T) t.Duration\t{":              true,
+		"func F() (time.Duration, error) {":             false,
+		"type T struct{ D time.Duration }":              false,
+		"var d time.Duration = 3":                       false,
+		"func F(d time.Duration) error {":               false,
+		"func F() time.Duration /* unterminated {":      false,
+		"x := durationpb.Duration{Seconds: 1}":          true, // a literal: more than needed
+		"func F() time.Duration { return time.Second }": true,
+	} {
+		if got := retryscope.MayReturnDuration([]byte(src)); got != want {
+			t.Errorf("%q: %v, want %v", src, got, want)
+		}
+	}
 }
 
 // TestLoopFilter checks the loops LoopFilter rules out, none of which the
