@@ -123,7 +123,8 @@ run_set() {
 	read -r it im < <(median "$work/suite.runs")
 	read -r st sm < <(measure 1 env STATICCHECK_CACHE="$work/sc-$name" "$staticcheck" -checks all -tests=false "$@")
 	printf '\n== %s (%d patterns; load now %s)\n' "$name" "$#" "$(cut -d' ' -f1-3 /proc/loadavg)"
-	printf 'floor runs (s): %s; suite runs (s): %s\n' "$(cut -d' ' -f1 "$work/floor.runs" | tr '\n' ' ')" "$(cut -d' ' -f1 "$work/suite.runs" | tr '\n' ' ')"
+	printf 'floor runs (s, MB): %s; suite runs (s, MB): %s\n' "$(awk '{printf "%s %.0f; ", $1, $2 / 1024}' "$work/floor.runs")" \
+		"$(awk '{printf "%s %.0f; ", $1, $2 / 1024}' "$work/suite.runs")"
 	printf '%-22s %9s %14s\n' tool "wall (s)" "peak RSS (MB)"
 	printf '%-22s %9s %14.0f\n' "floor (no-op)" "$ft" "$(bc -l <<<"$fm/1024")"
 	printf '%-22s %9s %14.0f\n' "idemlint suite" "$it" "$(bc -l <<<"$im/1024")"
