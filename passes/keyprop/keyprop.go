@@ -174,8 +174,7 @@ func (c *checker) sourceCall(call *ast.CallExpr, fn *types.Func) bool {
 		name, ok := astq.StringConst(c.info, call.Args[0])
 		return ok && keys.PathVar(name)
 	}
-	switch fn.FullName() {
-	case "(net/http.Header).Get", "(net/http.Header).Values":
+	if names.IsFull(fn, "(net/http.Header).Get", "(net/http.Header).Values") {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok || len(call.Args) != 1 {
 			return false

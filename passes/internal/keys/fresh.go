@@ -3,6 +3,8 @@ package keys
 import (
 	"go/types"
 	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // Fresh reports whether fn returns a fresh value on every call: a key or
@@ -77,11 +79,7 @@ const RuntimePath = "github.com/idemlint/idemlint/runtime/idempotency"
 // the runtime Middleware's lease (idempotency.LeaseOf) or a step's key
 // (idempotency.StepKey).
 func Incoming(fn *types.Func) bool {
-	switch fn.FullName() {
-	case RuntimePath + ".LeaseOf", RuntimePath + ".StepKey":
-		return true
-	}
-	return false
+	return names.IsFull(fn, RuntimePath+".LeaseOf", RuntimePath+".StepKey")
 }
 
 // KeyedAPI reports whether fn is of a payment API whose calls take an
@@ -95,15 +93,11 @@ func KeyedAPI(fn *types.Func) bool {
 // asynq's TaskID option, the id asynq dedupes enqueues on (an enqueue of a
 // task id that exists fails with ErrTaskIDConflict).
 func KeySetter(fn *types.Func) bool {
-	return KeyedAPI(fn) && fn.Name() == "SetIdempotencyKey" || fn.FullName() == "github.com/hibiken/asynq.TaskID"
+	return KeyedAPI(fn) && fn.Name() == "SetIdempotencyKey" || names.IsFull(fn, "github.com/hibiken/asynq.TaskID")
 }
 
 // PassThrough reports whether fn returns its key argument as it is
 // (uuid.Must): a key it wraps is as fresh as the argument.
 func PassThrough(fn *types.Func) bool {
-	switch fn.FullName() {
-	case "github.com/google/uuid.Must", "github.com/gofrs/uuid.Must", "github.com/gofrs/uuid/v5.Must":
-		return true
-	}
-	return false
+	return names.IsFull(fn, "github.com/google/uuid.Must", "github.com/gofrs/uuid.Must", "github.com/gofrs/uuid/v5.Must")
 }

@@ -3,6 +3,8 @@ package keys
 import (
 	"go/types"
 	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // PathVar reports whether a route variable of that name carries the
@@ -18,22 +20,22 @@ func PathVar(name string) bool {
 // PathMap reports whether fn returns the route variables of a request as
 // a map: gorilla/mux's Vars.
 func PathMap(fn *types.Func) bool {
-	return fn.FullName() == "github.com/gorilla/mux.Vars"
+	return names.IsFull(fn, "github.com/gorilla/mux.Vars")
 }
 
 // PathValue reports whether fn returns one route variable of a request,
 // named by its argument: (*net/http.Request).PathValue.
 func PathValue(fn *types.Func) bool {
-	return fn.FullName() == "(*net/http.Request).PathValue"
+	return names.IsFull(fn, "(*net/http.Request).PathValue")
 }
 
 // Decoded returns the index of the argument that a decoding call of fn
 // fills (json.Unmarshal's target, (*json.Decoder).Decode's), or -1.
 func Decoded(fn *types.Func) int {
-	switch fn.FullName() {
-	case "encoding/json.Unmarshal":
+	switch {
+	case names.IsFull(fn, "encoding/json.Unmarshal"):
 		return 1
-	case "(*encoding/json.Decoder).Decode":
+	case names.IsFull(fn, "(*encoding/json.Decoder).Decode"):
 		return 0
 	}
 	return -1

@@ -38,6 +38,27 @@ func In(obj types.Object, from *types.Package) string {
 	return obj.Pkg().Name() + "." + obj.Name()
 }
 
+// IsFull reports whether fn's full name (types.Func.FullName, as
+// "github.com/gorilla/mux.Vars" or "(*net/http.Request).PathValue") is one
+// of fulls. It compares fn's name with the last element of each first, so
+// that the call of a function of none of them builds no string: checks
+// ask it of every call.
+func IsFull(fn *types.Func, fulls ...string) bool {
+	name := fn.Name()
+	full := ""
+	for _, f := range fulls {
+		if n := len(f) - len(name); n > 0 && f[n-1] == '.' && f[n:] == name {
+			if full == "" {
+				full = fn.FullName()
+			}
+			if f == full {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Type returns t as code outside its package spells it ("*http.Client").
 func Type(t types.Type) string {
 	return types.TypeString(t, func(p *types.Package) string { return p.Name() })

@@ -54,4 +54,25 @@ var _ = (*http.Client).Do
 			t.Errorf("In(%v, %v) = %q, want %q", c.obj, c.from, got, c.want)
 		}
 	}
+	get := http.Scope().Lookup("Get").(*types.Func)
+	fF := pkg.Scope().Lookup("F").(*types.Func)
+	for _, c := range []struct {
+		fn    *types.Func
+		fulls []string
+		want  bool
+	}{
+		{get, []string{"net/http.Get"}, true},
+		{get, []string{"net/http.Head", "net/http.Get"}, true},
+		{get, []string{"example.com/other.Get", "(*net/http.Client).Get"}, false}, // same name, other function
+		{get, []string{"net/http.Ge", "net/httpGet", "Get"}, false},
+		{do.(*types.Func), []string{"(*net/http.Client).Do"}, true},
+		{do.(*types.Func), []string{"(net/http.Client).Do"}, false},
+		{m.(*types.Func), []string{"(*example.com/x/p.T[K]).M"}, m.(*types.Func).FullName() == "(*example.com/x/p.T[K]).M"},
+		{fF, []string{"example.com/x/p.F"}, true},
+		{fF, nil, false},
+	} {
+		if got := IsFull(c.fn, c.fulls...); got != c.want {
+			t.Errorf("IsFull(%s, %q) = %v, want %v", c.fn.FullName(), c.fulls, got, c.want)
+		}
+	}
 }
