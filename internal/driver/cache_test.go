@@ -24,16 +24,15 @@ import (
 	"example.com/m/c"
 )
 
-func Run() error {
-	var err error
-	for i := 0; i < 2; i++ {
+func Run() (err error) {
+	c.Noop()
+	for range 2 {
 		if err = b.Pay(&a.Client{}); err == nil {
-			return nil
+			break
 		}
 		time.Sleep(time.Second)
 	}
-	c.Noop()
-	return err
+	return
 }
 `
 

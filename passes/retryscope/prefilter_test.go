@@ -118,21 +118,29 @@ func TestPrefilterSound(t *testing.T) {
 // TestMayReturnDuration checks the text test of a delay function's file on
 // the signatures it must accept and the declarations it need not.
 func TestMayReturnDuration(t *testing.T) {
-	for src, want := range map[string]bool{
-		"func F() time.Duration {":                      true,
-		"func F(n int) (d time.Duration) {":             true,
-		"func (b *B) F() time.Duration /* why */ {":     true,
-		"func F[T any](x T) t.Duration\t{":              true,
-		"func F() (time.Duration, error) {":             false,
-		"type T struct{ D time.Duration }":              false,
-		"var d time.Duration = 3":                       false,
-		"func F(d time.Duration) error {":               false,
-		"func F() time.Duration /* unterminated {":      false,
-		"x := durationpb.Duration{Seconds: 1}":          true, // a literal: more than needed
-		"func F() time.Duration { return time.Second }": true,
-	} {
-		if got := retryscope.MayReturnDuration([]byte(src)); got != want {
-			t.Errorf("%q: %v, want %v", src, got, want)
+	accept := []string{
+		"func F() time.Duration {",
+		"func F(n int) (d time.Duration) {",
+		"func (b *B) F() time.Duration /* why */ {",
+		"func F[T any](x T) t.Duration\t{",
+		"func F() time.Duration { return time.Second }",
+		"x := durationpb.Duration{Seconds: 1}", // a literal: more than needed
+	}
+	reject := []string{
+		"func F() (time.Duration, error) {",
+		"type T struct{ D time.Duration }",
+		"var d time.Duration = 3",
+		"func F(d time.Duration) error {",
+		"func F() time.Duration /* unterminated {",
+	}
+	for _, src := range accept {
+		if !retryscope.MayReturnDuration([]byte(src)) {
+			t.Errorf("%q ruled out", src)
+		}
+	}
+	for _, src := range reject {
+		if retryscope.MayReturnDuration([]byte(src)) {
+			t.Errorf("%q kept", src)
 		}
 	}
 }
