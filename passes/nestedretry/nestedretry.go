@@ -515,14 +515,11 @@ func (c *checker) soleImpl(call *ast.CallExpr) *types.Func {
 // inTestFile reports whether the named type t (or *t) is declared in a
 // _test.go file.
 func (c *checker) inTestFile(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
+	tn := astq.NamedOf(t)
+	if tn == nil {
 		return false
 	}
-	f := c.pass.Fset.File(n.Obj().Pos())
+	f := c.pass.Fset.File(tn.Pos())
 	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/prefilter"
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // The clients that retry by themselves, and what their configuration code
@@ -664,15 +665,11 @@ func stripeCall(fn *types.Func) bool {
 		if sig.Recv() == nil {
 			return false
 		}
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		n, ok := types.Unalias(t).(*types.Named)
-		if !ok {
+		recv := astq.NamedOf(sig.Recv().Type())
+		if recv == nil {
 			return false
 		}
-		tn := n.Obj().Name()
+		tn := recv.Name()
 		if tn == "Backend" || tn == "BackendImplementation" {
 			return strings.HasPrefix(fn.Name(), "Call")
 		}
@@ -730,12 +727,7 @@ func awsOperation(fn *types.Func) bool {
 	if sig.Recv() == nil || !sig.Variadic() || sig.Params().Len() != 3 || sig.Results().Len() != 2 {
 		return false
 	}
-	t := sig.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Name() != "Client" {
+	if recv := astq.NamedOf(sig.Recv().Type()); recv == nil || recv.Name() != "Client" {
 		return false
 	}
 	return isContext(sig.Params().At(0).Type()) && isError(sig.Results().At(1).Type())

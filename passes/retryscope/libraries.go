@@ -527,14 +527,11 @@ func (m *model) typePath(e ast.Expr) string {
 	if t == nil {
 		return ""
 	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
+	tn := astq.NamedOf(t)
+	if tn == nil {
 		return ""
 	}
-	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+	return tn.Pkg().Path() + "." + tn.Name()
 }
 
 func (m *model) backoffLit(lit *ast.CompositeLit) backoff {

@@ -150,11 +150,8 @@ func isClient(t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Client"
+	tn := astq.NamedOf(t)
+	return tn != nil && tn.Pkg().Path() == "net/http" && tn.Name() == "Client"
 }
 
 // requestWithoutDeadline reports whether the *http.Request e is proven to

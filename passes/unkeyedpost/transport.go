@@ -112,12 +112,8 @@ func exportedRecv(info *types.Info, fd *ast.FuncDecl) bool {
 	if fd.Recv == nil || len(fd.Recv.List) == 0 {
 		return true
 	}
-	t := info.TypeOf(fd.Recv.List[0].Type)
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Exported()
+	tn := astq.NamedOf(info.TypeOf(fd.Recv.List[0].Type))
+	return tn != nil && tn.Exported()
 }
 
 // isParam reports whether v is a parameter of fd.

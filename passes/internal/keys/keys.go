@@ -8,6 +8,8 @@ import (
 	"go/constant"
 	"go/types"
 	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // DefaultHeaders are the request headers that carry an idempotency key.
@@ -192,14 +194,11 @@ func RequestIDField(t types.Type, field string) bool {
 	if field != "RequestId" {
 		return false
 	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
+	tn := astq.NamedOf(t)
+	if tn == nil {
 		return false
 	}
-	for _, imp := range n.Obj().Pkg().Imports() {
+	for _, imp := range tn.Pkg().Imports() {
 		if imp.Path() == "google.golang.org/grpc" || strings.HasPrefix(imp.Path(), "google.golang.org/protobuf/") {
 			return true
 		}
