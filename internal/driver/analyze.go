@@ -101,14 +101,15 @@ type graph struct {
 // analyze runs analyzers over the initial packages, in dependency order,
 // with at most workers packages in memory at a time. Dependencies that
 // are analysed only for facts are skipped when the prefilters of the
-// analyzers with facts rule them out (mode); with a cache (not nil, and
-// mode prefilterOn), the outcome of such a dependency is read from it when
-// an earlier run kept it, and kept for the next run otherwise.
+// analyzers with facts rule them out (mode); with a cache (not nil, mode
+// prefilterOn, and no fact log: a dependency read from the cache would log
+// none), the outcome of such a dependency is read from it when an earlier
+// run kept it, and kept for the next run otherwise.
 func analyze(analyzers []*analysis.Analyzer, initial []*packages.Package, workers int, factLog io.Writer, mode prefilterMode,
 	cache *depCache) *graph {
 	e := &engine{states: make(map[*packages.Package]*pkgState), ill: make(map[*packages.Package]bool), factLog: factLog,
 		prefilter: mode, variants: make(map[*packages.Package]bool)}
-	if cache != nil && mode == prefilterOn {
+	if cache != nil && mode == prefilterOn && factLog == nil {
 		e.cache, e.factTypes = cache, factTypesOf(analyzers)
 	}
 

@@ -186,9 +186,6 @@ func run(o *options) (exitcode int) {
 		factLog = os.Stderr
 	}
 	cache, where := openCache(o.analyzers, o.settings)
-	if factLog != nil {
-		cache, where = nil, "-debug f logs the facts of every dependency analysed" // a cached one logs none
-	}
 	g := analyze(o.analyzers, initial, workers, factLog, prefilterModeFromEnv(), cache)
 	if o.dbg('v') {
 		log.Printf("analysed %d packages, skipped %d (%s=%s), %d of them as the cache kept them", len(g.analysed), len(g.skipped),
