@@ -29,7 +29,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		FactTypes: []analysis.Fact{new(effectFact), new(stmtFact), new(stmtParamFact), new(fieldCallsFact), new(ctorFact)},
 		Run:       func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)

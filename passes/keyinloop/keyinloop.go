@@ -42,7 +42,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)

@@ -35,7 +35,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: []analysis.Fact{new(publishFact), new(publishersFact)},
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope, FactTypes: []analysis.Fact{new(publishFact), new(publishersFact)},
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			run(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		}})

@@ -27,21 +27,18 @@ const Name = "nestedretry"
 // Config configures the check: the retry model to read.
 type Config = check.Config
 
-// Analyzer is the check with the default configuration.
-var Analyzer = New(&Config{})
-
-// New returns the check for cfg. The analyzer reads cfg when it runs.
-func New(cfg *Config) *analysis.Analyzer {
-	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, FactTypes: factTypes(),
-		Run: func(pass *analysis.Pass, res *retryscope.Result) {
-			if !skipStd || !isStd(pass) {
-				newChecker(pass, res).run()
-			}
-		}})
-}
+// Analyzer is the check with the default configuration; New returns the
+// check for a Config.
+var Analyzer, New = check.Define(Documentation, run, factTypes()...)
 
 // factTypes are the check's facts.
 func factTypes() []analysis.Fact { return []analysis.Fact{new(retriesFact), new(transportFact)} }
+
+func run(pass *analysis.Pass, res *retryscope.Result) {
+	if !skipStd || !isStd(pass) {
+		newChecker(pass, res).run()
+	}
+}
 
 // A layer is one retry layer of the package: a retry loop, a retry
 // library call, or a call to a client that retries by itself.

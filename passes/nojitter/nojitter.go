@@ -21,13 +21,9 @@ const Name = "nojitter"
 // Config configures the check: the retry model to read.
 type Config = check.Config
 
-// Analyzer is the check with the default configuration.
-var Analyzer = New(&Config{})
-
-// New returns the check for cfg.
-func New(cfg *Config) *analysis.Analyzer {
-	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
-}
+// Analyzer is the check with the default configuration; New returns the
+// check for a Config.
+var Analyzer, New = check.Define(Documentation, run)
 
 const runtimeFix = "use retry.Do, which waits with full jitter"
 

@@ -22,13 +22,9 @@ const Name = "retrytimeout"
 // Config configures the check: the retry model to read.
 type Config = check.Config
 
-// Analyzer is the check with the default configuration.
-var Analyzer = New(&Config{})
-
-// New returns the check for cfg. The analyzer reads cfg when it runs.
-func New(cfg *Config) *analysis.Analyzer {
-	return check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope, Run: run})
-}
+// Analyzer is the check with the default configuration; New returns the
+// check for a Config.
+var Analyzer, New = check.Define(Documentation, run)
 
 // The messages' fixes; the docs give the longer why and the runtime's
 // Policy.AttemptTimeout.

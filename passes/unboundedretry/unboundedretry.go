@@ -28,7 +28,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg.StrictContext) }})
 	a.Flags.BoolVar(&cfg.StrictContext, "strict-context", cfg.StrictContext, "also report retries bounded only by a caller's context")
 	return a

@@ -36,7 +36,7 @@ var Analyzer = New(&Config{})
 
 // New returns the check for cfg. The analyzer reads cfg when it runs.
 func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Name: Name, Doc: Documentation.AnalyzerDoc(), Scope: cfg.Scope,
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
 	check.KeyFlags(a, &cfg.KeyHeaders, nil)
 	return a

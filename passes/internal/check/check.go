@@ -5,6 +5,7 @@ package check
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/internal/checkdoc"
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -18,8 +19,8 @@ type Config struct {
 
 // Spec describes a check.
 type Spec struct {
-	Name string
-	Doc  string
+	// Doc is the check's documentation: its name and its analyzer's Doc.
+	Doc *checkdoc.Doc
 	// Scope is the retry model pass to read; nil means retryscope.Analyzer.
 	Scope     *analysis.Analyzer
 	FactTypes []analysis.Fact
@@ -35,9 +36,9 @@ func New(s Spec) *analysis.Analyzer {
 		scope = retryscope.Analyzer
 	}
 	return &analysis.Analyzer{
-		Name:      s.Name,
-		Doc:       s.Doc,
-		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/" + s.Name + ".md",
+		Name:      s.Doc.Name,
+		Doc:       s.Doc.AnalyzerDoc(),
+		URL:       "https://github.com/idemlint/idemlint/blob/main/docs/" + s.Doc.Name + ".md",
 		Requires:  []*analysis.Analyzer{scope, suppress.Analyzer},
 		FactTypes: s.FactTypes,
 		Run: func(pass *analysis.Pass) (any, error) {
@@ -45,6 +46,15 @@ func New(s Spec) *analysis.Analyzer {
 			return nil, nil
 		},
 	}
+}
+
+// Define returns the analyzer with the default configuration and the
+// constructor of a check that has no options besides the model it reads.
+func Define(doc *checkdoc.Doc, run func(*analysis.Pass, *retryscope.Result), facts ...analysis.Fact) (*analysis.Analyzer, func(*Config) *analysis.Analyzer) {
+	build := func(cfg *Config) *analysis.Analyzer {
+		return New(Spec{Doc: doc, Scope: cfg.Scope, FactTypes: facts, Run: run})
+	}
+	return build(&Config{}), build
 }
 
 // KeyFlags gives a the -key-headers and, when fields is not nil, the
