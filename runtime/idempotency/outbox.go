@@ -125,7 +125,6 @@ func NewMemoryOutbox() *Outbox {
 
 // OutboxDDL returns the statements NewPostgresOutbox runs to create its table and index when missing.
 func OutboxDDL(table string) []string {
-	idx := table[lastDot(table)+1:] + "_pending_idx"
 	return []string{
 		`CREATE TABLE IF NOT EXISTS ` + table + ` (
 	id           bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -141,7 +140,7 @@ func OutboxDDL(table string) []string {
 	delivered_at timestamptz,
 	UNIQUE (kind, entity_id, idem_key)
 )`,
-		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (available_at, id) WHERE state = 'pending'`,
+		createIndex(table, "_pending_idx", "(available_at, id) WHERE state = 'pending'"),
 	}
 }
 

@@ -140,7 +140,6 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-
 // name (see WithTable).
 func DDL(table string) []string {
 	seq := table + "_fence_seq"
-	idx := table[strings.LastIndexByte(table, '.')+1:] + "_expires_at_idx"
 	return []string{
 		`CREATE SEQUENCE IF NOT EXISTS ` + seq,
 		`CREATE TABLE IF NOT EXISTS ` + table + ` (
@@ -160,8 +159,16 @@ func DDL(table string) []string {
 	expires_at   timestamptz NOT NULL,
 	PRIMARY KEY (tenant, idem_key)
 )`,
-		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (expires_at)`,
+		createIndex(table, "_expires_at_idx", "(expires_at)"),
 	}
+}
+
+// createIndex returns the statement that creates, when missing, the index of table on the columns (and
+// WHERE clause, if any) of on. Its name is the table's without the schema (an index lives in its table's
+// schema), then suffix.
+func createIndex(table, suffix, on string) string {
+	idx := table[strings.LastIndexByte(table, '.')+1:] + suffix
+	return `CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` ` + on
 }
 
 // NewPostgresStore returns a store in db, creating its table, sequence and
