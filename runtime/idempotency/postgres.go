@@ -454,22 +454,21 @@ func (s *PostgresStore) Reap(ctx context.Context, batchSize int) (int, error) {
 	}
 }
 
-// RunReaper calls Reap every interval until ctx is done, then returns
-// ctx's error. Errors of single runs are passed to onError (if not nil)
-// and do not stop the loop.
+// RunReaper calls Reap every interval (counted from the end of the last
+// run, so that a long run is not followed at once by another) until ctx is
+// done, then returns ctx's error. Errors of single runs are passed to
+// onError (if not nil) and do not stop the loop. It panics when interval
+// is not positive.
 func (s *PostgresStore) RunReaper(ctx context.Context, interval time.Duration, batchSize int, onError func(error)) error {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
-				onError(err)
-			}
-		}
+	if interval <= 0 {
+		panic("idempotency: non-positive interval for RunReaper")
 	}
+	return poll(ctx, interval, func() time.Duration {
+		if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
+			onError(err)
+		}
+		return interval
+	})
 }
 
 type pgWork struct {
