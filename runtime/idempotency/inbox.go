@@ -58,23 +58,13 @@ func NewMemoryInbox() *Inbox {
 
 // InboxDDL returns the statements NewPostgresInbox runs to create its table when missing.
 func InboxDDL(table string) []string {
-	idx := table[lastDot(table)+1:] + "_consumed_at_idx"
 	return []string{
 		`CREATE TABLE IF NOT EXISTS ` + table + ` (
 	message_id  text        PRIMARY KEY CHECK (char_length(message_id) BETWEEN 1 AND 255),
 	consumed_at timestamptz NOT NULL DEFAULT now()
 )`,
-		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (consumed_at)`,
+		createIndex(table, "_consumed_at_idx", "(consumed_at)"),
 	}
-}
-
-func lastDot(s string) int {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '.' {
-			return i
-		}
-	}
-	return -1
 }
 
 // NewPostgresInbox returns an Inbox in a PostgreSQL table, creating it if missing (see InboxDDL). The

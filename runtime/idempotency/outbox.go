@@ -125,7 +125,6 @@ func NewMemoryOutbox() *Outbox {
 
 // OutboxDDL returns the statements NewPostgresOutbox runs to create its table and index when missing.
 func OutboxDDL(table string) []string {
-	idx := table[lastDot(table)+1:] + "_pending_idx"
 	return []string{
 		`CREATE TABLE IF NOT EXISTS ` + table + ` (
 	id           bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -141,7 +140,7 @@ func OutboxDDL(table string) []string {
 	delivered_at timestamptz,
 	UNIQUE (kind, entity_id, idem_key)
 )`,
-		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (available_at, id) WHERE state = 'pending'`,
+		createIndex(table, "_pending_idx", "(available_at, id) WHERE state = 'pending'"),
 	}
 }
 
@@ -365,7 +364,22 @@ func (o *Outbox) RelayOnce(ctx context.Context, send func(ctx context.Context, e
 // entries, and waits opts.Interval after a pass that found none or failed (reported to OnError).
 func (o *Outbox) Run(ctx context.Context, send func(ctx context.Context, e OutboxEntry) error, opts RelayOptions) error {
 	opts = opts.defaults()
-	t := time.NewTimer(0)
+	return poll(ctx, 0, func() time.Duration {
+		n, err := o.RelayOnce(ctx, send, opts)
+		if err != nil && ctx.Err() == nil && opts.OnError != nil {
+			opts.OnError(nil, err)
+		}
+		if n > 0 && err == nil {
+			return 0
+		}
+		return opts.Interval
+	})
+}
+
+// poll runs pass after the delay first, then again after each delay pass returns, until ctx is done; then it
+// returns ctx's error. The background loops (Outbox.Run, PostgresStore.RunReaper) are made of it.
+func poll(ctx context.Context, first time.Duration, pass func() (next time.Duration)) error {
+	t := time.NewTimer(first)
 	defer t.Stop()
 	for {
 		select {
@@ -373,15 +387,7 @@ func (o *Outbox) Run(ctx context.Context, send func(ctx context.Context, e Outbo
 			return ctx.Err()
 		case <-t.C:
 		}
-		n, err := o.RelayOnce(ctx, send, opts)
-		if err != nil && ctx.Err() == nil && opts.OnError != nil {
-			opts.OnError(nil, err)
-		}
-		if n > 0 && err == nil {
-			t.Reset(0)
-		} else {
-			t.Reset(opts.Interval)
-		}
+		t.Reset(pass())
 	}
 }
 

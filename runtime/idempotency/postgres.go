@@ -140,7 +140,6 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}(\.[A-Za-z_][A-Za-
 // name (see WithTable).
 func DDL(table string) []string {
 	seq := table + "_fence_seq"
-	idx := table[strings.LastIndexByte(table, '.')+1:] + "_expires_at_idx"
 	return []string{
 		`CREATE SEQUENCE IF NOT EXISTS ` + seq,
 		`CREATE TABLE IF NOT EXISTS ` + table + ` (
@@ -160,8 +159,16 @@ func DDL(table string) []string {
 	expires_at   timestamptz NOT NULL,
 	PRIMARY KEY (tenant, idem_key)
 )`,
-		`CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` (expires_at)`,
+		createIndex(table, "_expires_at_idx", "(expires_at)"),
 	}
+}
+
+// createIndex returns the statement that creates, when missing, the index of table on the columns (and
+// WHERE clause, if any) of on. Its name is the table's without the schema (an index lives in its table's
+// schema), then suffix.
+func createIndex(table, suffix, on string) string {
+	idx := table[strings.LastIndexByte(table, '.')+1:] + suffix
+	return `CREATE INDEX IF NOT EXISTS ` + idx + ` ON ` + table + ` ` + on
 }
 
 // NewPostgresStore returns a store in db, creating its table, sequence and
@@ -447,22 +454,21 @@ func (s *PostgresStore) Reap(ctx context.Context, batchSize int) (int, error) {
 	}
 }
 
-// RunReaper calls Reap every interval until ctx is done, then returns
-// ctx's error. Errors of single runs are passed to onError (if not nil)
-// and do not stop the loop.
+// RunReaper calls Reap every interval (counted from the end of the last
+// run, so that a long run is not followed at once by another) until ctx is
+// done, then returns ctx's error. Errors of single runs are passed to
+// onError (if not nil) and do not stop the loop. It panics when interval
+// is not positive.
 func (s *PostgresStore) RunReaper(ctx context.Context, interval time.Duration, batchSize int, onError func(error)) error {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
-				onError(err)
-			}
-		}
+	if interval <= 0 {
+		panic("idempotency: non-positive interval for RunReaper")
 	}
+	return poll(ctx, interval, func() time.Duration {
+		if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
+			onError(err)
+		}
+		return interval
+	})
 }
 
 type pgWork struct {

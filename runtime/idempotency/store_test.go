@@ -193,6 +193,34 @@ func TestExpiry(t *testing.T) {
 	})
 }
 
+// RunReaper reaps expired keys in the background until its context ends.
+func TestRunReaper(t *testing.T) {
+	db := schemaDB(t)
+	s, err := NewPostgresStore(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO idempotency_keys (tenant, idem_key, fp_version, fingerprint, state, fence, expires_at)
+VALUES ('', 'old', 1, '\x00', 'completed', 1, now() - interval '1 second')`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- s.RunReaper(ctx, 10*time.Millisecond, 10, func(err error) { t.Error(err) }) }()
+	for deadline, left := time.Now().Add(5*time.Second), 1; left != 0; time.Sleep(10 * time.Millisecond) {
+		if err := db.QueryRow(`SELECT count(*) FROM idempotency_keys`).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the expired key was not reaped in 5s")
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("RunReaper returned %v, want context.Canceled", err)
+	}
+}
+
 // The memory store stays within its bound without forgetting a live key:
 // it removes expired entries to make room, and refuses a new key
 // (ErrStoreFull) rather than evict a completed or in-progress one.
