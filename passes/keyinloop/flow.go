@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -562,11 +563,10 @@ func (f *flow) finerThanMinutes(call *ast.CallExpr) bool {
 	if len(call.Args) != 1 {
 		return false
 	}
-	tv, ok := f.c.info.Types[call.Args[0]]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+	layout, ok := astq.StringConst(f.c.info, call.Args[0])
+	if !ok {
 		return false
 	}
-	layout := constant.StringVal(tv.Value)
 	return strings.Contains(layout, "05") || strings.Contains(layout, ".000") || strings.Contains(layout, ".999") ||
 		strings.Contains(layout, ",000") || strings.Contains(layout, ",999")
 }

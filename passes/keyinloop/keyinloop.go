@@ -438,18 +438,7 @@ func (c *checker) assignedIn(n ast.Node, o types.Object, except ast.Stmt) bool {
 		if found || x == except && except != nil {
 			return false
 		}
-		var targets []ast.Expr
-		switch x := x.(type) {
-		case *ast.AssignStmt:
-			targets = x.Lhs
-		case *ast.IncDecStmt:
-			targets = []ast.Expr{x.X}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				targets = []ast.Expr{x.X}
-			}
-		}
-		for _, t := range targets {
+		for _, t := range astq.Written(x) {
 			if id, ok := ast.Unparen(t).(*ast.Ident); ok && (c.info.Uses[id] == o || c.info.Defs[id] == o) {
 				found = true
 			}

@@ -516,8 +516,7 @@ func (c *checker) inTestFile(t types.Type) bool {
 	if tn == nil {
 		return false
 	}
-	f := c.pass.Fset.File(tn.Pos())
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+	return astq.InTestFile(c.pass.Fset, tn.Pos())
 }
 
 // implCandidates are the types that may implement an interface of the

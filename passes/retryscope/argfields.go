@@ -91,6 +91,7 @@ func (m *model) argField(di *defIndex, arg ast.Expr, f *types.Var) ast.Expr {
 	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		e = ast.Unparen(u.X)
 	}
+	lit, _ := e.(*ast.CompositeLit)
 	if id, ok := e.(*ast.Ident); ok {
 		o := m.info.Uses[id]
 		if o == nil || !local(o) || IsParam(o) || len(di.defs[o]) != 1 || len(di.FieldSets(o)) > 0 || m.addressTaken(o) {
@@ -100,22 +101,13 @@ func (m *model) argField(di *defIndex, arg ast.Expr, f *types.Var) ast.Expr {
 		if !d.Plain() || d.tuple >= 0 || d.rhs == nil {
 			return nil
 		}
-		e = ast.Unparen(d.rhs)
+		lit, _ = ast.Unparen(d.rhs).(*ast.CompositeLit)
 	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
+	if lit == nil {
 		return nil
 	}
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			return nil // positional: not read here
-		}
-		if k, ok := kv.Key.(*ast.Ident); ok && m.info.Uses[k] == f {
-			return kv.Value
-		}
-	}
-	return nil
+	v, _ := astq.KeyedValue(m.info, lit, func(v *types.Var, _ *ast.Ident) bool { return v == f })
+	return v
 }
 
 // nonPositive reports whether e, an attempts value, is known to be 0 or

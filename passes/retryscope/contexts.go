@@ -4,7 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // The contexts: what ends a retry that is bounded by a context. A context
@@ -234,7 +235,7 @@ func (m *model) unboundedCallerDepth(o types.Object, depth int, seen map[types.O
 	}
 	calls, i := m.res.callsOfParam(v)
 	for _, call := range calls {
-		if m.inTestFile(call.Pos()) || call.Ellipsis.IsValid() || i >= len(call.Args) {
+		if astq.InTestFile(m.pass.Fset, call.Pos()) || call.Ellipsis.IsValid() || i >= len(call.Args) {
 			continue
 		}
 		a := call.Args[i]
@@ -255,10 +256,4 @@ func (m *model) unboundedCallerDepth(o types.Object, depth int, seen map[types.O
 		}
 	}
 	return nil
-}
-
-// inTestFile reports whether pos lies in a _test.go file.
-func (m *model) inTestFile(pos token.Pos) bool {
-	f := m.pass.Fset.File(pos)
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }

@@ -5,7 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // What the package's own code stores in its struct fields: the defaults a
@@ -48,13 +49,10 @@ func (m *model) fieldStores() map[*types.Var][]fieldStore {
 		}
 		return nil
 	}
-	for _, f := range m.pass.Files {
-		// A test's writes configure the test (a BackoffFunc a test
-		// installs), not the package's defaults: the package and its test
-		// variant (what go vet analyses) get the same answer.
-		if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
-			continue
-		}
+	// A test's writes configure the test (a BackoffFunc a test installs),
+	// not the package's defaults: the package and its test variant (what
+	// go vet analyses) get the same answer.
+	for f := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
 		for _, d := range f.Decls {
 			fd, _ := d.(*ast.FuncDecl)
 			add := func(v *types.Var, s fieldStore) {
@@ -279,10 +277,7 @@ func (m *model) optionStore(s fieldStore) bool {
 func (m *model) calledInPackage(fn *types.Func) bool {
 	if m.calledFuncs == nil {
 		m.calledFuncs = make(map[*types.Func]bool)
-		for _, f := range m.pass.Files {
-			if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
-				continue
-			}
+		for f := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
 					if g := m.callee(call); g != nil {

@@ -2,10 +2,8 @@ package retryscope
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
@@ -51,20 +49,19 @@ func (r *Result) FieldValues(v *types.Var) (vals []FieldValue, ok bool) {
 
 // FieldReach reports whether the package's non-test code stores into a
 // field named one of names of the value field v holds (x.v.Timeout = d,
-// &x.v.Timeout).
+// x.v.Timeout++, &x.v.Timeout).
 func (r *Result) FieldReach(v *types.Var, names ...string) bool {
 	m := r.model
 	found := false
-	m.eachUse(v, func(n ast.Node, sel *ast.SelectorExpr) {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, lhs := range n.Lhs {
-				found = found || ast.Unparen(lhs) == sel && slices.Contains(names, sel.Sel.Name)
+	for file := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
+		ast.Inspect(file, func(n ast.Node) bool {
+			for _, x := range astq.Written(n) {
+				sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+				found = found || ok && slices.Contains(names, sel.Sel.Name) && m.fieldOf(sel.X) == v
 			}
-		case *ast.UnaryExpr:
-			found = found || n.Op == token.AND && ast.Unparen(n.X) == sel && slices.Contains(names, sel.Sel.Name)
-		}
-	})
+			return !found
+		})
+	}
 	return found
 }
 
@@ -73,10 +70,7 @@ func (r *Result) FieldReach(v *types.Var, names ...string) bool {
 func (r *Result) FieldPassed(v *types.Var) bool {
 	m := r.model
 	found := false
-	for _, f := range m.pass.Files {
-		if strings.HasSuffix(m.pass.Fset.File(f.Pos()).Name(), "_test.go") {
-			continue
-		}
+	for f := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if call, ok := n.(*ast.CallExpr); ok {
 				for _, a := range call.Args {
@@ -87,31 +81,4 @@ func (r *Result) FieldPassed(v *types.Var) bool {
 		})
 	}
 	return found
-}
-
-// eachUse calls f with each assignment or & expression of the package's
-// non-test code and each selector x.v.F in it.
-func (m *model) eachUse(v *types.Var, f func(ast.Node, *ast.SelectorExpr)) {
-	for _, file := range m.pass.Files {
-		if strings.HasSuffix(m.pass.Fset.File(file.Pos()).Name(), "_test.go") {
-			continue
-		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			var xs []ast.Expr
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				xs = n.Lhs
-			case *ast.UnaryExpr:
-				xs = []ast.Expr{n.X}
-			default:
-				return true
-			}
-			for _, x := range xs {
-				if sel, ok := ast.Unparen(x).(*ast.SelectorExpr); ok && m.fieldOf(sel.X) == v {
-					f(n, sel)
-				}
-			}
-			return true
-		})
-	}
 }

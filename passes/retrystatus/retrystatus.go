@@ -2,7 +2,6 @@ package retrystatus
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -538,7 +537,7 @@ func (c *checker) keyed(fn *ast.FuncDecl) bool {
 	ast.Inspect(fn, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case ast.Expr:
-			if s, ok := c.stringValue(n); ok {
+			if s, ok := astq.StringConst(c.info, n); ok {
 				switch strings.ToLower(s) {
 				case "idempotency-key", "x-idempotency-key":
 					found = true
@@ -606,7 +605,7 @@ func (c *checker) readsRetryAfter(fn *ast.FuncDecl, u *unit) bool {
 					found = true // a helper the check cannot see into
 				}
 			case ast.Expr:
-				if s, ok := c.stringValue(n); ok && strings.EqualFold(s, "retry-after") {
+				if s, ok := astq.StringConst(c.info, n); ok && strings.EqualFold(s, "retry-after") {
 					found = true
 				}
 			}
@@ -646,14 +645,6 @@ func (c *checker) takesResponse(u *unit, call *ast.CallExpr) bool {
 func std(path string) bool {
 	first, _, _ := strings.Cut(path, "/")
 	return !strings.Contains(first, ".")
-}
-
-func (c *checker) stringValue(e ast.Expr) (string, bool) {
-	tv, ok := c.info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
 }
 
 // nonNilError reports whether e is an error value that is never nil: a
@@ -808,24 +799,12 @@ func (c *checker) operation(s *retryscope.Scope) {
 // defaultPolicy reports whether a policy argument (runtime/retry's
 // Policy) is a literal that leaves field (Retryable) nil.
 func (c *checker) defaultPolicy(e ast.Expr, field string) bool {
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
-	}
-	lit, ok := e.(*ast.CompositeLit)
-	if !ok {
+	lit := astq.StructLit(e)
+	if lit == nil {
 		return false
 	}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			return false
-		}
-		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
-			return false
-		}
-	}
-	return true
+	v, keyed := astq.KeyedValue(c.pass.TypesInfo, lit, func(_ *types.Var, k *ast.Ident) bool { return k.Name == field })
+	return keyed && v == nil
 }
 
 // mentions reports whether fn uses an identifier named name.

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -233,10 +232,7 @@ func (c *checker) timeoutStored(copies []*ast.AssignStmt) bool {
 		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		return ok && sel.Sel.Name == "Timeout" && isClient(c.info.TypeOf(sel.X)) && (replaced || !retryableHTTPClient(sel.X))
 	}
-	for _, file := range c.pass.Files {
-		if strings.HasSuffix(c.pass.Fset.File(file.Pos()).Name(), "_test.go") {
-			continue
-		}
+	for file := range astq.NonTestFiles(c.pass.Fset, c.pass.Files) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
@@ -434,10 +430,7 @@ func (c *checker) passedInPackage(fd *ast.FuncDecl, o types.Object) bool {
 // set its Timeout.
 func (c *checker) fieldLeaves(v *types.Var) bool {
 	found := false
-	for _, file := range c.pass.Files {
-		if strings.HasSuffix(c.pass.Fset.File(file.Pos()).Name(), "_test.go") {
-			continue
-		}
+	for file := range astq.NonTestFiles(c.pass.Fset, c.pass.Files) {
 		ast.Inspect(file, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || found {

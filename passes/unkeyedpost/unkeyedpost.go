@@ -2,7 +2,6 @@ package unkeyedpost
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -621,12 +620,7 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool 
 // stringValue returns the constant string e evaluates to, looking through
 // a local variable assigned once.
 func (c *checker) stringValue(fd *ast.FuncDecl, e ast.Expr) (string, bool) {
-	e = c.origin(fd, e, e.Pos())
-	tv, ok := c.info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
+	return astq.StringConst(c.info, c.origin(fd, e, e.Pos()))
 }
 
 func (c *checker) calleeName(call *ast.CallExpr) string {

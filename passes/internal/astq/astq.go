@@ -5,8 +5,46 @@ package astq
 import (
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
+	"iter"
+	"strings"
 )
+
+// InTestFile reports whether pos lies in a _test.go file.
+func InTestFile(fset *token.FileSet, pos token.Pos) bool {
+	f := fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+}
+
+// NonTestFiles yields the files that are not _test.go files: what a
+// package's own code does, the same for the package and its test variant.
+func NonTestFiles(fset *token.FileSet, files []*ast.File) iter.Seq[*ast.File] {
+	return func(yield func(*ast.File) bool) {
+		for _, f := range files {
+			if !InTestFile(fset, f.Pos()) && !yield(f) {
+				return
+			}
+		}
+	}
+}
+
+// Written returns what n writes or lets be written: an assignment's
+// left-hand sides, an increment's operand, the operand of &; nil for other
+// nodes.
+func Written(n ast.Node) []ast.Expr {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		return n.Lhs
+	case *ast.IncDecStmt:
+		return []ast.Expr{n.X}
+	case *ast.UnaryExpr:
+		if n.Op == token.AND {
+			return []ast.Expr{n.X}
+		}
+	}
+	return nil
+}
 
 // StringConst returns the value of e when it is a constant string.
 func StringConst(info *types.Info, e ast.Expr) (string, bool) {

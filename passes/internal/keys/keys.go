@@ -5,7 +5,6 @@ package keys
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
 
@@ -120,7 +119,7 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 			if len(n.Args) < 2 || n.Ellipsis.IsValid() {
 				return nil
 			}
-			name, ok := stringConst(info, n.Args[0])
+			name, ok := astq.StringConst(info, n.Args[0])
 			return []HeaderWrite{{Header: sel.X, Name: name, Const: ok, Value: n.Args[1], Node: n}}
 		case grpcMetadata + ".AppendToOutgoingContext":
 			return pairs(info, n, n.Args[min(1, len(n.Args)):])
@@ -144,7 +143,7 @@ func Writes(info *types.Info, n ast.Node) []HeaderWrite {
 			if t := info.TypeOf(ix.X); t == nil || !IsHeader(t) && !isMD(t) {
 				continue
 			}
-			name, ok := stringConst(info, ix.Index)
+			name, ok := astq.StringConst(info, ix.Index)
 			out = append(out, HeaderWrite{Header: ix.X, Name: name, Const: ok, Value: n.Rhs[i], Node: n})
 		}
 		return out
@@ -166,7 +165,7 @@ func entries(info *types.Info, lit *ast.CompositeLit) []HeaderWrite {
 		if !ok {
 			continue
 		}
-		name, ok := stringConst(info, kv.Key)
+		name, ok := astq.StringConst(info, kv.Key)
 		out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv.Value, Node: kv})
 	}
 	return out
@@ -180,7 +179,7 @@ func pairs(info *types.Info, call *ast.CallExpr, kv []ast.Expr) []HeaderWrite {
 	}
 	var out []HeaderWrite
 	for i := 0; i+1 < len(kv); i += 2 {
-		name, ok := stringConst(info, kv[i])
+		name, ok := astq.StringConst(info, kv[i])
 		out = append(out, HeaderWrite{Name: name, Const: ok, Value: kv[i+1], Node: call})
 	}
 	return out
@@ -235,15 +234,6 @@ func fieldOf(v *types.Var, name string) bool {
 		}
 	}
 	return false
-}
-
-// stringConst returns the value of a constant string expression.
-func stringConst(info *types.Info, e ast.Expr) (string, bool) {
-	tv, ok := info.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
 }
 
 // List is a flag.Value for a comma-separated list of names bound to a
