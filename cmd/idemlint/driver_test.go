@@ -140,9 +140,9 @@ func sortedJSON(t *testing.T, s string) string {
 // demo module with the output flags, analyzer selections (with and
 // without the fact-producing check) and -test off; over a module whose
 // dependency does not compile; over a module whose findings need facts
-// from a dependency. Two differences are the command's own: its -json
-// exits 3 with findings, and it does not follow type errors with a line
-// per check.
+// from a dependency (testdata/crosspkg). Two differences are the
+// command's own: its -json exits 3 with findings, and it does not follow
+// type errors with a line per check.
 func TestStreamMatchesMultichecker(t *testing.T) {
 	bin, demo := endToEnd(t)
 	broken := testgopath.WriteTree(t, map[string]string{
@@ -150,13 +150,10 @@ func TestStreamMatchesMultichecker(t *testing.T) {
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
 		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc H() { a.G() }\n",
 	})
-	facts := testgopath.WriteTree(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
-		"a/a.go": "package a\n\nimport \"time\"\n\nfunc send() error { return nil }\n\n" +
-			"func Sync() error {\n\tvar err error\n\tfor i := 0; i < 4; i++ {\n\t\tif err = send(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n\treturn err\n}\n",
-		"b/b.go": "package b\n\nimport (\n\t\"time\"\n\n\t\"example.com/m/a\"\n)\n\n" +
-			"func Pay() error {\n\tvar err error\n\tfor i := 0; i < 3; i++ {\n\t\tif err = a.Sync(); err == nil {\n\t\t\treturn nil\n\t\t}\n\t\ttime.Sleep(time.Second)\n\t}\n\treturn err\n}\n",
-	})
+	facts := t.TempDir()
+	if err := os.CopyFS(facts, os.DirFS("../../testdata/crosspkg")); err != nil {
+		t.Fatal(err)
+	}
 	// The multichecker's -json exits 0 with findings; the command's exits 3
 	// in every format (streamExit, when it differs).
 	for _, c := range []struct {
@@ -173,7 +170,7 @@ func TestStreamMatchesMultichecker(t *testing.T) {
 		{demo, []string{"-unboundedretry", "-strict-context", "./payments"}, 0},
 		{broken, []string{"./..."}, 0},
 		{broken, []string{"-json", "./..."}, 0},
-		{facts, []string{"./b"}, 0},
+		{facts, []string{"./pay"}, 0},
 		{facts, []string{"-json", "./..."}, 3},
 	} {
 		stream := runDriver(t, bin, c.dir, "stream", c.args...)
@@ -188,8 +185,8 @@ func TestStreamMatchesMultichecker(t *testing.T) {
 			t.Errorf("%s %v: the drivers differ\nstream (exit %d):\n%s%s\nmultichecker (exit %d):\n%s%s",
 				filepath.Base(c.dir), c.args, stream.code, stream.stdout, stream.stderr, multi.code, multi.stdout, multi.stderr)
 		}
-		if c.dir == facts && !strings.Contains(stream.stdout+stream.stderr, "a.Sync reaches retry loop (4 attempts)") {
-			t.Errorf("%v: no nestedretry finding through a's fact:\n%s%s", c.args, stream.stdout, stream.stderr)
+		if c.dir == facts && !strings.Contains(stream.stdout+stream.stderr, "lib.Sync reaches retry loop (4 attempts)") {
+			t.Errorf("%v: no nestedretry finding through lib's fact:\n%s%s", c.args, stream.stdout, stream.stderr)
 		}
 	}
 }

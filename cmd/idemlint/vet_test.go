@@ -11,93 +11,16 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/internal/driver"
-	"github.com/idemlint/idemlint/internal/testgopath"
 )
-
-// vetModule is a module whose package app is vetted with its imports as
-// dependencies that go vet runs the tool on only for their facts: lib has
-// a retrying method (a fact), wrap hands out lib's client and retries
-// nothing (ruled out: its facts file must pass lib's method fact on, as
-// app does not import lib), pure retries nothing either.
-var vetModule = map[string]string{
-	"go.mod": "module example.com/vpf\n\ngo 1.26\n",
-	"lib/lib.go": `// Package lib retries in an exported method.
-package lib
-
-import (
-	"errors"
-	"time"
-)
-
-func send() error { return errors.New("x") }
-
-func syncOnce() error {
-	var err error
-	for i := 0; i < 4; i++ {
-		if err = send(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return err
-}
-
-// Client has a retrying method.
-type Client struct{ Name string }
-
-// Post retries by itself.
-func (c *Client) Post() error { return syncOnce() }
-`,
-	"wrap/wrap.go": `// Package wrap hands out lib's clients and retries nothing.
-package wrap
-
-import (
-	"strings"
-
-	"example.com/vpf/lib"
-)
-
-// New returns a client.
-func New(name string) *lib.Client { return &lib.Client{Name: strings.ToUpper(name)} }
-`,
-	"pure/pure.go": `// Package pure computes.
-package pure
-
-import "fmt"
-
-// Add adds.
-func Add(a, b int) int { return a + b }
-
-// Show formats.
-func Show(a int) string { return fmt.Sprint(a) }
-`,
-	"app/app.go": `// Package app retries calls that retry.
-package app
-
-import (
-	"time"
-
-	"example.com/vpf/pure"
-	"example.com/vpf/wrap"
-)
-
-// Pay retries a retrying method.
-func Pay() error {
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = wrap.New("a").Post(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Duration(pure.Add(i, 1)) * time.Second)
-	}
-	return err
-}
-`,
-}
 
 var appFinding = regexp.MustCompile(`^(?:.*/)?(app/app\.go:\d+:\d+: .*)$`)
 
-// TestVetPrefilter runs go vet -vettool over vetModule's app without the
+// TestVetPrefilter runs go vet -vettool over the app package of
+// testdata/crosspkg (at the module root), with its imports as dependencies
+// that go vet runs the tool on only for their facts: lib has a retrying
+// method (a fact), wrap hands out lib's client and retries nothing (ruled
+// out: its facts file must pass lib's method fact on, as app does not
+// import lib), pure retries nothing either. It vets app without the
 // prefilter, with it and in check mode (each with a build cache of its
 // own, so that no result is cached): the same findings, the dependencies
 // that cannot have facts skipped (and in check mode analysed, their facts
@@ -107,7 +30,10 @@ func TestVetPrefilter(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command and go vet")
 	}
 	bin := binary(t)
-	dir := testgopath.WriteTree(t, vetModule)
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/crosspkg")); err != nil {
+		t.Fatal(err)
+	}
 	vet := func(mode string) (findings, skipped []string) {
 		t.Helper()
 		log := filepath.Join(t.TempDir(), "skipped")
@@ -149,12 +75,12 @@ func TestVetPrefilter(t *testing.T) {
 	if !slices.Equal(on, off) {
 		t.Errorf("findings with the prefilter:\n%s\nwithout:\n%s", strings.Join(on, "\n"), strings.Join(off, "\n"))
 	}
-	for _, want := range []string{"example.com/vpf/wrap", "example.com/vpf/pure", "fmt", "strings", "time"} {
+	for _, want := range []string{"example.com/crosspkg/wrap", "example.com/crosspkg/pure", "fmt", "strings", "time"} {
 		if !slices.Contains(onSkipped, want) {
 			t.Errorf("%s was not skipped: %v", want, onSkipped)
 		}
 	}
-	for _, dont := range []string{"example.com/vpf/lib", "example.com/vpf/app"} {
+	for _, dont := range []string{"example.com/crosspkg/lib", "example.com/crosspkg/app"} {
 		if slices.Contains(onSkipped, dont) {
 			t.Errorf("%s was skipped", dont)
 		}

@@ -9,32 +9,7 @@ import (
 	"testing"
 
 	"github.com/idemlint/idemlint/analyzers"
-	"github.com/idemlint/idemlint/internal/testgopath"
 )
-
-// cacheRoot calls, in a retry loop, a dependency (b) that retries a
-// dependency of its own (a): the finding needs the facts of both.
-const cacheRoot = `package r
-
-import (
-	"time"
-
-	"example.com/m/a"
-	"example.com/m/b"
-	"example.com/m/c"
-)
-
-func Run() (err error) {
-	c.Noop()
-	for range 2 {
-		if err = b.Pay(&a.Client{}); err == nil {
-			break
-		}
-		time.Sleep(time.Second)
-	}
-	return
-}
-`
 
 // TestDependencyCache checks that a second run reads every dependency's
 // outcome from the cache and prints what the first printed; that a
@@ -42,10 +17,9 @@ func Run() (err error) {
 // and the others are not; that an entry that does not decode is a miss;
 // and that the prefilters' check mode does not use the cache.
 func TestDependencyCache(t *testing.T) {
-	dir := testgopath.WriteTree(t, map[string]string{
-		"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller, "c/c.go": "package c\n\nfunc Noop() {}\n",
-		"r/r.go": cacheRoot,
-	})
+	// job calls, in a retry loop, a dependency (pay) that retries a
+	// dependency of its own (lib): the finding needs the facts of both.
+	dir := crossPkg(t)
 	t.Chdir(dir)
 	t.Setenv(CacheEnv, t.TempDir())
 	var cfg analyzers.Config
@@ -56,7 +30,7 @@ func TestDependencyCache(t *testing.T) {
 		if cache == nil {
 			t.Fatalf("no cache: %s", where)
 		}
-		initial, err := load([]string{"./r"}, false)
+		initial, err := load([]string{"./job"}, false)
 		if err != nil {
 			t.Fatalf("load: %v", err)
 		}
@@ -70,8 +44,8 @@ func TestDependencyCache(t *testing.T) {
 		}
 		return g, cache, out.String()
 	}
-	const want = "r/r.go:14:14: b.Pay reaches retry loop (3 attempts) inside a retry loop (2 attempts), up to 2×3×4 = 24 calls"
-	deps := []string{"example.com/m/a", "example.com/m/b", "example.com/m/c"}
+	const want = "job/job.go:18:15: pay.Pay reaches retry loop (3 attempts) inside a retry, up to 3×3×4 = 36 calls"
+	deps := []string{"example.com/crosspkg/lib", "example.com/crosspkg/pay", "example.com/crosspkg/plain", "example.com/crosspkg/via"}
 
 	g, cache, first := run(prefilterOn)
 	if !strings.Contains(first, want) {
@@ -80,9 +54,9 @@ func TestDependencyCache(t *testing.T) {
 	if len(g.cached) != 0 || cache.writes.Load() < int64(len(deps)) {
 		t.Errorf("first run: cached %v, %s; want none cached and every dependency written", g.cached, cache)
 	}
-	if !slices.Contains(g.skipped, "example.com/m/c") || !slices.Contains(g.withFacts, "example.com/m/a") ||
-		!slices.Contains(g.withFacts, "example.com/m/b") {
-		t.Errorf("first run: skipped %v, with facts %v; want c skipped, a and b with facts", g.skipped, g.withFacts)
+	if !slices.Contains(g.skipped, "example.com/crosspkg/plain") || !slices.Contains(g.withFacts, "example.com/crosspkg/lib") ||
+		!slices.Contains(g.withFacts, "example.com/crosspkg/pay") {
+		t.Errorf("first run: skipped %v, with facts %v; want plain skipped, lib and pay with facts", g.skipped, g.withFacts)
 	}
 
 	g2, cache, second := run(prefilterOn)
@@ -101,16 +75,22 @@ func TestDependencyCache(t *testing.T) {
 		t.Errorf("second run wrote: %s", cache)
 	}
 
-	// a changes (its loop makes 5 attempts now), keeping its size and its
-	// modification time: a and b, which imports it, are analysed again; c
-	// is not.
-	name := filepath.Join(dir, "a/a.go")
+	// lib changes (its loop makes 5 attempts now), keeping its size and
+	// its modification time: lib and pay and via, which import it, are
+	// analysed again; plain is not.
+	name := filepath.Join(dir, "lib/lib.go")
 	fi, err := os.Stat(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := strings.Replace(retryHelper, "i < 4", "i < 5", 1)
-	if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(src, []byte("range 4")) {
+		t.Fatalf("%s makes no 4 attempts:\n%s", name, src)
+	}
+	if err := os.WriteFile(name, bytes.Replace(src, []byte("range 4"), []byte("range 5"), 1), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
@@ -118,11 +98,11 @@ func TestDependencyCache(t *testing.T) {
 	}
 	g3, _, third := run(prefilterOn)
 	own := slices.DeleteFunc(slices.Clone(g3.cached), func(id string) bool { return !strings.HasPrefix(id, "example.com/") })
-	if !slices.Equal(own, []string{"example.com/m/c"}) || !slices.Contains(g3.cached, "time") {
-		t.Errorf("after a changed: cached %v, want example.com/m/c of the module's and the standard library's", g3.cached)
+	if !slices.Equal(own, []string{"example.com/crosspkg/plain"}) || !slices.Contains(g3.cached, "time") {
+		t.Errorf("after lib changed: cached %v, want example.com/crosspkg/plain of the module's and the standard library's", g3.cached)
 	}
-	if !strings.Contains(third, strings.Replace(want, "2×3×4 = 24", "2×3×5 = 30", 1)) {
-		t.Errorf("after a changed, want the finding with a's new cap:\n%s", third)
+	if !strings.Contains(third, strings.Replace(want, "3×3×4 = 36", "3×3×5 = 45", 1)) {
+		t.Errorf("after lib changed, want the finding with lib's new cap:\n%s", third)
 	}
 
 	// Entries that do not decode are misses.

@@ -49,70 +49,18 @@ func analyzeDir(t *testing.T, dir string, tests bool, patterns ...string) (strin
 
 const goMod = "module example.com/m\n\ngo 1.26\n"
 
-// retryHelper is a package whose exported function retries two calls
-// down; nestedretry exports a fact on it.
-const retryHelper = `package a
-
-import "time"
-
-func send() error { return nil }
-
-// Sync retries.
-func Sync() error { return syncOnce() }
-
-func syncOnce() error {
-	var err error
-	for i := 0; i < 4; i++ {
-		if err = send(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return err
-}
-
-// Client retries in a method.
-type Client struct{}
-
-// Post retries.
-func (*Client) Post() error { return Sync() }
-`
-
-const retryCaller = `package b
-
-import (
-	"time"
-
-	"example.com/m/a"
-)
-
-func Pay(c *a.Client) error {
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = a.Sync(); err == nil {
-			return nil
-		}
-		if err = c.Post(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return err
-}
-`
-
 // TestFactsFromExportData checks that a fact exported while analysing a
 // dependency reaches the package that calls it, although that package
 // sees the dependency through export data, not through the dependency's
 // own source types; both when the dependency is analysed as a root and
 // when it is only a dependency.
 func TestFactsFromExportData(t *testing.T) {
-	dir := testgopath.WriteTree(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
-	for _, patterns := range [][]string{{"./..."}, {"./b"}} {
+	dir := crossPkg(t)
+	for _, patterns := range [][]string{{"./..."}, {"./pay"}} {
 		out, code := analyzeDir(t, dir, true, patterns...)
 		for _, want := range []string{
-			"b/b.go:12:14: a.Sync reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls",
-			"b/b.go:15:14: (*a.Client).Post reaches retry loop (4 attempts) inside a retry, up to 3×4 = 12 calls",
+			"pay/pay.go:14:16: lib.Sync reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls",
+			"pay/pay.go:17:14: (*lib.Client).Post reaches retry loop (4 attempts) inside a retry, up to 3×4 = 12 calls",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: output lacks %q:\n%s", patterns, want, out)
@@ -220,64 +168,32 @@ func TestParseFlags(t *testing.T) {
 // function with a fact, the standard library), and no other; the findings
 // that cross packages stay.
 func TestPrefilterSkips(t *testing.T) {
-	dir := testgopath.WriteTree(t, map[string]string{
-		"go.mod": goMod,
-		"a/a.go": retryHelper,
-		"b/b.go": retryCaller,
-		// m calls a.Sync in no retry: it exports a fact of its own, which
-		// r's retry loop reaches.
-		"m/m.go": "package m\n\nimport \"example.com/m/a\"\n\n// Run retries through a.\nfunc Run() error { return a.Sync() }\n",
-		// plain has loops but no wait and calls nothing that retries.
-		"plain/plain.go": "package plain\n\nimport \"strings\"\n\nfunc Count(xs []string) (n int) {\n\tfor _, x := range xs {\n\t\tn += strings.Count(x, \"a\")\n\t}\n\treturn n\n}\n",
-		"r/r.go": `package r
-
-import (
-	"time"
-
-	"example.com/m/b"
-	"example.com/m/m"
-	"example.com/m/plain"
-)
-
-func Go() error {
-	_ = plain.Count(nil)
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = m.Run(); err == nil {
-			return b.Pay(nil)
-		}
-		time.Sleep(time.Second)
-	}
-	return err
-}
-`,
-	})
-	t.Chdir(dir)
-	initial, err := load([]string{"./r"}, false)
+	t.Chdir(crossPkg(t))
+	initial, err := load([]string{"./job"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cfg analyzers.Config
 	g := analyze(analyzers.New(&cfg), initial, 2, nil, prefilterOn, nil)
-	for _, id := range []string{"example.com/m/a", "example.com/m/b", "example.com/m/m"} {
+	for _, id := range []string{"example.com/crosspkg/lib", "example.com/crosspkg/pay", "example.com/crosspkg/via"} {
 		if slices.Contains(g.skipped, id) {
 			t.Errorf("%s skipped; it has facts", id)
 		}
 	}
-	for _, id := range []string{"example.com/m/plain", "time", "strings", "runtime"} {
+	for _, id := range []string{"example.com/crosspkg/plain", "time", "strings", "runtime"} {
 		if !slices.Contains(g.skipped, id) {
 			t.Errorf("%s analysed; it can have no fact", id)
 		}
 	}
 	// unsafe is never loaded from source
-	if want := []string{"example.com/m/a", "example.com/m/b", "example.com/m/m", "example.com/m/r", "unsafe"}; !slices.Equal(g.analysed, want) {
+	if want := []string{"example.com/crosspkg/job", "example.com/crosspkg/lib", "example.com/crosspkg/pay", "example.com/crosspkg/via", "unsafe"}; !slices.Equal(g.analysed, want) {
 		t.Errorf("analysed %v, want %v", g.analysed, want)
 	}
 	var out bytes.Buffer
 	if err := g.printText(&out, -1); err != nil {
 		t.Fatal(err)
 	}
-	const want = "r/r.go:15:14: m.Run reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls"
+	const want = "job/job.go:17:16: via.Run reaches retry loop (4 attempts) inside a retry loop (3 attempts), up to 3×4 = 12 calls"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}

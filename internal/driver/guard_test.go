@@ -10,7 +10,6 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/analyzers"
-	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
 // panicky returns a check, guarded as the suite guards its own, that
@@ -31,12 +30,12 @@ func panicky(path string) *analysis.Analyzer {
 }
 
 // checkPanicError checks that err is the guard's error for panicky on
-// example.com/m/b: the check, the package, the panic's value, a stack
+// example.com/crosspkg/pay: the check, the package, the panic's value, a stack
 // and where to report it.
 func checkPanicError(t *testing.T, err string) {
 	t.Helper()
 	for _, want := range []string{
-		"idemlint: panicky panicked on example.com/m/b: assignment to entry in nil map\n",
+		"idemlint: panicky panicked on example.com/crosspkg/pay: assignment to entry in nil map\n",
 		"\ngoroutine ", "guard_test.go", // the stack, down to the panic
 		"\nplease report this at " + analyzers.IssuesURL,
 	} {
@@ -47,16 +46,15 @@ func checkPanicError(t *testing.T, err string) {
 }
 
 // TestPanicIsPackageError runs the suite and a check that panics on
-// package b of a two-package module: the panic is an error on b, every
-// other finding (on a, and the other checks' on b) still prints, and the
+// package pay of testdata/crosspkg: the panic is an error on pay, every
+// other finding (on lib, and the other checks' on pay) still prints, and the
 // exit code is 1. It checks the same of go/analysis's own checker, which
 // the multichecker and go vet -vettool use.
 func TestPanicIsPackageError(t *testing.T) {
-	dir := testgopath.WriteTree(t, map[string]string{"go.mod": goMod, "a/a.go": retryHelper, "b/b.go": retryCaller})
-	t.Chdir(dir)
-	suite := append(analyzers.New(&analyzers.Config{}), panicky("example.com/m/b"))
-	// nojitter on a and b, nestedretry on b
-	findings := []string{"a/a.go:16:3: constant wait", "b/b.go:18:3: constant wait", "b/b.go:12:14: a.Sync reaches"}
+	t.Chdir(crossPkg(t))
+	suite := append(analyzers.New(&analyzers.Config{}), panicky("example.com/crosspkg/pay"))
+	// nojitter on lib and pay, nestedretry on pay
+	findings := []string{"lib/lib.go:20:4: constant wait", "pay/pay.go:20:3: constant wait", "pay/pay.go:14:16: lib.Sync reaches"}
 
 	initial, err := load([]string{"./..."}, false)
 	if err != nil {
@@ -74,7 +72,7 @@ func TestPanicIsPackageError(t *testing.T) {
 		}
 	}
 	if n := strings.Count(text, "panicky: idemlint: panicky panicked on "); n != 1 {
-		t.Errorf("standalone driver: %d panic errors, want 1 (on b):\n%s", n, text)
+		t.Errorf("standalone driver: %d panic errors, want 1 (on pay):\n%s", n, text)
 	}
 	checkPanicError(t, text)
 	if code := g.exitCode(); code != 1 {
@@ -105,8 +103,8 @@ func TestPanicIsPackageError(t *testing.T) {
 			msgs = append(msgs, cg.Roots[0].Package.Fset.Position(d.Pos).String()+": "+d.Message)
 		}
 	}
-	if len(errs) != 1 || !strings.HasPrefix(errs[0], "example.com/m/b: ") {
-		t.Fatalf("checker: panic errors %q, want one on example.com/m/b", errs)
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], "example.com/crosspkg/pay: ") {
+		t.Fatalf("checker: panic errors %q, want one on example.com/crosspkg/pay", errs)
 	}
 	checkPanicError(t, errs[0])
 	all := strings.Join(msgs, "\n")
