@@ -424,10 +424,8 @@ func (c *checker) stmtParamOf(fn *types.Func) int {
 		}
 		return -1
 	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			if result == -1 {
 				return false
@@ -638,10 +636,8 @@ func (c *checker) ctorEffects(fn *types.Func) methodMap {
 	}
 	s.busy[fn] = true
 	out := make(methodMap)
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			if len(n.Results) > 0 {
 				out.merge(c.summary(n.Results[0], fd.Body, 0))

@@ -337,10 +337,8 @@ func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
 // generator.
 func (f *flow) returnsFresh() bool {
 	fresh, other := false, false
-	ast.Inspect(f.region, func(n ast.Node) bool {
+	astq.InspectOwn(f.region, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			if len(n.Results) == 0 {
 				other = true

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -58,10 +59,8 @@ func (c *checker) retryingTransport(d *ast.FuncDecl, fn *types.Func) *transportF
 	}
 	var typ types.Type
 	ok := true
-	ast.Inspect(d.Body, func(n ast.Node) bool {
+	astq.InspectOwn(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			if len(n.Results) != 1 {
 				ok = false

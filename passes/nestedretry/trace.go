@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // maxDepth bounds how far a value is traced back through variables,
@@ -384,10 +386,8 @@ func (x *index) returned(d *ast.FuncDecl) []ast.Expr {
 	if ok {
 		return rs
 	}
-	ast.Inspect(d.Body, func(n ast.Node) bool {
+	astq.InspectOwn(d.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			rs = append(rs, n.Results...)
 		}

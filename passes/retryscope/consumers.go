@@ -422,10 +422,8 @@ func (cf *consumerFinder) loop(n ast.Stmt, body *ast.BlockStmt) {
 		return
 	}
 	fw := Framework(0)
-	ast.Inspect(body, func(x ast.Node) bool {
+	astq.InspectOwn(body, func(x ast.Node) bool {
 		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			return x == n
 		case *ast.CallExpr:

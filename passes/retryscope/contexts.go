@@ -165,10 +165,8 @@ func (m *model) stopWaitArg(di *defIndex, call *ast.CallExpr) (ast.Expr, bool) {
 		return ok && tv.Value != nil && tv.Value.String() == "false"
 	}
 	falses, onSignal, index := 0, 0, -1
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
+	astq.InspectOwn(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			if isFalse(n) {
 				falses++

@@ -31,10 +31,7 @@ func (m *model) fieldGuards(fd *ast.FuncDecl) ([]*ast.IfStmt, []string) {
 	}
 	var ifs []*ast.IfStmt
 	var fields []string
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
 		st, ok := n.(*ast.IfStmt)
 		if !ok || st.Else != nil || st.Init != nil {
 			return true
@@ -123,10 +120,8 @@ func (m *model) builtFields(di *defIndex, x ast.Expr, pos token.Pos, depth int) 
 		decl := m.funcs[fn]
 		var ret *ast.ReturnStmt
 		n := 0
-		ast.Inspect(decl.Body, func(node ast.Node) bool {
+		astq.InspectOwn(decl.Body, func(node ast.Node) bool {
 			switch node := node.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.ReturnStmt:
 				ret, n = node, n+1
 			}

@@ -80,10 +80,7 @@ func (m *model) attemptIterOf(di *defIndex, l *ast.RangeStmt) *attemptIter {
 			return true
 		}
 		var waits []Wait
-		ast.Inspect(body, func(n ast.Node) bool {
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
+		astq.InspectOwn(body, func(n ast.Node) bool {
 			c, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
@@ -133,10 +130,8 @@ func isAttemptSeq(t types.Type) bool {
 func returnedLit(body *ast.BlockStmt) *ast.FuncLit {
 	var lit *ast.FuncLit
 	n := 0
-	ast.Inspect(body, func(node ast.Node) bool {
+	astq.InspectOwn(body, func(node ast.Node) bool {
 		switch node := node.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			n++
 			if len(node.Results) == 1 {

@@ -40,10 +40,8 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 		return
 	}
 	// goto: a label of a statement list that a goto after it jumps back to.
-	ast.Inspect(body, func(n ast.Node) bool {
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		switch n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			return false // a goto within a loop's body: the loop is the retry
 		}
@@ -83,10 +81,8 @@ func (m *model) jumps(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 	steps := m.recurSteps(di, fd, self, body)
 	var used []*ast.FuncLit
 	var first token.Pos
-	ast.Inspect(body, func(n ast.Node) bool {
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
 				call, ok := ast.Unparen(r).(*ast.CallExpr)
@@ -124,10 +120,7 @@ func (m *model) reschedule(di *defIndex, fn ast.Node, body *ast.BlockStmt) {
 	var first token.Pos
 	var self types.Object
 	looked := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		st, ok := n.(ast.Stmt)
 		if !ok {
 			return true

@@ -496,10 +496,8 @@ func (w *loopWalk) waitsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 // is part of the schedule, not a backoff.
 func (w *loopWalk) waitsOutside(branch *ast.BlockStmt) bool {
 	found := false
-	ast.Inspect(w.body, func(n ast.Node) bool {
+	astq.InspectOwn(w.body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BlockStmt:
 			return n != branch
 		case *ast.CallExpr:
@@ -604,10 +602,8 @@ func (w *loopWalk) changesOnFailure(call *ast.CallExpr, branch ast.Node) bool {
 // function literals).
 func inNestedLoop(body *ast.BlockStmt, pos token.Pos) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			if n.Pos() <= pos && pos < n.End() {
 				found = true
@@ -886,10 +882,8 @@ func (w *loopWalk) collect(n ast.Node) {
 	if n == nil {
 		return
 	}
-	ast.Inspect(n, func(n ast.Node) bool {
+	astq.InspectOwn(n, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.AssignStmt:
 			switch n.Tok {
 			case token.ADD_ASSIGN, token.SUB_ASSIGN:
@@ -1704,10 +1698,8 @@ func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
 	var ctxObj types.Object
 	var decisions []types.Object
 	waitKind := DeadlineKind(0)
-	ast.Inspect(e, func(n ast.Node) bool {
+	astq.InspectOwn(e, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.Ident:
 			o := w.m.info.Uses[n]
 			if o == nil {
@@ -2182,10 +2174,7 @@ type predKey struct {
 // results.
 func (w *loopWalk) verdicts(results map[types.Object]bool) {
 	isBool := func(t types.Type) bool { return t != nil && types.Identical(t.Underlying(), types.Typ[types.Bool]) }
-	ast.Inspect(w.body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	astq.InspectOwn(w.body, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Rhs) != 1 {
 			return true

@@ -413,10 +413,8 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 	// with a predicate call or a status code (predicateExit).
 	predicate := func(cond ast.Expr) bool {
 		hit := false
-		ast.Inspect(cond, func(n ast.Node) bool {
+		astq.InspectOwn(cond, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.CallExpr:
 				for _, a := range n.Args {
 					if id, ok := ast.Unparen(a).(*ast.Ident); ok && live[id.Name] {

@@ -171,10 +171,8 @@ func (w *loopWalk) resetIn(o types.Object, list []ast.Stmt) bool {
 func (w *loopWalk) waitsIn(list []ast.Stmt) bool {
 	found := false
 	for _, st := range list {
-		ast.Inspect(st, func(n ast.Node) bool {
+		astq.InspectOwn(st, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.ForStmt:
 				if hasWaitCall(w.m, w.di, n.Body) {
 					return false
@@ -314,10 +312,8 @@ func (w *loopWalk) clauseOf(pos token.Pos) *ast.CommClause {
 // attempt at (in its if statement, or after it in the same list).
 func (w *loopWalk) failureBranches(e types.Object, at attemptDef) []*ast.BlockStmt {
 	var out []*ast.BlockStmt
-	ast.Inspect(w.body, func(n ast.Node) bool {
+	astq.InspectOwn(w.body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.IfStmt:
 			if n.Pos() < at.pos && at.pos <= n.Body.Pos() || n.Pos() >= at.pos {
 				if impliesNonNil(w.m.info, guard{cond: n.Cond}, e) && reaching(w.attemptDefs(e), n.Body.Pos()).pos == at.pos {
@@ -337,10 +333,8 @@ func (w *loopWalk) signals(block *ast.BlockStmt) []*types.Var {
 	var out []*types.Var
 	var look func(n ast.Node, depth int)
 	look = func(n ast.Node, depth int) {
-		ast.Inspect(n, func(n ast.Node) bool {
+		astq.InspectOwn(n, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.SendStmt:
 				if f := w.m.fieldOf(n.Chan); f != nil {
 					out = append(out, f)
@@ -366,10 +360,8 @@ func (w *loopWalk) signals(block *ast.BlockStmt) []*types.Var {
 // function literals.
 func hasLoop(body *ast.BlockStmt) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		switch n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.ForStmt, *ast.RangeStmt:
 			found = true
 		}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // A loop can count its attempts in a field of a local value rather than
@@ -61,11 +63,9 @@ func (w *loopWalk) countsDownIn(call *ast.CallExpr) {
 	if r == nil {
 		return
 	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
 		var lhs ast.Expr
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.IncDecStmt:
 			if n.Tok == token.DEC {
 				lhs = n.X

@@ -112,10 +112,8 @@ func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
 		if n == nil {
 			return // a select's default case
 		}
-		ast.Inspect(n, func(n ast.Node) bool {
+		astq.InspectOwn(n, func(n ast.Node) bool {
 			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.CallExpr:
 				done = done || visit(n)
 			}

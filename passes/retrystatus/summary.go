@@ -347,10 +347,7 @@ func (c *checker) constructs(fn *types.Func) bool {
 func (c *checker) attemptCalls(u *unit, body *ast.BlockStmt) bool {
 	w := &walker{u: u}
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			if s, own := w.errorCall(call); s != nil && own {
 				found = true

@@ -598,10 +598,8 @@ func (w *walker) attemptRange(r *ast.RangeStmt) bool {
 		return false
 	}
 	gets, labels := false, false
-	ast.Inspect(r.Body, func(n ast.Node) bool {
+	astq.InspectOwn(r.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BranchStmt:
 			if n.Label != nil || n.Tok == token.GOTO {
 				labels = true
@@ -1394,10 +1392,8 @@ func (w *walker) act(st state, e ast.Expr) state {
 		return st
 	}
 	info := w.u.c.info
-	ast.Inspect(e, func(n ast.Node) bool {
+	astq.InspectOwn(e, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
 			if tv, ok := info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
 				return true

@@ -42,10 +42,8 @@ func (c *checker) findCopies() {
 				}
 			}
 		}
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
+		astq.InspectOwn(fd.Body, func(n ast.Node) bool {
 			switch n.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.CallExpr, *ast.AssignStmt:
 				visit(n)
 			}

@@ -29,6 +29,18 @@ func NonTestFiles(fset *token.FileSet, files []*ast.File) iter.Seq[*ast.File] {
 	}
 }
 
+// InspectOwn is ast.Inspect over the code that runs as part of root: it
+// does not enter function literals (root included), whose bodies run when
+// and where the function value is called.
+func InspectOwn(root ast.Node, f func(ast.Node) bool) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		return f(n)
+	})
+}
+
 // Written returns what n writes or lets be written: an assignment's
 // left-hand sides, an increment's operand, the operand of &; nil for other
 // nodes.
