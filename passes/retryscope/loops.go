@@ -483,6 +483,36 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 	return found
 }
 
+// waitsThenRepeats returns the last statement of body when body waits and
+// then, in that if statement, starts the loop's next pass: a continue of the
+// loop or a goto to the label of a synthetic loop; nil otherwise.
+func (w *loopWalk) waitsThenRepeats(body *ast.BlockStmt) *ast.IfStmt {
+	if len(body.List) < 2 {
+		return nil
+	}
+	last, ok := body.List[len(body.List)-1].(*ast.IfStmt)
+	if !ok || last.Else != nil || last.Init != nil || !w.waitsBefore(body, last.Pos()) {
+		return nil
+	}
+	repeats := slices.ContainsFunc(last.Body.List, func(st ast.Stmt) bool {
+		br, ok := st.(*ast.BranchStmt)
+		if !ok || br.Label == nil && br.Tok != token.CONTINUE {
+			return false
+		}
+		switch br.Tok {
+		case token.CONTINUE:
+			return br.Label == nil || br.Label.Name == w.label
+		case token.GOTO:
+			return w.jump != nil && br.Label.Name == w.jump.label
+		}
+		return false
+	})
+	if !repeats {
+		return nil
+	}
+	return last
+}
+
 // waitsBefore reports whether body calls a wait before pos.
 func (w *loopWalk) waitsBefore(body *ast.BlockStmt, pos token.Pos) bool {
 	return astq.Find(body, func(n ast.Node) bool {
@@ -1015,6 +1045,13 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 				guards = els
 			case elseLeaves && !bodyLeaves:
 				guards = then
+			case !bodyLeaves && st.Else == nil:
+				// if retry { sleep; if still { goto RETRY } }: what follows
+				// runs when the branch did not start the next pass, when
+				// !(retry && still)
+				if last := w.waitsThenRepeats(st.Body); last != nil {
+					guards = with(guards, guard{cond: &ast.BinaryExpr{X: st.Cond, OpPos: last.Cond.Pos(), Op: token.LAND, Y: last.Cond}, neg: true})
+				}
 			}
 		case *ast.BlockStmt:
 			w.block(st.List, guards, inSwitch, nested)

@@ -101,6 +101,7 @@ func LexiconMayOwnWait(lex *prefilter.Lexicon) bool {
 // NewLoopFilter reads the helpers and type names of the package of files.
 func NewLoopFilter(files []*ast.File) *LoopFilter {
 	lf := &LoopFilter{helpers: make(map[string]bool), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
+	var bodies []*ast.FuncDecl
 	declare := func(id *ast.Ident) {
 		if id != nil && builtins[id.Name] {
 			lf.shadowed[id.Name] = true
@@ -141,9 +142,18 @@ func NewLoopFilter(files []*ast.File) *LoopFilter {
 					}
 				}
 			case *ast.FuncDecl:
-				if d.Body != nil && waitHelper(d.Body) {
-					lf.helpers[d.Name.Name] = true
+				if d.Body != nil {
+					bodies = append(bodies, d)
 				}
+			}
+		}
+	}
+	// The wait helpers, and the helpers that wait through one of them, as
+	// deep as waitCall looks (maxHelperDepth).
+	for range maxHelperDepth {
+		for _, d := range bodies {
+			if !lf.helpers[d.Name.Name] && lf.waitHelper(d.Body) {
+				lf.helpers[d.Name.Name] = true
 			}
 		}
 	}
@@ -307,12 +317,13 @@ func (lf *LoopFilter) mayOwnWait(body *ast.BlockStmt) bool {
 
 // waitHelper reports whether a function with body may be a helper that
 // waitCall takes for a wait (helperCalls): one of the calls helperCalls
-// visits is of a time function other than (*time.Timer).Reset, by name.
-func waitHelper(body *ast.BlockStmt) bool {
+// visits is of a time function other than (*time.Timer).Reset, or of a
+// wait helper found so far, by name.
+func (lf *LoopFilter) waitHelper(body *ast.BlockStmt) bool {
 	found := false
 	helperCalls(body, func(n *ast.CallExpr) bool {
 		name := prefilter.CallName(n)
-		found = name != "Reset" && slices.Contains(waitNames, name)
+		found = name != "Reset" && slices.Contains(waitNames, name) || lf.helpers[name]
 		return found
 	})
 	return found

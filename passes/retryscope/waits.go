@@ -38,7 +38,18 @@ type waitSite struct {
 	via      *ast.FuncDecl
 	args     map[types.Object]ast.Expr
 	callerDI *defIndex
+	// up maps the parameters of the helper that made this call to its own
+	// caller's arguments, when the wait is in a helper of a helper.
+	up *waitSite
+	// timer is set when the wait is a timer made or reset (time.NewTimer,
+	// (*time.Timer).Reset), which waits only where it is received from.
+	timer bool
 }
+
+// maxHelperDepth is how deep waitCall follows helpers that wait: a helper
+// (sleepCtx(ctx, d)), or a helper that waits through another
+// (DelayForBackoff calling DelayForBackoffWithCap).
+const maxHelperDepth = 2
 
 // waitCall reports whether call waits, and how long.
 func (m *model) waitCall(di *defIndex, call *ast.CallExpr) *waitSite {
@@ -53,14 +64,15 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	switch fn.FullName() {
 	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick":
 		if len(call.Args) == 1 {
-			return &waitSite{call: call, dur: call.Args[0], di: di}
+			timer := fn.Name() == "NewTimer" || fn.Name() == "Reset"
+			return &waitSite{call: call, dur: call.Args[0], di: di, timer: timer}
 		}
 	case "github.com/googleapis/gax-go/v2.Sleep":
 		if len(call.Args) == 2 {
 			return &waitSite{call: call, dur: call.Args[1], di: di}
 		}
 	}
-	if depth > 0 || fn.Pkg() != m.pass.Pkg {
+	if depth >= maxHelperDepth || fn.Pkg() != m.pass.Pkg {
 		return nil
 	}
 	decl := m.funcs[fn]
@@ -85,7 +97,31 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
 		args[sig.Params().At(i)] = call.Args[i]
 	}
-	return &waitSite{call: call, dur: inner.dur, di: hdi, via: decl, args: args, callerDI: di}
+	if inner.via == nil {
+		return &waitSite{call: call, dur: inner.dur, di: hdi, via: decl, args: args, callerDI: di, timer: inner.timer}
+	}
+	if inner.timer {
+		// a function that gets a timer from a helper (a pool's Get) waits
+		// on it with other channels: a receive with a timeout, not a wait
+		// of its own (nats.go's NextMsg)
+		return nil
+	}
+	// a helper of a helper: the inner helper's parameters map to this
+	// helper's arguments, and this helper's to the caller's
+	site := *inner
+	site.call, site.via = call, decl
+	site.up = appendUp(inner.up, &waitSite{args: args, callerDI: di})
+	return &site
+}
+
+// appendUp returns the chain up with last appended, copying the chain.
+func appendUp(up, last *waitSite) *waitSite {
+	if up == nil {
+		return last
+	}
+	c := *up
+	c.up = appendUp(up.up, last)
+	return &c
 }
 
 // helperCalls visits the calls by which a function with body may be a
@@ -297,7 +333,7 @@ func (m *model) siteKind(ws *waitSite) WaitKind {
 	if ws.dur == nil {
 		return WaitUnknown
 	}
-	c := &classifier{m: m, di: ws.di, args: ws.args, argsDI: ws.callerDI, seen: map[types.Object]bool{}}
+	c := &classifier{m: m, di: ws.di, args: ws.args, argsDI: ws.callerDI, up: ws.up, seen: map[types.Object]bool{}}
 	return c.kind(ws.dur, 0)
 }
 
@@ -308,7 +344,10 @@ type classifier struct {
 	args map[types.Object]ast.Expr // a helper's parameters, mapped to the caller's arguments
 	// argsDI is the caller's def index, to read args in.
 	argsDI *defIndex
-	seen   map[types.Object]bool
+	// up, when args are a helper's of a helper, maps the caller's own
+	// parameters on to its caller's arguments.
+	up   *waitSite
+	seen map[types.Object]bool
 	// untaken are branches of the body being classified that the call
 	// does not take: tests of receiver fields its receiver leaves unset
 	// (fieldjitter.go).
@@ -372,9 +411,14 @@ func (c *classifier) kind(e ast.Expr, depth int) WaitKind {
 			return WaitUnknown
 		}
 		if a, ok := c.args[o]; ok {
-			// a helper's parameter: what the caller passed
+			// a helper's parameter: what the caller passed, read at the
+			// same depth (the chain of callers is at most maxHelperDepth
+			// long)
 			outer := &classifier{m: c.m, di: c.argsDI, seen: c.seen}
-			return outer.kind(a, depth+1)
+			if c.up != nil {
+				outer.args, outer.argsDI, outer.up = c.up.args, c.up.callerDI, c.up.up
+			}
+			return outer.kind(a, depth)
 		}
 		if _, ok := o.(*types.Const); ok {
 			return WaitConstant

@@ -71,3 +71,45 @@ func resyncJittered(ctx context.Context) {
 	}
 	try()
 }
+
+// options is paho.mqtt.golang's ClientOptions: ConnectRetryInterval is set
+// to 30 seconds by its constructor.
+type options struct {
+	ConnectRetry         bool
+	ConnectRetryInterval time.Duration
+}
+
+func newOptions() *options { return &options{ConnectRetryInterval: 30 * time.Second} }
+
+// connect is paho's Connect: in a goroutine, a failed attempt sleeps the
+// option's interval and goes back while the client still says connecting.
+func connect(ctx context.Context, o *options, connecting func() bool) {
+	go func() {
+	RETRYCONN:
+		if err := op(ctx); err != nil {
+			if o.ConnectRetry {
+				time.Sleep(o.ConnectRetryInterval) // want `constant wait between retry attempts has no jitter`
+				if connecting() {
+					goto RETRYCONN
+				}
+			}
+			return
+		}
+	}()
+}
+
+// connectJittered waits a random part of the interval.
+func connectJittered(ctx context.Context, o *options, connecting func() bool) {
+	go func() {
+	RETRYCONN:
+		if err := op(ctx); err != nil {
+			if o.ConnectRetry {
+				time.Sleep(time.Duration(rand.Int63n(int64(o.ConnectRetryInterval))))
+				if connecting() {
+					goto RETRYCONN
+				}
+			}
+			return
+		}
+	}()
+}

@@ -97,6 +97,47 @@ func walk(n *node) error {
 	return walk(n.left)
 }
 
+// connectRetry is paho.mqtt.golang's Connect: in a goroutine, a failed
+// attempt sleeps and goes back only while an option is set and the status
+// still says connecting; otherwise it gives up. The status is a call the
+// model does not read: the bound is unknown, the wait constant.
+func connectRetry(c kv, retry bool, interval time.Duration, connecting func() bool) {
+	go func() {
+		attempts := 0
+	RETRYCONN: // want `loop cap=unknown deadline=unknown waits=constant body`
+		var err error
+		_, err = c.Get("k")
+		if err != nil {
+			attempts++
+			if retry {
+				time.Sleep(interval)
+				if connecting() {
+					goto RETRYCONN
+				}
+			}
+			println("failed to connect")
+			return
+		}
+	}()
+}
+
+// connectOnce is the same shape in a for loop: it goes back while the
+// error is retryable, which bounds nothing.
+func connectOnce(c kv, retry bool) {
+	for { // want `loop cap=none deadline=none waits=constant body`
+		if _, err := c.Get("k"); err != nil {
+			if retry {
+				time.Sleep(time.Second)
+				if retryableErr(err) {
+					continue
+				}
+			}
+			return
+		}
+		return
+	}
+}
+
 // stateMachine jumps back to read the next token: no wait.
 func stateMachine(next func() (byte, error)) int {
 	n := 0
