@@ -181,7 +181,7 @@ func run(o *options) (exitcode int) {
 	if o.dbg('p') {
 		workers = 1
 	}
-	var factLog *os.File
+	var factLog io.Writer // an interface nil unless -debug f: analyze bypasses the cache when it is not
 	if o.dbg('f') {
 		factLog = os.Stderr
 	}
