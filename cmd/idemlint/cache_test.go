@@ -24,10 +24,7 @@ func TestCommandUsesCache(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command")
 	}
 	bin := binary(t)
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/crosspkg")); err != nil {
-		t.Fatal(err)
-	}
+	dir := crossPkg(t)
 	cacheDir := t.TempDir()
 	runOnce := func() (out string, hits, misses, written string) {
 		t.Helper()

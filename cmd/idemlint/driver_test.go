@@ -150,10 +150,7 @@ func TestStreamMatchesMultichecker(t *testing.T) {
 		"a/a.go": "package a\n\nfunc F() int { return \"x\" }\n\nfunc G() {}\n",
 		"b/b.go": "package b\n\nimport \"example.com/m/a\"\n\nfunc H() { a.G() }\n",
 	})
-	facts := t.TempDir()
-	if err := os.CopyFS(facts, os.DirFS("../../testdata/crosspkg")); err != nil {
-		t.Fatal(err)
-	}
+	facts := crossPkg(t)
 	// The multichecker's -json exits 0 with findings; the command's exits 3
 	// in every format (streamExit, when it differs).
 	for _, c := range []struct {

@@ -59,6 +59,17 @@ func endToEnd(t *testing.T) (bin, demo string) {
 	return binary(t), demoDir(t)
 }
 
+// crossPkg returns a copy of testdata/crosspkg, the drivers' module whose
+// findings need facts from its dependencies, in a temporary directory.
+func crossPkg(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/crosspkg")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func demoDir(t *testing.T) string {
 	dir, err := filepath.Abs("../../testdata/demo")
 	if err != nil {

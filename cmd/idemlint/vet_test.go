@@ -30,10 +30,7 @@ func TestVetPrefilter(t *testing.T) {
 		t.Skip("end-to-end: builds and runs the command and go vet")
 	}
 	bin := binary(t)
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../testdata/crosspkg")); err != nil {
-		t.Fatal(err)
-	}
+	dir := crossPkg(t)
 	vet := func(mode string) (findings, skipped []string) {
 		t.Helper()
 		log := filepath.Join(t.TempDir(), "skipped")
