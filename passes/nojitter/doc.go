@@ -24,8 +24,8 @@ The check reads idemlint's retry model and reports, at the wait:
 - a sleep, ` + "`time.After`" + `, timer or ` + "`Reset`" + ` between attempts whose duration is constant, or grows
   deterministically (` + "`<<`" + `, ` + "`*= 2`" + `, ` + "`math.Pow`" + `, a schedule table indexed by the attempt), with no
   ` + "`math/rand`" + `, ` + "`math/rand/v2`" + ` or ` + "`crypto/rand`" + ` anywhere in how it is computed (the model follows
-  local variables and small helper functions of the same package, including helpers that do the sleeping (directly or through one more such helper), and
-  exported delay functions of other packages through facts); a backoff method that adds randomness only when its
+  local variables and small helper functions of the same package, including helpers that do the sleeping,
+  directly or through one more such helper, and exported delay functions of other packages through facts); a backoff method that adds randomness only when its
   receiver sets a field (` + "`if b.Jitter > 0 { d += rand.N(b.Jitter) }`" + `) has none when the receiver is built in the
   function from a literal that leaves the field unset (` + "`&backoff.Backoff{Max: 5 * time.Minute}`" + `); and a wait
   variable is judged by what the failure branch sets it to before it continues
