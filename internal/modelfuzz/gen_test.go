@@ -57,6 +57,7 @@ func delay(n int) time.Duration           { return time.Duration(n) * time.Milli
 func value[V any](v V) (V, error)         { return v, nil }
 func second[V any](_ V, err error) error  { return err }
 func sleep(d time.Duration)               { time.Sleep(d) }
+func pause(d time.Duration)               { sleep(d) }
 
 var (
 	key     = uuid.NewString()
@@ -115,6 +116,7 @@ var grammar = map[string][]string{
 		"for i = 0; ; i++ {\n\t\treq, _ := http.NewRequestWithContext(ctx, http.MethodPost, \"http://x\", nil)\n\t\treq.Header.Set(\"Idempotency-Key\", %KEY%)\n\t\tres, err := t.c.Do(req)\n\t\tif err == nil && res.StatusCode < 500 || i >= %N% {\n\t\t\treturn err\n\t\t}\n\t\t%WAIT%\n\t}",
 		"return retry.Do(%OPF%, aopts...)",
 		"return backoff.Retry(%OPF%, backoff.NewExponentialBackOff(eopts...))",
+		"again:\n\tif err := %OP%; err != nil {\n\t\tif i < %N% {\n\t\t\t%WAIT%\n\t\t\tif n > 0 {\n\t\t\t\ti++\n\t\t\t\tgoto again\n\t\t\t}\n\t\t}\n\t\treturn err\n\t}\n\treturn nil",
 	},
 	"OP": {
 		"attempt(ctx)", "t.Do()", "t.op()", "(t.Do)()", "func() error { return attempt(ctx) }()",
@@ -124,7 +126,7 @@ var grammar = map[string][]string{
 	"WAIT": {
 		"time.Sleep(%D%)", "<-time.After(%D%)",
 		"select {\n\t\tcase <-ctx.Done():\n\t\t\treturn ctx.Err()\n\t\tcase <-time.After(%D%):\n\t\t}",
-		"_ = 0", "sleep(%D%)", "sleepfn(%D%)", "time.Sleep(%D%); time.Sleep(%D%)",
+		"_ = 0", "sleep(%D%)", "sleepfn(%D%)", "time.Sleep(%D%); time.Sleep(%D%)", "pause(%D%)",
 	},
 	"D": {
 		"time.Second", "delay(i)", "dfn(i)", "time.Duration(i) * time.Second", "time.Duration(rand.Int63n(1000))",
