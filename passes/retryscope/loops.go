@@ -486,7 +486,7 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 // waitsThenRepeats returns the last statement of body when body waits and
 // then, in that if statement, starts the loop's next pass: a continue of the
 // loop or a goto to the label of a synthetic loop; nil otherwise.
-func (w *loopWalk) waitsThenRepeats(body *ast.BlockStmt) *ast.IfStmt {
+func (w *loopWalk) waitsThenRepeats(body *ast.BlockStmt, nested bool) *ast.IfStmt {
 	if len(body.List) < 2 {
 		return nil
 	}
@@ -496,21 +496,25 @@ func (w *loopWalk) waitsThenRepeats(body *ast.BlockStmt) *ast.IfStmt {
 	}
 	repeats := slices.ContainsFunc(last.Body.List, func(st ast.Stmt) bool {
 		br, ok := st.(*ast.BranchStmt)
-		if !ok || br.Label == nil && br.Tok != token.CONTINUE {
-			return false
-		}
-		switch br.Tok {
-		case token.CONTINUE:
-			return br.Label == nil || br.Label.Name == w.label
-		case token.GOTO:
-			return w.jump != nil && br.Label.Name == w.jump.label
-		}
-		return false
+		return ok && w.nextPass(br, nested)
 	})
 	if !repeats {
 		return nil
 	}
 	return last
+}
+
+// nextPass reports whether br starts the loop's next pass: a continue of
+// the loop (unlabelled only outside nested loops), or a goto to the label
+// of a synthetic loop.
+func (w *loopWalk) nextPass(br *ast.BranchStmt, nested bool) bool {
+	switch br.Tok {
+	case token.CONTINUE:
+		return br.Label == nil && !nested || br.Label != nil && br.Label.Name == w.label
+	case token.GOTO:
+		return w.jump != nil && br.Label != nil && br.Label.Name == w.jump.label
+	}
+	return false
 }
 
 // waitsBefore reports whether body calls a wait before pos.
@@ -1049,7 +1053,7 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 				// if retry { sleep; if still { goto RETRY } }: what follows
 				// runs when the branch did not start the next pass, when
 				// !(retry && still)
-				if last := w.waitsThenRepeats(st.Body); last != nil {
+				if last := w.waitsThenRepeats(st.Body, nested); last != nil {
 					guards = with(guards, guard{cond: &ast.BinaryExpr{X: st.Cond, OpPos: last.Cond.Pos(), Op: token.LAND, Y: last.Cond}, neg: true})
 				}
 			}
@@ -1101,7 +1105,7 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 					w.exits = append(w.exits, exit{node: st, guards: guards})
 				}
 			case token.CONTINUE:
-				if (st.Label == nil && !nested) || (st.Label != nil && st.Label.Name == w.label) {
+				if w.nextPass(st, nested) {
 					w.conts++
 					if nested {
 						w.outerConts = append(w.outerConts, guards)
@@ -1110,7 +1114,7 @@ func (w *loopWalk) block(list []ast.Stmt, guards []guard, inSwitch, nested bool)
 					}
 				}
 			case token.GOTO:
-				if w.jump != nil && st.Label != nil && st.Label.Name == w.jump.label {
+				if w.nextPass(st, nested) {
 					w.conts++ // goto RETRY starts the next pass
 					break
 				}

@@ -356,11 +356,9 @@ func (lf *LoopFilter) retryShape(loop ast.Stmt) bool {
 		}
 	}
 	never := func(string) bool { return false }
-	ast.Inspect(loop, func(n ast.Node) bool {
+	astq.InspectOwn(loop, func(n ast.Node) bool {
 		list, _ := astq.StmtList(n)
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
 		case *ast.IfStmt:
 			if as, ok := n.Init.(*ast.AssignStmt); ok {

@@ -131,12 +131,10 @@ func appendUp(up, last *waitSite) *waitSite {
 // when visit returns true.
 func helperCalls(body *ast.BlockStmt, visit func(*ast.CallExpr) bool) {
 	hasLoop := false
-	ast.Inspect(body, func(n ast.Node) bool {
+	astq.InspectOwn(body, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			hasLoop = true
-		case *ast.FuncLit:
-			return false
 		}
 		return !hasLoop
 	})

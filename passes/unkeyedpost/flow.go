@@ -481,13 +481,11 @@ func (c *checker) loopRepeatsAfter(scope *retryscope.Scope, call *ast.CallExpr) 
 	repeats := false
 	var walk func(n ast.Node, nested bool)
 	walk = func(n ast.Node, nested bool) {
-		ast.Inspect(n, func(x ast.Node) bool {
+		astq.InspectOwn(n, func(x ast.Node) bool {
 			if repeats {
 				return false
 			}
 			switch x := x.(type) {
-			case *ast.FuncLit:
-				return false
 			case *ast.ForStmt, *ast.RangeStmt:
 				if x != n {
 					walk(x, true)
