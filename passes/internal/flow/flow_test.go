@@ -1,0 +1,195 @@
+package flow_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/passes/internal/flow"
+)
+
+// describe reports each loop of the package as the testdata's wants spell
+// it, and reports as an error every call, function and loop the index
+// fails to map.
+var describe = &analysis.Analyzer{
+	Name:       "flowdescribe",
+	Doc:        "describe the flow engine's loops",
+	ResultType: reflect.TypeFor[*flow.Package](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		p := flow.ForPass(pass).Get()
+		if p == nil {
+			return nil, fmt.Errorf("no SSA for %s", pass.Pkg.Path())
+		}
+		calls := make(map[token.Pos]*ast.CallExpr)
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					calls[n.Lparen] = n
+					if isCall(pass.TypesInfo, n) && p.CallOf(n) == nil {
+						pass.Reportf(n.Lparen, "call %s has no SSA call", types.ExprString(n.Fun))
+					}
+				case *ast.FuncDecl, *ast.FuncLit:
+					if p.Func(n) == nil {
+						pass.Reportf(n.Pos(), "function has no SSA function")
+					}
+				case *ast.RangeStmt:
+					if _, isFunc := pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Signature); isFunc && p.Func(n) == nil {
+						pass.Reportf(n.Pos(), "range over func has no yield closure")
+					}
+				}
+				return true
+			})
+		}
+		for _, fn := range p.Funcs {
+			for _, l := range p.Loops(fn).Loops {
+				if l.Syntax == nil {
+					pass.Reportf(fn.Pos(), "loop %s of %s has no statement", l.Kind, fn.Name())
+					continue
+				}
+				if p.Loops(fn).Stmt(l.Syntax) != l {
+					pass.Reportf(l.Syntax.Pos(), "two loops have this statement")
+				}
+				pass.Reportf(l.Syntax.Pos(), "loop %s %s exits=%d back=%d ind=[%s] calls=[%s]",
+					l.Kind, stmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls))
+			}
+		}
+		return p, nil
+	},
+}
+
+func isCall(info *types.Info, call *ast.CallExpr) bool {
+	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return false
+	}
+	return true
+}
+
+func stmtKind(n ast.Node) string {
+	switch n := n.(type) {
+	case *ast.ForStmt:
+		return "for"
+	case *ast.RangeStmt:
+		return "range"
+	case *ast.LabeledStmt:
+		return "label " + n.Label.Name
+	}
+	return fmt.Sprintf("%T", n)
+}
+
+func inductions(l *flow.Loop) string {
+	var out []string
+	for _, ind := range l.Inductions {
+		dir := "mixed"
+		if ind.Up {
+			dir = "up"
+		} else if ind.Down {
+			dir = "down"
+		}
+		s := strings.TrimPrefix(ind.Phi.Comment, "#") + ":" + dir
+		for _, b := range l.Bounds {
+			if b.Var == ind {
+				s += " " + operand(b.Cmp.X) + b.Cmp.Op.String() + operand(b.Cmp.Y)
+			}
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+// operand spells an operand of a bound's comparison: the variable a phi or
+// a parameter is, a constant, the function a call calls
+func operand(v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.Phi:
+		return strings.TrimPrefix(v.Comment, "#")
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.Const:
+		if v.Value != nil && v.Value.Kind() == constant.Int {
+			return v.Value.ExactString()
+		}
+	case *ssa.BinOp:
+		return operand(v.X)
+	case *ssa.Call:
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok {
+			return b.Name()
+		}
+	}
+	return "?"
+}
+
+// outcomes lists the fallible and never-returning calls of the loop's
+// blocks with what their failure does to the loop, then the calls that
+// never return in the blocks its exits lead to
+func outcomes(l *flow.Loop, calls map[token.Pos]*ast.CallExpr) string {
+	var out []string
+	blocks := slices.Clone(l.Blocks)
+	for _, e := range l.Exits {
+		blocks = append(blocks, e.To)
+	}
+	for _, b := range blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			name := "?"
+			if syn := calls[call.Pos()]; syn != nil {
+				name = types.ExprString(syn.Fun)
+			}
+			switch {
+			case flow.NeverReturnsCall(call):
+				out = append(out, name+":noreturn")
+			case !l.Contains(b):
+			case flow.Fallible(call):
+				fail, _, found := flow.Outcome(call)
+				switch {
+				case !found:
+					out = append(out, name+":untested")
+				case l.Repeats(fail):
+					out = append(out, name+":repeats")
+				default:
+					out = append(out, name+":leaves")
+				}
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+
+func TestHandle(t *testing.T) {
+	h := flow.New(flow.Input{HasErrors: true})
+	if h.Get() != nil || h.Err() == nil {
+		t.Errorf("Get on a package with type errors = %v, %v; want nil and an error", h.Get(), h.Err())
+	}
+}
+
+func TestShapes(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), describe, "shapes")
+	p := results[0].Result.(*flow.Package)
+	if len(p.Funcs) == 0 {
+		t.Fatal("no functions")
+	}
+	// the package-level literal belongs to the synthetic init
+	found := false
+	for _, fn := range p.Funcs {
+		if _, ok := fn.Syntax().(*ast.FuncLit); ok && fn.Parent() != nil && fn.Parent().Synthetic != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the literal of var poll is not among the package's functions")
+	}
+}

@@ -1,0 +1,159 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An Induction is an induction variable of a loop: a phi at an entry of the
+// loop whose values from inside the loop are the phi itself stepped by
+// constants (n++, attempt += 2, remaining--), wherever in the loop the
+// step is (in the loop's post statement, in a failure branch only).
+type Induction struct {
+	Phi *ssa.Phi
+	// Steps are the additions and subtractions of a constant that make the
+	// next value, in the loop.
+	Steps []*ssa.BinOp
+	// Init are the values the phi takes from outside the loop.
+	Init []ssa.Value
+	// Up is true when every step adds a positive constant (or subtracts a
+	// negative one), Down when every step subtracts one; neither when the
+	// steps disagree.
+	Up, Down bool
+}
+
+// A Bound is an exit of a loop taken on a comparison of an induction
+// variable (or its stepped value) with another value: i < n, attempt >=
+// max, remaining == 0.
+type Bound struct {
+	Exit  Edge
+	Var   *Induction
+	Cmp   *ssa.BinOp
+	Bound ssa.Value // the other operand of Cmp
+}
+
+// inductions fills l.Inductions and l.Bounds.
+func (l *Loop) inductions() {
+	for _, entry := range l.Entries {
+		for _, instr := range entry.Instrs {
+			phi, ok := instr.(*ssa.Phi)
+			if !ok {
+				break // phis come first
+			}
+			if ind := l.induction(phi); ind != nil {
+				l.Inductions = append(l.Inductions, ind)
+			}
+		}
+	}
+	if len(l.Inductions) == 0 {
+		return
+	}
+	for _, e := range l.Exits {
+		ifi, ok := last(e.From).(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifi.Cond.(*ssa.BinOp)
+		if !ok || !isComparison(cmp.Op) {
+			continue
+		}
+		for _, ind := range l.Inductions {
+			switch {
+			case ind.is(cmp.X):
+				l.Bounds = append(l.Bounds, &Bound{Exit: e, Var: ind, Cmp: cmp, Bound: cmp.Y})
+			case ind.is(cmp.Y):
+				l.Bounds = append(l.Bounds, &Bound{Exit: e, Var: ind, Cmp: cmp, Bound: cmp.X})
+			}
+		}
+	}
+}
+
+// is reports whether v is the variable or one of its stepped values.
+func (ind *Induction) is(v ssa.Value) bool {
+	if v == ssa.Value(ind.Phi) {
+		return true
+	}
+	for _, s := range ind.Steps {
+		if v == ssa.Value(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// induction returns phi as an induction variable of l, or nil.
+func (l *Loop) induction(phi *ssa.Phi) *Induction {
+	ind := &Induction{Phi: phi, Up: true, Down: true}
+	seen := map[ssa.Value]bool{}
+	// stepped reports whether v, a value reaching phi from inside the loop,
+	// is phi stepped by constants zero or more times
+	var stepped func(v ssa.Value) bool
+	stepped = func(v ssa.Value) bool {
+		if v == ssa.Value(phi) {
+			return true
+		}
+		if seen[v] {
+			return true // a cycle of in-loop phis adds nothing
+		}
+		seen[v] = true
+		instr, ok := v.(ssa.Instruction)
+		if !ok || !l.Contains(instr.Block()) {
+			return false
+		}
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if !stepped(e) {
+					return false
+				}
+			}
+			return true
+		case *ssa.BinOp:
+			var k *ssa.Const
+			var x ssa.Value
+			switch {
+			case v.Op == token.ADD || v.Op == token.SUB:
+				if c, ok := v.Y.(*ssa.Const); ok {
+					k, x = c, v.X
+				} else if c, ok := v.X.(*ssa.Const); ok && v.Op == token.ADD {
+					k, x = c, v.Y
+				}
+			}
+			if k == nil || k.Value == nil || k.Value.Kind() != constant.Int || !stepped(x) {
+				return false
+			}
+			sign := constant.Sign(k.Value)
+			if v.Op == token.SUB {
+				sign = -sign
+			}
+			ind.Up = ind.Up && sign > 0
+			ind.Down = ind.Down && sign < 0
+			ind.Steps = append(ind.Steps, v)
+			return true
+		}
+		return false
+	}
+	for i, v := range phi.Edges {
+		if l.Contains(phi.Block().Preds[i]) {
+			if !stepped(v) {
+				return nil
+			}
+		} else {
+			ind.Init = append(ind.Init, v)
+		}
+	}
+	if len(ind.Steps) == 0 {
+		return nil
+	}
+	return ind
+}
+
+func isComparison(op token.Token) bool {
+	switch op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
+		return true
+	}
+	return false
+}

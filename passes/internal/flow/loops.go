@@ -1,0 +1,360 @@
+package flow
+
+import (
+	"go/ast"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// LoopKind says what makes a cycle of the control-flow graph.
+type LoopKind int
+
+const (
+	// Natural is a loop whose header dominates its back edges: a for or
+	// range statement, a backward goto, a labelled continue (one more back
+	// edge to the outer loop's header).
+	Natural LoopKind = iota
+	// Irreducible is a strongly connected component with no dominating
+	// header: a goto into the middle of a cycle.
+	Irreducible
+	// Yield is the body of a range-over-func loop: the builder makes it a
+	// closure the iterator calls once a pass; returning true asks for the
+	// next pass.
+	Yield
+)
+
+func (k LoopKind) String() string {
+	switch k {
+	case Natural:
+		return "natural"
+	case Irreducible:
+		return "irreducible"
+	case Yield:
+		return "yield"
+	}
+	return "?"
+}
+
+// An Edge is a control-flow edge. To is nil for the back edge of a Yield
+// loop: From returns true, and the iterator calls the closure again.
+type Edge struct {
+	From, To *ssa.BasicBlock
+}
+
+// A Loop is a cycle of one function's control-flow graph.
+type Loop struct {
+	Kind LoopKind
+	Fn   *ssa.Function
+	// Header is the block every pass starts in: the dominating header of a
+	// Natural loop, the closure's entry for Yield; nil for Irreducible.
+	Header *ssa.BasicBlock
+	// Entries are the blocks entered from outside the loop: the header, or
+	// an Irreducible loop's several entries.
+	Entries []*ssa.BasicBlock
+	// Blocks are the loop's blocks, by index: the blocks from which a back
+	// edge is reached without leaving the loop.
+	Blocks []*ssa.BasicBlock
+	// Back are the edges that start the next pass: to the header of a
+	// Natural loop, to an entry of an Irreducible one, a return of true in
+	// a Yield closure (To nil).
+	Back []Edge
+	// Exits are the edges from the loop to a block outside it: a break, a
+	// return, a panic, a call that never returns, a failed loop condition.
+	// The builder's own panics (a blocking select that matched no case, a
+	// yield closure called after its loop ended) are left out.
+	Exits []Edge
+	// Syntax is the innermost for or range statement that holds the loop,
+	// or the labelled statement a backward goto targets; for Yield the
+	// range-over-func statement; nil when no statement is found.
+	Syntax ast.Node
+	// Inductions are the loop's induction variables; Bounds the exits that
+	// compare one with a bound.
+	Inductions []*Induction
+	Bounds     []*Bound
+
+	Parent   *Loop
+	Children []*Loop
+
+	in []bool // by block index
+}
+
+// Contains reports whether b is one of the loop's blocks.
+func (l *Loop) Contains(b *ssa.BasicBlock) bool {
+	return b != nil && b.Parent() == l.Fn && b.Index < len(l.in) && l.in[b.Index]
+}
+
+// IsBack reports whether e is one of the loop's back edges.
+func (l *Loop) IsBack(e Edge) bool { return slices.Contains(l.Back, e) }
+
+// IsExit reports whether e is one of the loop's exits.
+func (l *Loop) IsExit(e Edge) bool { return slices.Contains(l.Exits, e) }
+
+// A Forest is the loops of one function.
+type Forest struct {
+	Fn    *ssa.Function
+	Loops []*Loop // outer loops before the loops they hold
+
+	innermost []*Loop // by block index
+}
+
+// Of returns the innermost loop that holds b; nil when none does.
+func (f *Forest) Of(b *ssa.BasicBlock) *Loop {
+	if f == nil || b == nil || b.Parent() != f.Fn || b.Index >= len(f.innermost) {
+		return nil
+	}
+	return f.innermost[b.Index]
+}
+
+// Stmt returns the loop whose Syntax is n; nil when none is.
+func (f *Forest) Stmt(n ast.Node) *Loop {
+	for _, l := range f.Loops {
+		if l.Syntax == n {
+			return l
+		}
+	}
+	return nil
+}
+
+// Loops returns the loops of fn, a function of the package, computing them
+// on the first call.
+func (p *Package) Loops(fn *ssa.Function) *Forest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f, ok := p.forest[fn]; ok {
+		return f
+	}
+	f := p.loops(fn)
+	p.forest[fn] = f
+	return f
+}
+
+// LoopOf returns the innermost loop that holds instr; nil when none does.
+func (p *Package) LoopOf(instr ssa.Instruction) *Loop {
+	if instr == nil || instr.Block() == nil {
+		return nil
+	}
+	return p.Loops(instr.Parent()).Of(instr.Block())
+}
+
+func (p *Package) loops(fn *ssa.Function) *Forest {
+	f := &Forest{Fn: fn, innermost: make([]*Loop, len(fn.Blocks))}
+	if len(fn.Blocks) == 0 {
+		return f
+	}
+	var all []*Loop
+	if _, ok := fn.Syntax().(*ast.RangeStmt); ok {
+		all = append(all, yieldLoop(fn))
+	}
+	natural, back := naturalLoops(fn)
+	all = append(all, natural...)
+	all = append(all, irreducibleLoops(fn, back)...)
+
+	// nest: the larger loops first, each one's parent the innermost loop
+	// already placed that holds its first entry
+	slices.SortStableFunc(all, func(a, b *Loop) int { return len(b.Blocks) - len(a.Blocks) })
+	for _, l := range all {
+		if parent := f.innermost[l.Entries[0].Index]; parent != nil {
+			l.Parent = parent
+			parent.Children = append(parent.Children, l)
+		}
+		for _, b := range l.Blocks {
+			f.innermost[b.Index] = l
+		}
+		l.exits()
+		l.inductions()
+		f.Loops = append(f.Loops, l)
+	}
+	p.mapSyntax(fn, f.Loops)
+	return f
+}
+
+// newLoop returns a loop of fn over blocks (a set by index).
+func newLoop(kind LoopKind, fn *ssa.Function, in []bool) *Loop {
+	l := &Loop{Kind: kind, Fn: fn, in: in}
+	for _, b := range fn.Blocks {
+		if in[b.Index] {
+			l.Blocks = append(l.Blocks, b)
+		}
+	}
+	return l
+}
+
+// naturalLoops returns fn's natural loops, one for each header with all
+// its back edges, and the set of back edges.
+func naturalLoops(fn *ssa.Function) ([]*Loop, map[Edge]bool) {
+	back := make(map[Edge]bool)
+	latches := make(map[*ssa.BasicBlock][]*ssa.BasicBlock)
+	var headers []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, h := range b.Succs {
+			if h.Dominates(b) {
+				back[Edge{b, h}] = true
+				if latches[h] == nil {
+					headers = append(headers, h)
+				}
+				latches[h] = append(latches[h], b)
+			}
+		}
+	}
+	var loops []*Loop
+	for _, h := range headers {
+		in := make([]bool, len(fn.Blocks))
+		in[h.Index] = true
+		stack := slices.Clone(latches[h])
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if in[b.Index] {
+				continue
+			}
+			in[b.Index] = true
+			stack = append(stack, b.Preds...)
+		}
+		l := newLoop(Natural, fn, in)
+		l.Header = h
+		l.Entries = []*ssa.BasicBlock{h}
+		for _, b := range latches[h] {
+			l.Back = append(l.Back, Edge{b, h})
+		}
+		loops = append(loops, l)
+	}
+	return loops, back
+}
+
+// irreducibleLoops returns the cycles left once the back edges are taken
+// out: strongly connected components (Tarjan) that no header dominates.
+func irreducibleLoops(fn *ssa.Function, back map[Edge]bool) []*Loop {
+	n := len(fn.Blocks)
+	index := make([]int, n) // 0: not visited; else visit order + 1
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	var stack []*ssa.BasicBlock
+	next := 1
+	var loops []*Loop
+	var visit func(b *ssa.BasicBlock)
+	visit = func(b *ssa.BasicBlock) {
+		index[b.Index], low[b.Index] = next, next
+		next++
+		stack = append(stack, b)
+		onStack[b.Index] = true
+		for _, s := range b.Succs {
+			if back[Edge{b, s}] {
+				continue
+			}
+			if index[s.Index] == 0 {
+				visit(s)
+				low[b.Index] = min(low[b.Index], low[s.Index])
+			} else if onStack[s.Index] {
+				low[b.Index] = min(low[b.Index], index[s.Index])
+			}
+		}
+		if low[b.Index] != index[b.Index] {
+			return
+		}
+		in := make([]bool, n)
+		size := 0
+		for {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[top.Index] = false
+			in[top.Index] = true
+			size++
+			if top == b {
+				break
+			}
+		}
+		if size < 2 { // a self edge is always a back edge
+			return
+		}
+		l := newLoop(Irreducible, fn, in)
+		for _, blk := range l.Blocks {
+			entered := blk == fn.Blocks[0]
+			for _, pred := range blk.Preds {
+				entered = entered || !in[pred.Index]
+			}
+			if entered {
+				l.Entries = append(l.Entries, blk)
+			}
+		}
+		for _, blk := range l.Blocks {
+			for _, s := range blk.Succs {
+				if in[s.Index] && slices.Contains(l.Entries, s) {
+					l.Back = append(l.Back, Edge{blk, s})
+				}
+			}
+		}
+		loops = append(loops, l)
+	}
+	for _, b := range fn.Blocks {
+		if index[b.Index] == 0 {
+			visit(b)
+		}
+	}
+	return loops
+}
+
+// yieldLoop returns the loop of a range-over-func yield closure: the blocks
+// from which a return of true (the next pass) is reached.
+func yieldLoop(fn *ssa.Function) *Loop {
+	in := make([]bool, len(fn.Blocks))
+	var latches, stack []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 && isTrue(ret.Results[0]) {
+			latches = append(latches, b)
+			stack = append(stack, b)
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[b.Index] {
+			continue
+		}
+		in[b.Index] = true
+		stack = append(stack, b.Preds...)
+	}
+	in[0] = true // a body that never continues is still one pass
+	l := newLoop(Yield, fn, in)
+	l.Header = fn.Blocks[0]
+	l.Entries = []*ssa.BasicBlock{l.Header}
+	l.Syntax = fn.Syntax()
+	for _, b := range latches {
+		l.Back = append(l.Back, Edge{From: b})
+	}
+	return l
+}
+
+// exits fills l.Exits.
+func (l *Loop) exits() {
+	for _, b := range l.Blocks {
+		for _, s := range b.Succs {
+			if !l.in[s.Index] && !builderPanic(s) {
+				l.Exits = append(l.Exits, Edge{b, s})
+			}
+		}
+	}
+}
+
+// builderPanic reports whether b is a panic the builder adds with no
+// source behind it: a blocking select that matched no case, a yield
+// closure called after its loop ended.
+func builderPanic(b *ssa.BasicBlock) bool {
+	p, ok := last(b).(*ssa.Panic)
+	if !ok || p.Pos().IsValid() {
+		return false
+	}
+	for _, instr := range b.Instrs {
+		if instr.Pos().IsValid() {
+			return false
+		}
+	}
+	return true
+}
+
+func last(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
+}

@@ -1,0 +1,170 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Repeats reports whether a pass that takes edge e can go on to the loop's
+// next pass: a back edge of l is reached from e without leaving the loop.
+func (l *Loop) Repeats(e Edge) bool { return l.RepeatsAvoiding(e, nil) }
+
+// RepeatsAvoiding is Repeats over the paths that pass through no block
+// avoid holds (avoid may be nil).
+func (l *Loop) RepeatsAvoiding(e Edge, avoid func(*ssa.BasicBlock) bool) bool {
+	if l.IsBack(e) {
+		return true
+	}
+	if e.To == nil || !l.Contains(e.To) {
+		return false
+	}
+	seen := make([]bool, len(l.in))
+	stack := []*ssa.BasicBlock{e.To}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b.Index] || (avoid != nil && avoid(b)) {
+			continue
+		}
+		seen[b.Index] = true
+		if l.Kind == Yield && l.IsBack(Edge{From: b}) {
+			return true
+		}
+		for _, s := range b.Succs {
+			if l.IsBack(Edge{b, s}) {
+				return true
+			}
+			if l.in[s.Index] {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// ErrorResult returns the value of call's error result (its last result,
+// of type error): the call itself or the Extract of it; nil when the call
+// has no error result or the result is never used.
+func ErrorResult(call *ssa.Call) ssa.Value {
+	switch t := call.Type().(type) {
+	case *types.Tuple:
+		if t.Len() == 0 || !types.Identical(t.At(t.Len()-1).Type(), errorType) {
+			return nil
+		}
+		for _, r := range *call.Referrers() {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == t.Len()-1 {
+				return ex
+			}
+		}
+		return nil
+	default:
+		if types.Identical(t, errorType) {
+			return call
+		}
+	}
+	return nil
+}
+
+// Fallible reports whether call has an error result.
+func Fallible(call *ssa.Call) bool {
+	sig := call.Call.Signature()
+	res := sig.Results()
+	return res.Len() > 0 && types.Identical(res.At(res.Len()-1).Type(), errorType)
+}
+
+// Outcome returns the edges a pass takes after call when its error result
+// is not nil (fail) and when it is (ok): the successors of the If that
+// compares the error with nil. found is false when the error is not tested
+// that way (it is stored, returned, passed on, tested through errors.Is or
+// merged by a phi first), or the tests of it do not dominate one another.
+func Outcome(call *ssa.Call) (fail, ok Edge, found bool) {
+	errv := ErrorResult(call)
+	if errv == nil {
+		return Edge{}, Edge{}, false
+	}
+	var first *ssa.If
+	var isNil bool // first's condition is err == nil
+	for _, r := range *errv.Referrers() {
+		cmp, isCmp := r.(*ssa.BinOp)
+		if !isCmp || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(isNilConst(cmp.X) || isNilConst(cmp.Y)) {
+			continue
+		}
+		for _, u := range *cmp.Referrers() {
+			ifi, isIf := u.(*ssa.If)
+			if !isIf {
+				continue
+			}
+			switch {
+			case first == nil || ifi.Block().Dominates(first.Block()):
+				first, isNil = ifi, cmp.Op == token.EQL
+			case !first.Block().Dominates(ifi.Block()):
+				return Edge{}, Edge{}, false
+			}
+		}
+	}
+	if first == nil {
+		return Edge{}, Edge{}, false
+	}
+	b := first.Block()
+	t, f := Edge{b, b.Succs[0]}, Edge{b, b.Succs[1]}
+	if isNil {
+		return f, t, true
+	}
+	return t, f, true
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+func isTrue(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
+}
+
+// NeverReturnsCall reports whether the builder cut the control flow after
+// call because its callee never returns (NeverReturns): the next
+// instruction is the panic the builder adds at the call's position.
+func NeverReturnsCall(call *ssa.Call) bool {
+	instrs := call.Block().Instrs
+	for i, instr := range instrs {
+		if instr != ssa.Instruction(call) {
+			continue
+		}
+		for _, next := range instrs[i+1:] {
+			switch next := next.(type) {
+			case *ssa.MakeInterface: // the panic's operand
+				continue
+			case *ssa.Panic:
+				return next.Pos() == call.Pos()
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// RepeatingCalls returns the calls of l's blocks that have an error result
+// whose failure edge leads to the loop's next pass (Outcome, Repeats), in
+// block order.
+func (l *Loop) RepeatingCalls() []*ssa.Call {
+	var out []*ssa.Call
+	for _, b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !Fallible(call) {
+				continue
+			}
+			if fail, _, found := Outcome(call); found && l.Repeats(fail) {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+// Package shapes holds one function for each shape of loop the flow engine
+// must recognise. Each want gives the loop's kind, the statement it maps
+// to, its exit and back edge counts, its induction variables with the
+// bounds they are compared with, and each call's outcome: "repeats" when
+// its failure edge leads to the loop's next pass, "leaves" when it leaves
+// the loop, "untested" when the error is not compared with nil in place,
+// "noreturn" for a call that never returns.
+package shapes
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"log"
+	"os"
+	"testing"
+	"time"
+)
+
+func get(ctx context.Context) (string, error) { return "", nil }
+func send() error                             { return nil }
+func ready() bool                             { return true }
+func use(any)                                 {}
+
+// a for with a counter: the success returns, the failure goes round
+func forReturnOnSuccess(ctx context.Context) (string, error) {
+	var err error
+	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[i:up i<3\] calls=\[get:repeats\]`
+		var v string
+		v, err = get(ctx)
+		if err == nil {
+			return v, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return "", err
+}
+
+// a for with no condition that breaks on success, the count stepped only
+// on failure and compared inside the body
+func forBreakOnSuccess(max int) error {
+	attempt := 0
+	for { // want `loop natural for exits=2 back=1 ind=\[attempt:up attempt>=max\] calls=\[send:repeats\]`
+		err := send()
+		if err == nil {
+			break
+		}
+		attempt++
+		if attempt >= max {
+			return err
+		}
+	}
+	return nil
+}
+
+// a retry written with goto
+func gotoRetry() error {
+	n := 0
+RETRY: // want `loop natural label RETRY exits=2 back=1 ind=\[n:up n<5\] calls=\[send:repeats\]`
+	err := send()
+	if err != nil && n < 5 {
+		n++
+		time.Sleep(time.Millisecond)
+		goto RETRY
+	}
+	return err
+}
+
+// a goto into the middle of a cycle: no block dominates the other
+func gotoIrreducible(c bool) {
+	n := 0
+	if c {
+		goto L2
+	}
+L1: // want `loop irreducible label L1 exits=1 back=2 ind=\[\] calls=\[send:untested\]`
+	_ = send()
+L2:
+	n++
+	if n < 3 {
+		goto L1
+	}
+}
+
+// a labelled continue across a select: the inner loop's failure leaves
+// it and starts the outer loop's next pass, the outer loop's only back
+// edge (its body ends in a return); the builder names the hidden counters
+func labelledContinue(ctx context.Context, items []string) {
+outer:
+	for range 10 { // want `loop natural range exits=3 back=1 ind=\[rangeint.iter:up rangeint.iter<10\] calls=\[get:repeats\]`
+		for _, it := range items { // want `loop natural range exits=2 back=1 ind=\[rangeindex:up rangeindex<len\] calls=\[get:leaves\]`
+			_, err := get(ctx)
+			if err != nil {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(time.Second):
+					continue outer
+				}
+			}
+			use(it)
+		}
+		return
+	}
+}
+
+// a range over a func: the body is a closure the iterator calls
+func rangeOverFunc(seq iter.Seq[int]) error {
+	for range seq { // want `loop yield range exits=1 back=1 ind=\[\] calls=\[send:repeats\]`
+		if err := send(); err == nil {
+			break
+		}
+	}
+	return nil
+}
+
+// os.Exit in the failure branch: the branch leaves the loop
+func exitOnFailure(ctx context.Context) {
+	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[i:up i<3\] calls=\[get:leaves os.Exit:noreturn\]`
+		if _, err := get(ctx); err != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// log.Fatal on success, a retry on failure
+func fatalOnSuccess() {
+	for { // want `loop natural for exits=1 back=1 ind=\[\] calls=\[send:repeats log.Fatal:noreturn\]`
+		if err := send(); err == nil {
+			log.Fatal("done")
+		}
+	}
+}
+
+// the attempt is a closure that captures the context; the loop variable
+// is captured too, so it lives in memory and is no phi
+func closureCapture(ctx context.Context) error {
+	op := func() error {
+		_, err := get(ctx)
+		return err
+	}
+	var fns []func()
+	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[\] calls=\[op:repeats\]`
+		fns = append(fns, func() { use(i) })
+		if err := op(); err == nil {
+			return nil
+		}
+	}
+	return errors.New("gave up")
+}
+
+// a count down into a named result, tested in place
+func countDown(ctx context.Context) (err error) {
+	for left := 5; left > 0; left-- { // want `loop natural for exits=2 back=1 ind=\[left:down left>0\] calls=\[get:repeats\]`
+		if _, err = get(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// a loop in a package-level func literal belongs to the synthetic init
+var poll = func() {
+	for ready() { // want `loop natural for exits=1 back=1 ind=\[\] calls=\[\]`
+	}
+}
+
+// the loop condition tests the error: the second call's error reaches the
+// test through a phi, which the engine does not follow yet, and the first
+// call is before the loop
+func whileFailing(ctx context.Context) {
+	_, err := get(ctx)
+	for err != nil { // want `loop natural for exits=1 back=1 ind=\[\] calls=\[get:untested\]`
+		time.Sleep(time.Second)
+		_, err = get(ctx)
+	}
+}
+
+// t.Fatal, promoted from testing.common, never returns
+func fatalInTest(t *testing.T) {
+	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[i:up i<3\] calls=\[send:leaves t.Fatal:noreturn\]`
+		if err := send(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
