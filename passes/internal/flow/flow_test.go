@@ -168,7 +168,6 @@ func outcomes(l *flow.Loop, calls map[token.Pos]*ast.CallExpr) string {
 	return strings.Join(out, " ")
 }
 
-
 func TestHandle(t *testing.T) {
 	h := flow.New(flow.Input{HasErrors: true})
 	if h.Get() != nil || h.Err() == nil {

@@ -11,9 +11,10 @@ import (
 
 // mapSyntax sets the Syntax of fn's loops: the innermost for or range
 // statement that holds every positioned instruction of the loop (phis
-// left out: a lifted variable's phi is at its declaration), or, nearer
-// still, the labelled statement that a goto targets and the loop's entry
-// starts in. A loop of a yield closure keeps its range statement.
+// left out: a lifted variable's phi is at its declaration) and that no
+// inner loop has taken, or, nearer still, the labelled statement a goto
+// targets when the loop's entry starts between its label and the end of
+// the block that holds it. A loop of a yield closure keeps its range statement.
 func (p *Package) mapSyntax(fn *ssa.Function, loops []*Loop) {
 	var body *ast.BlockStmt
 	switch syn := fn.Syntax().(type) {
@@ -29,7 +30,24 @@ func (p *Package) mapSyntax(fn *ssa.Function, loops []*Loop) {
 	}
 	var stmts []ast.Stmt // for, range and goto-target labelled statements
 	gotos := make(map[types.Object]bool)
+	// a label's code runs from the label to the end of the block that
+	// holds it: the statements after the labelled one are the goto loop's
+	labelEnd := make(map[*ast.LabeledStmt]token.Pos)
 	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for _, st := range list {
+			for ls, ok := st.(*ast.LabeledStmt); ok; ls, ok = ls.Stmt.(*ast.LabeledStmt) {
+				labelEnd[ls] = n.End()
+			}
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
@@ -81,7 +99,7 @@ func (p *Package) mapSyntax(fn *ssa.Function, loops []*Loop) {
 			ok := false
 			switch s := s.(type) {
 			case *ast.LabeledStmt:
-				ok = gotos[p.info.Defs[s.Label]] && startsIn(l, s.Stmt)
+				ok = gotos[p.info.Defs[s.Label]] && startsIn(l, s.Pos(), labelEnd[s])
 			default:
 				ok = s.Pos() <= lo && hi < s.End()
 			}
@@ -96,16 +114,16 @@ func (p *Package) mapSyntax(fn *ssa.Function, loops []*Loop) {
 	}
 }
 
-// startsIn reports whether one of the loop's entries starts in s: its
-// first positioned instruction, not a phi, lies in s.
-func startsIn(l *Loop, s ast.Stmt) bool {
+// startsIn reports whether one of the loop's entries starts in [from, to):
+// its first positioned instruction, not a phi, lies there.
+func startsIn(l *Loop, from, to token.Pos) bool {
 	for _, entry := range l.Entries {
 		for _, instr := range entry.Instrs {
 			if _, phi := instr.(*ssa.Phi); phi {
 				continue
 			}
 			if pos := instr.Pos(); pos.IsValid() {
-				if s.Pos() <= pos && pos < s.End() {
+				if from <= pos && pos < to {
 					return true
 				}
 				break

@@ -183,3 +183,17 @@ func fatalInTest(t *testing.T) {
 		}
 	}
 }
+
+// the labelled statement is a declaration that makes no instruction: the
+// loop's code starts after it, up to the end of the block (paho's
+// RETRYCONN)
+func gotoAfterDecl(c bool) error {
+RETRY: // want `loop natural label RETRY exits=2 back=1 ind=\[\] calls=\[send:repeats\]`
+	var err error
+	err = send()
+	if err != nil && c {
+		time.Sleep(time.Second)
+		goto RETRY
+	}
+	return err
+}
