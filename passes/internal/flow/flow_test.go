@@ -191,4 +191,68 @@ func TestShapes(t *testing.T) {
 	if !found {
 		t.Error("the literal of var poll is not among the package's functions")
 	}
+	t.Run("queries", func(t *testing.T) { testQueries(t, p, results[0].Pass) })
+}
+
+// testQueries asks the engine's questions of one function of the shapes
+// package and checks each answer against the syntax.
+func testQueries(t *testing.T, p *flow.Package, pass *analysis.Pass) {
+	var decl *ast.FuncDecl
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "forBreakOnSuccess" {
+				decl = fd
+			}
+		}
+	}
+	if decl == nil {
+		t.Fatal("no forBreakOnSuccess in shapes")
+	}
+	forStmt := decl.Body.List[1].(*ast.ForStmt)
+	sendCall := forStmt.Body.List[0].(*ast.AssignStmt).Rhs[0].(*ast.CallExpr)
+
+	fn := p.Func(decl)
+	if fn == nil || fn.Syntax() != decl {
+		t.Fatalf("Func(forBreakOnSuccess) = %v", fn)
+	}
+	loop := p.Loops(fn).Stmt(forStmt)
+	if loop == nil || loop.Syntax != forStmt || loop.Kind != flow.Natural || loop.Parent != nil {
+		t.Fatalf("the loop of forBreakOnSuccess's for statement = %+v", loop)
+	}
+	call, ok := p.CallOf(sendCall).(*ssa.Call)
+	if !ok || call.Pos() != sendCall.Lparen || p.LoopOf(call) != loop {
+		t.Fatalf("CallOf(send()) = %v, want a call in the for loop at its Lparen", p.CallOf(sendCall))
+	}
+	fail, okEdge, found := flow.Outcome(call)
+	if !found {
+		t.Fatal("send()'s error is compared with nil in place, but Outcome found no test")
+	}
+	if !loop.IsExit(okEdge) || loop.Repeats(okEdge) {
+		t.Errorf("send()'s success edge %v: exit %t, repeats %t; want an exit (the break)",
+			okEdge, loop.IsExit(okEdge), loop.Repeats(okEdge))
+	}
+	if !loop.Repeats(fail) {
+		t.Errorf("send()'s failure edge %v does not repeat the loop", fail)
+	}
+	// the one bound: attempt >= max, against the parameter
+	if len(loop.Bounds) != 1 {
+		t.Fatalf("bounds = %d, want 1 (attempt >= max)", len(loop.Bounds))
+	}
+	b := loop.Bounds[0]
+	if param, ok := b.Bound.(*ssa.Parameter); !ok || param.Name() != "max" || b.Cmp.Op != token.GEQ {
+		t.Errorf("bound = %v %v, want >= the parameter max", b.Cmp.Op, b.Bound)
+	}
+	if !loop.IsExit(b.Exit) || b.Exit.From.Succs[0] != b.Exit.To {
+		t.Errorf("the bound's exit %v is not the true branch of its comparison", b.Exit)
+	}
+	// every path from the failure to the next pass goes through the bound
+	if loop.RepeatsAvoiding(fail, func(blk *ssa.BasicBlock) bool { return blk == b.Exit.From }) {
+		t.Error("the failure repeats the loop without passing the attempt >= max test")
+	}
+	if !loop.RepeatsAvoiding(fail, func(blk *ssa.BasicBlock) bool { return blk == okEdge.To }) {
+		t.Error("avoiding the block after the loop stops the failure from repeating it")
+	}
+	if got := loop.RepeatingCalls(); len(got) != 1 || got[0] != call {
+		t.Errorf("RepeatingCalls = %v, want [send()]", got)
+	}
 }
