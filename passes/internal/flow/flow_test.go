@@ -97,6 +97,9 @@ func inductions(l *flow.Loop) string {
 			dir = "down"
 		}
 		s := strings.TrimPrefix(ind.Phi.Comment, "#") + ":" + dir
+		if ind.Cell {
+			s += " cell"
+		}
 		for _, b := range l.Bounds {
 			if b.Var == ind {
 				s += " " + operand(b.Cmp.X) + b.Cmp.Op.String() + operand(b.Cmp.Y)
@@ -121,6 +124,10 @@ func operand(v ssa.Value) string {
 		}
 	case *ssa.BinOp:
 		return operand(v.X)
+	case *ssa.UnOp: // the load of a loop variable's cell
+		if v.Op == token.MUL {
+			return operand(v.X)
+		}
 	case *ssa.Call:
 		if b, ok := v.Call.Value.(*ssa.Builtin); ok {
 			return b.Name()

@@ -3,6 +3,7 @@ package flow
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -22,6 +23,11 @@ type Induction struct {
 	// negative one), Down when every step subtracts one; neither when the
 	// steps disagree.
 	Up, Down bool
+	// Cell is true when the variable lives in memory: a Go 1.22 loop
+	// variable that a closure captures, whose phi is of pointers to a new
+	// cell each pass; its value is a load of the phi. A closure's writes
+	// to the cell are not seen.
+	Cell bool
 }
 
 // A Bound is an exit of a loop taken on a comparison of an induction
@@ -72,7 +78,11 @@ func (l *Loop) inductions() {
 
 // is reports whether v is the variable or one of its stepped values.
 func (ind *Induction) is(v ssa.Value) bool {
-	if v == ssa.Value(ind.Phi) {
+	if ind.Cell {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == ssa.Value(ind.Phi) {
+			return true
+		}
+	} else if v == ssa.Value(ind.Phi) {
 		return true
 	}
 	for _, s := range ind.Steps {
@@ -85,6 +95,9 @@ func (ind *Induction) is(v ssa.Value) bool {
 
 // induction returns phi as an induction variable of l, or nil.
 func (l *Loop) induction(phi *ssa.Phi) *Induction {
+	if ind := l.cellInduction(phi); ind != nil {
+		return ind
+	}
 	ind := &Induction{Phi: phi, Up: true, Down: true}
 	seen := map[ssa.Value]bool{}
 	// stepped reports whether v, a value reaching phi from inside the loop,
@@ -148,6 +161,68 @@ func (l *Loop) induction(phi *ssa.Phi) *Induction {
 		return nil
 	}
 	return ind
+}
+
+// cellInduction returns phi as the induction variable of a Go 1.22 loop
+// variable a closure captures, or nil. The builder gives each pass a new
+// cell: the phi merges the first cell with the cells the loop makes, and
+// each new cell is stored the previous pass's value (a load of the phi),
+// then that value stepped by a constant:
+//
+//	t1 = phi [entry: t0, post: t8] #i
+//	t7 = *t1; t8 = new int (i); *t8 = t7; t9 = *t8; t10 = t9 + 1; *t8 = t10
+func (l *Loop) cellInduction(phi *ssa.Phi) *Induction {
+	if _, ok := phi.Type().Underlying().(*types.Pointer); !ok {
+		return nil
+	}
+	ind := &Induction{Phi: phi, Up: true, Down: true, Cell: true}
+	for i, v := range phi.Edges {
+		if !l.Contains(phi.Block().Preds[i]) {
+			ind.Init = append(ind.Init, v)
+			continue
+		}
+		cell, ok := v.(*ssa.Alloc)
+		if !ok || !l.Contains(cell.Block()) {
+			return nil
+		}
+		// every store to the cell is a copy of the previous value or a
+		// step of a value the cell holds
+		for _, r := range *cell.Referrers() {
+			st, ok := r.(*ssa.Store)
+			if !ok || st.Addr != ssa.Value(cell) {
+				continue // loads, the phi
+			}
+			if isLoadOf(st.Val, phi) {
+				continue
+			}
+			step, ok := st.Val.(*ssa.BinOp)
+			if !ok || (step.Op != token.ADD && step.Op != token.SUB) || !l.Contains(step.Block()) {
+				return nil
+			}
+			k, ok := step.Y.(*ssa.Const)
+			if !ok || k.Value == nil || k.Value.Kind() != constant.Int ||
+				!(isLoadOf(step.X, cell) || isLoadOf(step.X, phi)) {
+				return nil
+			}
+			sign := constant.Sign(k.Value)
+			if step.Op == token.SUB {
+				sign = -sign
+			}
+			ind.Up = ind.Up && sign > 0
+			ind.Down = ind.Down && sign < 0
+			ind.Steps = append(ind.Steps, step)
+		}
+	}
+	if len(ind.Steps) == 0 {
+		return nil
+	}
+	return ind
+}
+
+// isLoadOf reports whether v loads the value addr points to.
+func isLoadOf(v, addr ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && load.X == addr
 }
 
 func isComparison(op token.Token) bool {

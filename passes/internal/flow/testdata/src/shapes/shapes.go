@@ -132,14 +132,15 @@ func fatalOnSuccess() {
 }
 
 // the attempt is a closure that captures the context; the loop variable
-// is captured too, so it lives in memory and is no phi
+// is captured too, so it lives in a new cell each pass: its phi is of
+// pointers, and the bound compares a load of it
 func closureCapture(ctx context.Context) error {
 	op := func() error {
 		_, err := get(ctx)
 		return err
 	}
 	var fns []func()
-	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[\] calls=\[op:repeats\]`
+	for i := 0; i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[i:up cell i<3\] calls=\[op:repeats\]`
 		fns = append(fns, func() { use(i) })
 		if err := op(); err == nil {
 			return nil
@@ -196,4 +197,17 @@ RETRY: // want `loop natural label RETRY exits=2 back=1 ind=\[\] calls=\[send:re
 		goto RETRY
 	}
 	return err
+}
+
+// a counter the attempt's closure steps lives in one cell and has no phi:
+// not an induction variable yet (a summary of the closure will tell)
+func closureCounter() error {
+	n := 0
+	attempt := func() error { n++; return send() }
+	for n < 3 { // want `loop natural for exits=2 back=1 ind=\[\] calls=\[attempt:repeats\]`
+		if err := attempt(); err == nil {
+			return nil
+		}
+	}
+	return nil
 }
