@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -79,35 +80,29 @@ func Fallible(call *ssa.Call) bool {
 
 // Outcome returns the edges a pass takes after call when its error result
 // is not nil (fail) and when it is (ok): the successors of the If that
-// compares the error with nil. found is false when the error is not tested
-// that way (it is stored, returned, passed on, tested through errors.Is or
-// merged by a phi first), or the tests of it do not dominate one another.
+// compares the error with nil. The error is followed to its comparison
+// directly, through a variable's cell it is stored in and loaded from
+// in the same block (a captured or address-taken variable), or, when it
+// is not compared before, through the phis it flows into (a loop condition
+// err != nil that tests the error of the pass before). found is false when
+// the error is not tested that way (returned, passed on, tested through
+// errors.Is), or its tests do not dominate one another.
 func Outcome(call *ssa.Call) (fail, ok Edge, found bool) {
 	errv := ErrorResult(call)
 	if errv == nil {
 		return Edge{}, Edge{}, false
 	}
-	var first *ssa.If
-	var isNil bool // first's condition is err == nil
+	direct := []ssa.Value{errv}
 	for _, r := range *errv.Referrers() {
-		cmp, isCmp := r.(*ssa.BinOp)
-		if !isCmp || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(isNilConst(cmp.X) || isNilConst(cmp.Y)) {
-			continue
-		}
-		for _, u := range *cmp.Referrers() {
-			ifi, isIf := u.(*ssa.If)
-			if !isIf {
-				continue
-			}
-			switch {
-			case first == nil || ifi.Block().Dominates(first.Block()):
-				first, isNil = ifi, cmp.Op == token.EQL
-			case !first.Block().Dominates(ifi.Block()):
-				return Edge{}, Edge{}, false
-			}
+		if st, isStore := r.(*ssa.Store); isStore && st.Val == errv {
+			direct = append(direct, loadsAfter(st)...)
 		}
 	}
-	if first == nil {
+	first, isNil, ambiguous := nilTest(direct)
+	if first == nil && !ambiguous {
+		first, isNil, ambiguous = nilTest(phisOf(errv))
+	}
+	if first == nil || ambiguous {
 		return Edge{}, Edge{}, false
 	}
 	b := first.Block()
@@ -116,6 +111,75 @@ func Outcome(call *ssa.Call) (fail, ok Edge, found bool) {
 		return f, t, true
 	}
 	return t, f, true
+}
+
+// nilTest returns the If that first compares one of vals with nil (its
+// block dominates the others'), and whether it tests == nil; ambiguous
+// when two tests do not dominate one another.
+func nilTest(vals []ssa.Value) (first *ssa.If, isNil, ambiguous bool) {
+	for _, v := range vals {
+		for _, r := range *v.Referrers() {
+			cmp, isCmp := r.(*ssa.BinOp)
+			if !isCmp || (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(isNilConst(cmp.X) || isNilConst(cmp.Y)) {
+				continue
+			}
+			for _, u := range *cmp.Referrers() {
+				ifi, isIf := u.(*ssa.If)
+				if !isIf {
+					continue
+				}
+				switch {
+				case first == nil || ifi.Block().Dominates(first.Block()):
+					first, isNil = ifi, cmp.Op == token.EQL
+				case !first.Block().Dominates(ifi.Block()):
+					return nil, false, true
+				}
+			}
+		}
+	}
+	return first, isNil, false
+}
+
+// loadsAfter returns the loads of st's address later in st's block with no
+// store to that address or call between: they read the value st stored.
+func loadsAfter(st *ssa.Store) []ssa.Value {
+	var out []ssa.Value
+	instrs := st.Block().Instrs
+	i := slices.Index(instrs, ssa.Instruction(st))
+	for _, instr := range instrs[i+1:] {
+		switch instr := instr.(type) {
+		case *ssa.UnOp:
+			if instr.Op == token.MUL && instr.X == st.Addr {
+				out = append(out, instr)
+			}
+		case *ssa.Store:
+			if instr.Addr == st.Addr {
+				return out
+			}
+		case ssa.CallInstruction:
+			return out
+		}
+	}
+	return out
+}
+
+// phisOf returns the phis v flows into, directly or through other phis.
+func phisOf(v ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	stack := []ssa.Value{v}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, r := range *v.Referrers() {
+			if phi, ok := r.(*ssa.Phi); ok && !seen[phi] {
+				seen[phi] = true
+				out = append(out, phi)
+				stack = append(stack, phi)
+			}
+		}
+	}
+	return out
 }
 
 func isNilConst(v ssa.Value) bool {

@@ -165,12 +165,11 @@ var poll = func() {
 	}
 }
 
-// the loop condition tests the error: the second call's error reaches the
-// test through a phi, which the engine does not follow yet, and the first
-// call is before the loop
+// the loop condition tests the error: the call's error reaches the test
+// at the next pass through a phi (the first call is before the loop)
 func whileFailing(ctx context.Context) {
 	_, err := get(ctx)
-	for err != nil { // want `loop natural for exits=1 back=1 ind=\[\] calls=\[get:untested\]`
+	for err != nil { // want `loop natural for exits=1 back=1 ind=\[\] calls=\[get:repeats\]`
 		time.Sleep(time.Second)
 		_, err = get(ctx)
 	}
@@ -210,4 +209,28 @@ func closureCounter() error {
 		}
 	}
 	return nil
+}
+
+// the error is a variable of the function around the range-over-func
+// loop: the yield closure stores it in its cell and loads it to test it
+func rangeCapturedErr(seq iter.Seq[int]) error {
+	var err error
+	for range seq { // want `loop yield range exits=1 back=1 ind=\[\] calls=\[send:repeats\]`
+		err = send()
+		if err != nil {
+			continue
+		}
+		return nil
+	}
+	return err
+}
+
+// errors.Is holds only for an error, but the engine does not read it yet
+func whileBusy() error {
+	err := send()
+	for i := 0; errors.Is(err, os.ErrDeadlineExceeded) && i < 3; i++ { // want `loop natural for exits=2 back=1 ind=\[i:up i<3\] calls=\[send:untested\]`
+		time.Sleep(time.Second)
+		err = send()
+	}
+	return err
 }
