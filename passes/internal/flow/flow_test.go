@@ -60,8 +60,12 @@ var describe = &analysis.Analyzer{
 				if p.Loops(fn).Stmt(l.Syntax) != l {
 					pass.Reportf(l.Syntax.Pos(), "two loops have this statement")
 				}
-				pass.Reportf(l.Syntax.Pos(), "loop %s %s exits=%d back=%d ind=[%s] calls=[%s]",
-					l.Kind, stmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls))
+				outer := ""
+				if o := p.Outer(l); o != nil && o.Syntax != nil {
+					outer = " in " + stmtKind(o.Syntax)
+				}
+				pass.Reportf(l.Syntax.Pos(), "loop %s %s exits=%d back=%d ind=[%s] calls=[%s]%s",
+					l.Kind, stmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls), outer)
 			}
 		}
 		return p, nil

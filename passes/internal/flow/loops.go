@@ -137,6 +137,27 @@ func (p *Package) LoopOf(instr ssa.Instruction) *Loop {
 	return p.Loops(instr.Parent()).Of(instr.Block())
 }
 
+// Outer returns the loop around l: its parent, or, for the loop of a yield
+// closure, the innermost loop of the enclosing function that holds the
+// range statement; nil when there is none. The loops of other function
+// literals have no outer loop: a literal runs where it is called.
+func (p *Package) Outer(l *Loop) *Loop {
+	if l.Parent != nil {
+		return l.Parent
+	}
+	if l.Kind != Yield || l.Fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range l.Fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == ssa.Value(l.Fn) {
+				return p.LoopOf(mc)
+			}
+		}
+	}
+	return nil
+}
+
 func (p *Package) loops(fn *ssa.Function) *Forest {
 	f := &Forest{Fn: fn, innermost: make([]*Loop, len(fn.Blocks))}
 	if len(fn.Blocks) == 0 {

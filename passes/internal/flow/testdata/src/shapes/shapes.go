@@ -234,3 +234,15 @@ func whileBusy() error {
 	}
 	return err
 }
+
+// a range-over-func loop inside a retry loop, and a loop inside its body:
+// the yield closure's loop is in the for loop of the function around it
+func rangeInRetry(seq iter.Seq[int]) {
+	for i := 0; i < 3; i++ { // want `loop natural for exits=1 back=1 ind=\[i:up i<3\] calls=\[\]$`
+		for range seq { // want `loop yield range exits=0 back=1 ind=\[\] calls=\[\] in for$`
+			for j := 0; j < 2; j++ { // want `loop natural for exits=1 back=1 ind=\[j:up j<2\] calls=\[\] in range$`
+				use(j)
+			}
+		}
+	}
+}
