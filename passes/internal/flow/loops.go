@@ -167,7 +167,8 @@ func (p *Package) loops(fn *ssa.Function) *Forest {
 	if _, ok := fn.Syntax().(*ast.RangeStmt); ok {
 		all = append(all, yieldLoop(fn))
 	}
-	natural, back := naturalLoops(fn)
+	ix := p.stmtsOf(fn)
+	natural, back := naturalLoops(fn, ix)
 	all = append(all, natural...)
 	all = append(all, irreducibleLoops(fn, back)...)
 
@@ -186,7 +187,9 @@ func (p *Package) loops(fn *ssa.Function) *Forest {
 		l.inductions()
 		f.Loops = append(f.Loops, l)
 	}
-	p.mapSyntax(fn, f.Loops)
+	if ix != nil {
+		ix.mapSyntax(p, f.Loops)
+	}
 	return f
 }
 
@@ -202,8 +205,11 @@ func newLoop(kind LoopKind, fn *ssa.Function, in []bool) *Loop {
 }
 
 // naturalLoops returns fn's natural loops, one for each header with all
-// its back edges, and the set of back edges.
-func naturalLoops(fn *ssa.Function) ([]*Loop, map[Edge]bool) {
+// its back edges, and the set of back edges. When the back edges of one
+// header come from two nested for or range statements (the outer body
+// starts with the inner loop, and the builder threaded the empty block
+// between away), the header has a loop for each (splitLatches).
+func naturalLoops(fn *ssa.Function, ix *stmts) ([]*Loop, map[Edge]bool) {
 	back := make(map[Edge]bool)
 	latches := make(map[*ssa.BasicBlock][]*ssa.BasicBlock)
 	var headers []*ssa.BasicBlock
@@ -220,27 +226,81 @@ func naturalLoops(fn *ssa.Function) ([]*Loop, map[Edge]bool) {
 	}
 	var loops []*Loop
 	for _, h := range headers {
+		groups := [][]*ssa.BasicBlock{latches[h]}
+		if len(latches[h]) > 1 && ix != nil {
+			groups = ix.splitLatches(fn, h, latches[h])
+		}
+		// each group's loop holds the groups inside it: groups go from
+		// the innermost statement out
 		in := make([]bool, len(fn.Blocks))
-		in[h.Index] = true
-		stack := slices.Clone(latches[h])
-		for len(stack) > 0 {
-			b := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if in[b.Index] {
-				continue
+		for _, g := range groups {
+			in = slices.Clone(in)
+			for i, b := range bodyOf(fn, h, g) {
+				in[i] = in[i] || b
 			}
-			in[b.Index] = true
-			stack = append(stack, b.Preds...)
+			l := newLoop(Natural, fn, in)
+			l.Header = h
+			l.Entries = []*ssa.BasicBlock{h}
+			for _, b := range g {
+				l.Back = append(l.Back, Edge{b, h})
+			}
+			loops = append(loops, l)
 		}
-		l := newLoop(Natural, fn, in)
-		l.Header = h
-		l.Entries = []*ssa.BasicBlock{h}
-		for _, b := range latches[h] {
-			l.Back = append(l.Back, Edge{b, h})
-		}
-		loops = append(loops, l)
 	}
 	return loops, back
+}
+
+// bodyOf returns the blocks (a set by index) from which one of latches is
+// reached without passing header, and header.
+func bodyOf(fn *ssa.Function, header *ssa.BasicBlock, latches []*ssa.BasicBlock) []bool {
+	in := make([]bool, len(fn.Blocks))
+	in[header.Index] = true
+	stack := slices.Clone(latches)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[b.Index] {
+			continue
+		}
+		in[b.Index] = true
+		stack = append(stack, b.Preds...)
+	}
+	return in
+}
+
+// splitLatches groups the latches of header by the innermost for or range
+// statement that holds the code of their pass (the blocks from the header
+// to the latch), innermost statement first, when these statements nest;
+// otherwise, or when a latch's pass is in no statement, it returns them as
+// one group. A continue and the end of one loop's body fall in one group.
+func (ix *stmts) splitLatches(fn *ssa.Function, header *ssa.BasicBlock, latches []*ssa.BasicBlock) [][]*ssa.BasicBlock {
+	one := [][]*ssa.BasicBlock{latches}
+	var keys []ast.Stmt
+	groups := make(map[ast.Stmt][]*ssa.BasicBlock)
+	for _, b := range latches {
+		lo, hi := span(fn, bodyOf(fn, header, []*ssa.BasicBlock{b}))
+		s := ix.loopStmt(lo, hi, nil)
+		if !lo.IsValid() || s == nil {
+			return one
+		}
+		if groups[s] == nil {
+			keys = append(keys, s)
+		}
+		groups[s] = append(groups[s], b)
+	}
+	if len(keys) == 1 {
+		return one
+	}
+	slices.SortFunc(keys, func(a, b ast.Stmt) int { return int(a.Pos()) - int(b.Pos()) })
+	slices.Reverse(keys) // inner statements start later
+	var out [][]*ssa.BasicBlock
+	for i, s := range keys {
+		if i > 0 && !(s.Pos() <= keys[i-1].Pos() && keys[i-1].End() <= s.End()) {
+			return one // not nested
+		}
+		out = append(out, groups[s])
+	}
+	return out
 }
 
 // irreducibleLoops returns the cycles left once the back edges are taken

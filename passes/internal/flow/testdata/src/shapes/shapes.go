@@ -246,3 +246,33 @@ func rangeInRetry(seq iter.Seq[int]) {
 		}
 	}
 }
+
+// the outer body starts with the inner loop, which has no init statement
+// (compress/flate's huffSym): the builder gives both loops one header,
+// the engine one loop for each statement, so the inner counter is an
+// induction variable
+func sharedHeader(ctx context.Context) {
+	n := 0
+	for { // want `loop natural for exits=0 back=1 ind=\[\] calls=\[get:repeats\]$`
+		for n < 3 { // want `loop natural for exits=2 back=1 ind=\[n:up n<3\] calls=\[get:repeats\] in for$`
+			if _, err := get(ctx); err == nil {
+				break
+			}
+			n++
+		}
+		n = 0
+		time.Sleep(time.Minute)
+	}
+}
+
+// a continue and the end of the body are two back edges of one loop
+func continueAndEnd(ctx context.Context) {
+	for { // want `loop natural for exits=1 back=2 ind=\[\] calls=\[get:repeats\]$`
+		if _, err := get(ctx); err != nil {
+			continue
+		}
+		if ready() {
+			return
+		}
+	}
+}
