@@ -103,7 +103,7 @@ func (ix *stmts) loopStmt(lo, hi token.Pos, claimed map[ast.Stmt]bool) ast.Stmt 
 		if _, label := s.(*ast.LabeledStmt); label || claimed[s] {
 			continue
 		}
-		if s.Pos() <= lo && hi < s.End() && (best == nil || nearer(s, best)) {
+		if s.Pos() <= lo && hi < s.End() && (best == nil || ix.nearer(s, best)) {
 			best = s
 		}
 	}
@@ -114,8 +114,8 @@ func (ix *stmts) loopStmt(lo, hi token.Pos, claimed map[ast.Stmt]bool) ast.Stmt 
 // statement that holds every positioned instruction of the loop (span)
 // and that no inner loop has taken, or, nearer still, the labelled
 // statement a goto targets when the loop's entry starts between its label
-// and the end of the block that holds it. A loop of a yield closure keeps
-// its range statement.
+// and the end of the block that holds it (entryLabel). A loop of a yield
+// closure keeps its range statement.
 func (ix *stmts) mapSyntax(p *Package, loops []*Loop) {
 	// inner loops first, so that an outer loop whose code all lies in an
 	// inner statement (a labelled continue from the inner loop is its only
@@ -130,11 +130,8 @@ func (ix *stmts) mapSyntax(p *Package, loops []*Loop) {
 			continue
 		}
 		best := ix.loopStmt(lo, hi, claimed)
-		for _, s := range ix.list {
-			if s, ok := s.(*ast.LabeledStmt); ok && !claimed[s] && ix.gotos[p.info.Defs[s.Label]] &&
-				startsIn(l, s.Pos(), ix.labelEnd[s]) && (best == nil || nearer(s, best)) {
-				best = s
-			}
+		if label := ix.entryLabel(p, l, claimed); label != nil && (best == nil || ix.nearer(label, best)) {
+			best = label
 		}
 		if best != nil {
 			l.Syntax = best
@@ -143,34 +140,72 @@ func (ix *stmts) mapSyntax(p *Package, loops []*Loop) {
 	}
 }
 
-// startsIn reports whether one of the loop's entries starts in [from, to):
-// its first positioned instruction, not a phi, lies there.
-func startsIn(l *Loop, from, to token.Pos) bool {
+// entryLabel returns the label a goto loop starts at: for each entry of
+// the loop, the nearest goto-target label before the entry's first
+// positioned instruction whose code (to the end of its block) holds it;
+// of several entries' labels (an irreducible loop), the first in the file.
+func (ix *stmts) entryLabel(p *Package, l *Loop, claimed map[ast.Stmt]bool) ast.Stmt {
+	var label *ast.LabeledStmt
 	for _, entry := range l.Entries {
-		for _, instr := range entry.Instrs {
-			if _, phi := instr.(*ssa.Phi); phi {
+		pos := firstPos(entry)
+		if !pos.IsValid() {
+			continue
+		}
+		var near *ast.LabeledStmt
+		for _, s := range ix.list {
+			ls, ok := s.(*ast.LabeledStmt)
+			if !ok || claimed[ls] || !ix.gotos[p.info.Defs[ls.Label]] {
 				continue
 			}
-			if pos := instr.Pos(); pos.IsValid() {
-				if from <= pos && pos < to {
-					return true
-				}
-				break
+			if ls.Pos() <= pos && pos < ix.labelEnd[ls] && (near == nil || ls.Pos() > near.Pos()) {
+				near = ls
 			}
 		}
+		if near != nil && (label == nil || near.Pos() < label.Pos()) {
+			label = near
+		}
 	}
-	return false
+	if label == nil {
+		return nil
+	}
+	return label
+}
+
+// firstPos returns the position of b's first positioned instruction that
+// is not a phi.
+func firstPos(b *ssa.BasicBlock) token.Pos {
+	for _, instr := range b.Instrs {
+		if _, phi := instr.(*ssa.Phi); phi {
+			continue
+		}
+		if pos := instr.Pos(); pos.IsValid() {
+			return pos
+		}
+	}
+	return token.NoPos
 }
 
 // nearer reports whether candidate s is a better statement for a loop than
 // best: it lies inside best, or, of two apart (the labels of an
-// irreducible loop's entries), it comes first.
-func nearer(s, best ast.Stmt) bool {
-	if best.Pos() <= s.Pos() && s.End() <= best.End() {
+// irreducible loop's entries), it comes first. A label's code runs to the
+// end of its block.
+func (ix *stmts) nearer(s, best ast.Stmt) bool {
+	sEnd, bestEnd := ix.end(s), ix.end(best)
+	if best.Pos() <= s.Pos() && sEnd <= bestEnd {
 		return true
 	}
-	if s.Pos() <= best.Pos() && best.End() <= s.End() {
+	if s.Pos() <= best.Pos() && bestEnd <= sEnd {
 		return false
 	}
 	return s.Pos() < best.Pos()
+}
+
+// end returns where the code of s ends: the end of the block for a label.
+func (ix *stmts) end(s ast.Stmt) token.Pos {
+	if ls, ok := s.(*ast.LabeledStmt); ok {
+		if end, ok := ix.labelEnd[ls]; ok {
+			return end
+		}
+	}
+	return s.End()
 }

@@ -276,3 +276,18 @@ func continueAndEnd(ctx context.Context) {
 		}
 	}
 }
+
+// a label a forward goto targets, then a loop: the label's code runs to
+// the end of the block, around the for statement, which is the loop's
+// (bytes.EqualFold's hasUnicode)
+func forwardGoto(c bool, xs []int) {
+	if c {
+		goto slow
+	}
+	return
+slow:
+	xs = xs[1:]
+	for r := 0; r < 3; r++ { // want `loop natural for exits=1 back=1 ind=\[r:up r<3\] calls=\[\]$`
+		use(xs)
+	}
+}
