@@ -24,6 +24,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"reflect"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -46,6 +47,18 @@ type Input struct {
 	Files     []*ast.File
 	Info      *types.Info
 	HasErrors bool // the package has type errors: the engine builds nothing
+}
+
+// Analyzer gives the passes that require it one Handle on their package,
+// so that they share one build. Its run builds nothing, and it has no
+// facts, so requiring it sends no dependency to analysis (unlike buildssa,
+// whose ctrlflow facts do).
+var Analyzer = &analysis.Analyzer{
+	Name:       "idemlint_flow",
+	Doc:        "idemlint_flow: a handle on the package's SSA form and loops, built on first use",
+	URL:        "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md#the-flow-engine",
+	ResultType: reflect.TypeFor[*Handle](),
+	Run:        func(pass *analysis.Pass) (any, error) { return ForPass(pass), nil },
 }
 
 // ForPass returns a handle on pass's package. It builds nothing.

@@ -24,9 +24,14 @@ import (
 var describe = &analysis.Analyzer{
 	Name:       "flowdescribe",
 	Doc:        "describe the flow engine's loops",
+	Requires:   []*analysis.Analyzer{flow.Analyzer},
 	ResultType: reflect.TypeFor[*flow.Package](),
 	Run: func(pass *analysis.Pass) (any, error) {
-		p := flow.ForPass(pass).Get()
+		h := pass.ResultOf[flow.Analyzer].(*flow.Handle)
+		p := h.Get()
+		if h.Get() != p {
+			return nil, fmt.Errorf("a second Get built again")
+		}
 		if p == nil {
 			return nil, fmt.Errorf("no SSA for %s", pass.Pkg.Path())
 		}
