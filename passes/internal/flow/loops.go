@@ -108,6 +108,9 @@ func (f *Forest) Of(b *ssa.BasicBlock) *Loop {
 
 // Stmt returns the loop whose Syntax is n; nil when none is.
 func (f *Forest) Stmt(n ast.Node) *Loop {
+	if f == nil || n == nil {
+		return nil
+	}
 	for _, l := range f.Loops {
 		if l.Syntax == n {
 			return l
