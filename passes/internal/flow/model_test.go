@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -47,7 +48,10 @@ func TestModelLoops(t *testing.T) {
 	loaded := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, pkgs...)
 	var both, modelOnly, engineOnly, mapped int
 	var lines []string
+	var mu sync.Mutex // the checker runs packages' passes in parallel; the counts are shared
 	testgopath.Probe(t, retryscope.Analyzer, loaded, func(pass *analysis.Pass, res *retryscope.Result) {
+		mu.Lock()
+		defer mu.Unlock()
 		p := flow.ForPass(pass).Get()
 		if p == nil {
 			t.Errorf("%s: no SSA: %v", pass.Pkg.Path(), flow.ForPass(pass).Err())
