@@ -23,8 +23,22 @@ const maxDepth = 4
 
 // visit looks for effects in body, a handler's or a helper's it calls;
 // ids are the variables of body that carry the job's stable id.
+//
+// The code a dedupe of the id gates (deduped) is visited as an inbox
+// handler's: its database writes commit once per id.
 func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, depth int) {
+	gated := c.deduped(h, body, ids)
+	var once *handler
 	ast.Inspect(body, func(n ast.Node) bool {
+		h := h
+		if n != nil && within(gated, n.Pos()) {
+			if once == nil {
+				in := *h
+				in.inbox = true
+				once = &in
+			}
+			h = once
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if lit := c.inboxHandler(n); lit != nil && !h.inbox {
@@ -99,7 +113,7 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 				return
 			}
 			c.stripe(h, body, ids, call, fn)
-		case path == "database/sql" || strings.HasPrefix(path, "github.com/jackc/pgx/v5"):
+		case sqlPackage(path):
 			c.sql(h, body, ids, call, fn)
 		}
 	}
@@ -239,6 +253,10 @@ var (
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
+	// uniqueIndex is a CREATE UNIQUE INDEX, with the table it indexes.
+	uniqueIndex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)CREATE\s+UNIQUE\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:"?[\w.]+"?\s+)?ON\s+(?:ONLY\s+)?("?[\w.]+"?)`)
+	})
 	// deleteBatch is a DELETE of the rows a delivery has sent, by their ids
 	// or positions (= ANY($n), IN ($n), <= $n) or of the rows that expired.
 	deleteBatch = sync.OnceValue(func() *regexp.Regexp {
@@ -257,10 +275,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	default:
 		return
 	}
-	qi := 0
-	if len(call.Args) > 0 && isContext(c.info.TypeOf(call.Args[0])) {
-		qi = 1
-	}
+	qi := queryArg(c.info, call)
 	if astq.IsPointerTo(fn.Signature().Recv().Type(), "database/sql", "Stmt") {
 		c.stmtExec(h, body, ids, call, fn, qi)
 		return
@@ -272,7 +287,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if !ok {
 		return
 	}
-	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment().ReplaceAllString(q, " "))), " ")
+	norm := normSQL(q)
 	m := insertInto().FindStringSubmatch(norm)
 	if m == nil {
 		return
@@ -299,13 +314,17 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
 // string literals declares a UNIQUE constraint or a primary key that is not
-// generated (serial, identity, a default, an auto-increment: generated).
+// generated (serial, identity, a default, an auto-increment: generated), or
+// a CREATE UNIQUE INDEX indexes it.
 func (c *checker) naturalKey(table string) bool {
 	found := false
 	c.eachLiteral(func(s string) bool {
 		// Comments hold words too: "-- The ID that uniquely
 		// identifies this message."
 		s = sqlComment().ReplaceAllString(s, " ")
+		for _, m := range uniqueIndex().FindAllStringSubmatch(s, -1) {
+			found = found || strings.EqualFold(strings.Trim(m[1], `"`), table)
+		}
 		for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 			if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 				continue

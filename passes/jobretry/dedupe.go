@@ -1,0 +1,464 @@
+package jobretry
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+// Dedupe written by hand: the inbox pattern without the runtime. A handler
+// records or looks up the job's or message's stable id, and a test of the
+// outcome leaves when the id was seen before; the code that runs only for
+// an id seen for the first time is deduped, as an idempotency.Inbox
+// handler is: its database writes are not reported, and a call to another
+// service there still needs a key derived from the id (the dedupe cannot
+// roll it back). The policies, each over what the check already knows (the
+// statement's query, the id's flow in mentionsID, the value flow of the
+// model's def index):
+//
+//   - claim: an INSERT of the id that does nothing on a conflict
+//     (ON CONFLICT … DO NOTHING, WHERE NOT EXISTS, INSERT IGNORE, INSERT OR
+//     IGNORE); its affected-row count (database/sql's Result, pgx's
+//     CommandTag) is 0 for an id seen before, and with RETURNING, the
+//     Scan of its row fails (sql.ErrNoRows, pgx.ErrNoRows);
+//   - lookup: a SELECT EXISTS (…) or SELECT count(…) of the id, scanned
+//     into a variable that is true, or above 0, for an id seen before;
+//   - gate: an if whose condition is true for every id seen before and
+//     whose branch leaves (return, continue, break, panic) dedupes the
+//     statements after it in its block, and its else; one whose condition
+//     is true only for a new id dedupes its branch.
+//
+// A claim or lookup of any other value (a fresh uuid, a delivery tag), an
+// outcome never read, a test that does not leave, and an upsert (DO
+// UPDATE affects a row on a conflict too) dedupe nothing.
+
+// span is a range of source positions.
+type span struct{ from, to token.Pos }
+
+// seen is what a condition says of the id when it holds.
+type seen int
+
+const (
+	unknown seen = iota
+	before       // it holds for every id seen before
+	first        // it holds only for an id seen for the first time
+)
+
+func (s seen) not() seen {
+	switch s {
+	case before:
+		return first
+	case first:
+		return before
+	}
+	return unknown
+}
+
+// The SQL a dedupe runs, in normSQL's form.
+var (
+	claimSkip  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^INSERT\s+(?:IGNORE|OR\s+IGNORE)\s+INTO\b`) })
+	doNothing  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bON CONFLICT\b[^;]*\bDO NOTHING\b`) })
+	lookupStmt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SELECT (EXISTS|COUNT) ?\(`) })
+)
+
+// normSQL is q without comments, in upper case, its white space one space.
+func normSQL(q string) string {
+	return strings.Join(strings.Fields(strings.ToUpper(sqlComment().ReplaceAllString(q, " "))), " ")
+}
+
+// claims reports whether q inserts a row that a conflict leaves out: 0
+// rows affected, no row returned, for a key stored before.
+func claims(q string) bool {
+	norm := normSQL(q)
+	if claimSkip().MatchString(norm) {
+		return true
+	}
+	return insertInto().MatchString(norm) && (doNothing().MatchString(norm) || strings.Contains(norm, "WHERE NOT EXISTS"))
+}
+
+// The library calls whose results a dedupe reads, by full name.
+var (
+	// rowCounts return the rows a statement affected.
+	rowCounts = map[string]bool{
+		"(database/sql.Result).RowsAffected":                       true,
+		"(github.com/jackc/pgx/v5/pgconn.CommandTag).RowsAffected": true,
+	}
+	// rowScans read the row of a QueryRow, failing with errNoRows when
+	// there is none.
+	rowScans = map[string]bool{
+		"(*database/sql.Row).Scan":           true,
+		"(github.com/jackc/pgx/v5.Row).Scan": true,
+	}
+	// errNoRows are the errors of a Scan of no row.
+	errNoRows = map[string]bool{"database/sql.ErrNoRows": true, "github.com/jackc/pgx/v5.ErrNoRows": true}
+)
+
+// dedupe reads the dedupes of one body: h's, with ids its variables that
+// carry the id, and di the def index of the function holding it.
+type dedupe struct {
+	c    *checker
+	h    *handler
+	body *ast.BlockStmt
+	ids  map[*types.Var]bool
+	di   *retryscope.DefIndex
+}
+
+// deduped returns the spans of body that run only for a job or message id
+// seen for the first time (see the policies above).
+func (c *checker) deduped(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool) []span {
+	if h.inbox {
+		return nil
+	}
+	d := &dedupe{c: c, h: h, body: body, ids: ids}
+	var out []span
+	ast.Inspect(body, func(n ast.Node) bool {
+		list, ok := astq.StmtList(n)
+		if !ok {
+			return true
+		}
+		for i, st := range list {
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok {
+				continue
+			}
+			switch d.test(ifs.Cond) {
+			case before:
+				if leaves(c.info, ifs.Body.List) && i+1 < len(list) {
+					out = append(out, span{list[i+1].Pos(), list[len(list)-1].End()})
+				}
+				if ifs.Else != nil {
+					out = append(out, span{ifs.Else.Pos(), ifs.Else.End()})
+				}
+			case first:
+				out = append(out, span{ifs.Body.Pos(), ifs.Body.End()})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// defs returns the def index of the function holding the body.
+func (d *dedupe) defs() *retryscope.DefIndex {
+	if d.di == nil {
+		if fd := d.c.res.DeclAt(d.body.Pos()); fd != nil {
+			d.di = d.c.res.Defs(fd)
+		} else {
+			d.di = retryscope.BuildDefIndex(d.c.info, d.body)
+		}
+	}
+	return d.di
+}
+
+// test says what cond, a condition of the body, says of the id.
+func (d *dedupe) test(cond ast.Expr) seen {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return d.test(e.X).not()
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LOR: // holds whenever either does
+			if d.test(e.X) == before || d.test(e.Y) == before {
+				return before
+			}
+		case token.LAND: // holds only where both do
+			if d.test(e.X) == first || d.test(e.Y) == first {
+				return first
+			}
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return d.compare(e)
+		}
+	case *ast.CallExpr:
+		// errors.Is(err, sql.ErrNoRows): the claim returned no row
+		if fn := d.c.callee(e); fn != nil && fn.FullName() == "errors.Is" && len(e.Args) == 2 && d.noRows(e.Args[1]) && d.claimErr(e.Args[0], e.Pos()) {
+			return before
+		}
+	case *ast.Ident:
+		if d.lookup(e, e.Pos()) == lookupExists {
+			return before
+		}
+	}
+	return unknown
+}
+
+// compare reads a comparison of a claim's row count, of a count looked
+// up, or of a claim's Scan error.
+func (d *dedupe) compare(e *ast.BinaryExpr) seen {
+	x, y, op := e.X, e.Y, e.Op
+	if d.c.info.Types[ast.Unparen(x)].Value != nil || astq.IsNil(d.c.info, x) || d.noRows(x) {
+		x, y, op = y, x, flip(op)
+	}
+	switch {
+	case astq.IsNil(d.c.info, y) || d.noRows(y):
+		if !d.claimErr(x, e.Pos()) {
+			return unknown
+		}
+		// err != nil, err == sql.ErrNoRows: no row, the id was there
+		if op == token.NEQ && astq.IsNil(d.c.info, y) || op == token.EQL && d.noRows(y) {
+			return before
+		}
+		if op == token.EQL && astq.IsNil(d.c.info, y) {
+			return first
+		}
+		return unknown
+	}
+	k, ok := constant.Int64Val(constant.ToInt(d.c.info.Types[ast.Unparen(y)].Value))
+	if !ok {
+		return unknown
+	}
+	zero, one, two := holds(op, 0, k), holds(op, 1, k), holds(op, 2, k)
+	switch {
+	case d.claimCount(x, e.Pos()):
+		// a claim affects no row for an id seen before, one for a new id
+		if zero {
+			return before
+		}
+		return first
+	case d.lookup(x, e.Pos()) == lookupCount:
+		// a count of the id's rows is above 0 for an id seen before
+		if !zero && one && two {
+			return before
+		}
+		if zero && !one && !two {
+			return first
+		}
+	}
+	return unknown
+}
+
+// holds evaluates n op k.
+func holds(op token.Token, n, k int64) bool {
+	switch op {
+	case token.EQL:
+		return n == k
+	case token.NEQ:
+		return n != k
+	case token.LSS:
+		return n < k
+	case token.LEQ:
+		return n <= k
+	case token.GTR:
+		return n > k
+	case token.GEQ:
+		return n >= k
+	}
+	return false
+}
+
+// flip is the comparison with its operands swapped.
+func flip(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.LEQ:
+		return token.GEQ
+	case token.GTR:
+		return token.LSS
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// noRows reports whether e is sql.ErrNoRows or pgx.ErrNoRows.
+func (d *dedupe) noRows(e ast.Expr) bool {
+	id := astq.NameIdent(e)
+	if id == nil {
+		return false
+	}
+	v, ok := d.c.info.Uses[id].(*types.Var)
+	return ok && v.Pkg() != nil && errNoRows[v.Pkg().Path()+"."+v.Name()]
+}
+
+// claimCount reports whether e, before pos, is the affected-row count of
+// a claim of the id.
+func (d *dedupe) claimCount(e ast.Expr, pos token.Pos) bool {
+	call, ok := d.defs().Origin(e, pos).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := d.c.callee(call)
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if fn == nil || !isSel || !rowCounts[fn.FullName()] {
+		return false
+	}
+	stmt, ok := d.defs().Origin(sel.X, call.Pos()).(*ast.CallExpr)
+	return ok && d.ofID(stmt, claims, "Exec", "ExecContext")
+}
+
+// claimErr reports whether e, before pos, is the error of the Scan of a
+// claim's RETURNING row.
+func (d *dedupe) claimErr(e ast.Expr, pos token.Pos) bool {
+	row := d.scanned(d.defs().Origin(e, pos))
+	return row != nil && d.ofID(row, func(q string) bool {
+		return claims(q) && strings.Contains(normSQL(q), " RETURNING ")
+	}, "QueryRow", "QueryRowContext")
+}
+
+// lookupKind is what a lookup scans: a bool (SELECT EXISTS) or a count.
+type lookupKind int
+
+const (
+	noLookup lookupKind = iota
+	lookupExists
+	lookupCount
+)
+
+// lookup returns the kind of lookup of the id that e, a variable, holds
+// at pos: the destination of the last Scan before pos of a QueryRow of
+// SELECT EXISTS (a bool) or SELECT count (a number).
+func (d *dedupe) lookup(e ast.Expr, pos token.Pos) lookupKind {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return noLookup
+	}
+	v, ok := d.c.info.Uses[id].(*types.Var)
+	if !ok || !retryscope.Local(v) {
+		return noLookup
+	}
+	var last *ast.CallExpr
+	ast.Inspect(d.body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || call.End() > pos {
+			return true
+		}
+		for _, a := range call.Args {
+			u, ok := ast.Unparen(a).(*ast.UnaryExpr)
+			if ok && u.Op == token.AND && astq.NameIdent(u.X) != nil && d.c.info.Uses[astq.NameIdent(u.X)] == v && (last == nil || call.Pos() > last.Pos()) {
+				last = call
+			}
+		}
+		return true
+	})
+	if last == nil {
+		return noLookup
+	}
+	row := d.scanned(last)
+	if row == nil {
+		return noLookup
+	}
+	kind := noLookup
+	if !d.ofID(row, func(q string) bool {
+		m := lookupStmt().FindStringSubmatch(normSQL(q))
+		if m == nil {
+			return false
+		}
+		kind = lookupCount
+		if m[1] == "EXISTS" {
+			kind = lookupExists
+		}
+		return true
+	}, "QueryRow", "QueryRowContext") {
+		return noLookup
+	}
+	b, isBool := v.Type().Underlying().(*types.Basic)
+	if (kind == lookupExists) != (isBool && b.Kind() == types.Bool) {
+		return noLookup
+	}
+	return kind
+}
+
+// scanned returns the row that e, a Scan of a QueryRow's row, reads.
+func (d *dedupe) scanned(e ast.Expr) *ast.CallExpr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn := d.c.callee(call)
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if fn == nil || !isSel || !rowScans[fn.FullName()] {
+		return nil
+	}
+	row, _ := d.defs().Origin(sel.X, call.Pos()).(*ast.CallExpr)
+	return row
+}
+
+// ofID reports whether call is a database/sql or pgx statement (one of
+// methods) whose constant query is reports true for and one of whose
+// arguments carries the job's or message's stable id.
+func (d *dedupe) ofID(call *ast.CallExpr, is func(q string) bool, methods ...string) bool {
+	fn := d.c.callee(call)
+	if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() == nil || !sqlPackage(fn.Pkg().Path()) {
+		return false
+	}
+	found := false
+	for _, m := range methods {
+		found = found || fn.Name() == m
+	}
+	if !found {
+		return false
+	}
+	qi := queryArg(d.c.info, call)
+	if len(call.Args) <= qi {
+		return false
+	}
+	q, ok := astq.StringConst(d.c.info, call.Args[qi])
+	if !ok || !is(q) {
+		return false
+	}
+	for _, arg := range call.Args[qi+1:] {
+		if d.c.mentionsID(d.h, d.body, d.ids, arg, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlPackage reports whether path is database/sql or pgx's.
+func sqlPackage(path string) bool {
+	return path == "database/sql" || strings.HasPrefix(path, "github.com/jackc/pgx/v5")
+}
+
+// queryArg returns the index of a statement call's query: after its
+// context, if it takes one.
+func queryArg(info *types.Info, call *ast.CallExpr) int {
+	if len(call.Args) > 0 && isContext(info.TypeOf(call.Args[0])) {
+		return 1
+	}
+	return 0
+}
+
+// leaves reports whether list always leaves the statements after it: it
+// ends in a return, a continue, a break or a panic.
+func leaves(info *types.Info, list []ast.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch st := list[len(list)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+	case *ast.BlockStmt:
+		return leaves(info, st.List)
+	case *ast.IfStmt:
+		return st.Else != nil && leaves(info, st.Body.List) && leaves(info, []ast.Stmt{st.Else})
+	case *ast.ExprStmt:
+		if call, ok := st.X.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				_, builtin := info.Uses[id].(*types.Builtin)
+				return builtin && id.Name == "panic"
+			}
+		}
+	}
+	return false
+}
+
+// within reports whether pos is in one of spans.
+func within(spans []span, pos token.Pos) bool {
+	for _, s := range spans {
+		if s.from <= pos && pos < s.to {
+			return true
+		}
+	}
+	return false
+}
