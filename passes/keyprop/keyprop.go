@@ -599,9 +599,10 @@ func (h *handler) reads(pos token.Pos) bool {
 
 // verdict reports the call, which what names ("POST through http.Post
 // sends"), when its key values vals (of the kind key) are none, or all
-// fresh or constant (named: each is known to be a key, not the value of a
-// header whose name the check cannot read), with the fix. A value derived
-// from the incoming key (derivedKey), or one the check cannot see into, is
+// fresh (a fresh part makes the whole new on every run, derived or not)
+// or constant (named: each is known to be a key, not the value of a header
+// whose name the check cannot read), with the fix. A value derived from
+// the incoming key (derivedKey), or one the check cannot see into, is
 // fine.
 func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.Expr, named bool) {
 	kind := "no"
@@ -610,10 +611,10 @@ func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.
 	}
 	for _, v := range vals {
 		switch {
+		case h.fresh(v, 0): // a new key on every run, derived or not
+			kind = "a fresh"
 		case h.derivedKey(v):
 			return
-		case h.fresh(v, 0):
-			kind = "a fresh"
 		case !named || !h.constant(v, 0):
 			return // a value the check cannot see into
 		}

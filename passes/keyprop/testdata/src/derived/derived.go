@@ -96,13 +96,16 @@ func Publish(js jetstream.JetStream) http.HandlerFunc {
 }
 
 // Reported: a fresh key and a constant one are not derived from the
-// incoming key.
+// incoming key, and a fresh part makes a key derived from it new on every
+// run.
 func Unrelated(w http.ResponseWriter, r *http.Request) {
 	key := r.Header.Get("Idempotency-Key")
-	_ = key
 	fresh, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://pay.example.com/charges", nil)
 	fresh.Header.Set("Idempotency-Key", uuid.NewString()+":charge")
 	http.DefaultClient.Do(fresh) // want `POST through \(\*http\.Client\)\.Do sends a fresh idempotency key; send idempotency\.Derive\(key, step\)`
+	salted, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://pay.example.com/charges", nil)
+	salted.Header.Set("Idempotency-Key", key+":"+uuid.NewString())
+	http.DefaultClient.Do(salted) // want `POST through \(\*http\.Client\)\.Do sends a fresh idempotency key; send idempotency\.Derive\(key, step\)`
 	fixed, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "https://pay.example.com/charges", nil)
 	fixed.Header.Set("Idempotency-Key", "charge")
 	http.DefaultClient.Do(fixed) // want `POST through \(\*http\.Client\)\.Do sends a constant idempotency key; send idempotency\.Derive\(key, step\)`
