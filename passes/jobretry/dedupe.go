@@ -33,7 +33,10 @@ import (
 //   - gate: an if whose condition is true for every id seen before and
 //     whose branch leaves (return, continue, break, panic) dedupes the
 //     statements after it in its block, and its else; one whose condition
-//     is true only for a new id dedupes its branch.
+//     is true only for a new id dedupes its branch;
+//   - helper: a call of a function of the package, passed the id, whose
+//     bool result each of its returns computes by such a test (returned)
+//     is that test.
 //
 // A claim or lookup of any other value (a fresh uuid, a delivery tag), an
 // outcome never read, a test that does not leave, and an upsert (DO
@@ -108,6 +111,8 @@ type dedupe struct {
 	body *ast.BlockStmt
 	ids  map[*types.Var]bool
 	di   *retryscope.DefIndex
+	// depth is how many helpers deep body is (returned).
+	depth int
 }
 
 // deduped returns the spans of body that run only for a job or message id
@@ -182,12 +187,70 @@ func (d *dedupe) test(cond ast.Expr) seen {
 		if fn := d.c.callee(e); fn != nil && fn.FullName() == "errors.Is" && len(e.Args) == 2 && d.noRows(e.Args[1]) && d.claimErr(e.Args[0], e.Pos()) {
 			return before
 		}
+		return d.returned(e)
 	case *ast.Ident:
 		if d.lookup(e, e.Pos()) == lookupExists {
 			return before
 		}
+		if call, ok := d.defs().Origin(e, e.Pos()).(*ast.CallExpr); ok {
+			return d.returned(call)
+		}
 	}
 	return unknown
+}
+
+// returned says what the first result of call, a bool, says of the id
+// when call is of a function of the package passed the id: what each of
+// its return statements says of it, constants aside (return false, err).
+// It holds only for a new id when every one that is not false does; it
+// holds for every id seen before when one does and the others are
+// constants.
+func (d *dedupe) returned(call *ast.CallExpr) seen {
+	fn := d.c.callee(call)
+	if fn == nil || fn.Pkg() != d.c.pass.Pkg || d.depth >= maxDepth {
+		return unknown
+	}
+	fd := d.c.decls[fn.Origin()]
+	res := fn.Signature().Results()
+	if fd == nil || fd.Body == d.body || res.Len() == 0 || !types.Identical(res.At(0).Type().Underlying(), types.Typ[types.Bool]) {
+		return unknown
+	}
+	ids := d.c.paramIDs(d.h, d.body, d.ids, call, fn, fd)
+	if len(ids) == 0 {
+		return unknown
+	}
+	sub := &dedupe{c: d.c, h: d.h, body: fd.Body, ids: ids, depth: d.depth + 1}
+	var says []seen
+	trueConst, opaque := false, false
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok {
+			return !opaque
+		}
+		if len(ret.Results) == 0 {
+			opaque = true // named results
+			return false
+		}
+		if v := d.c.info.Types[ret.Results[0]].Value; v != nil && v.Kind() == constant.Bool {
+			trueConst = trueConst || constant.BoolVal(v)
+			return true
+		}
+		says = append(says, sub.test(ret.Results[0]))
+		return true
+	})
+	if opaque || len(says) == 0 {
+		return unknown
+	}
+	all := says[0]
+	for _, s := range says[1:] {
+		if s != all {
+			return unknown
+		}
+	}
+	if all == first && trueConst {
+		return unknown
+	}
+	return all
 }
 
 // compare reads a comparison of a claim's row count, of a count looked

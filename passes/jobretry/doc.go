@@ -116,8 +116,10 @@ Not reported:
   ` + "`count == 0`" + `), with the functions of the package it calls. As in an inbox's handler, its database writes are not
   reported and a call to another service there still needs a key derived from the id. A claim or lookup of another
   value (a fresh uuid, a delivery tag), an outcome never read or tested without leaving, and an upsert
-  (` + "`DO UPDATE`" + ` affects a row on a conflict too) dedupe nothing. The claim, the lookup and the test are read in the
-  function that runs them (a helper that returns whether the id is new is not followed);
+  (` + "`DO UPDATE`" + ` affects a row on a conflict too) dedupe nothing. A function of the package given the id that returns
+  what such a test says (` + "`return n == 1, err`" + `, ` + "`return exists, err`" + `) is such a test where it is called
+  (` + "`if ok, err := claim(ctx, tx, d.MessageId); err != nil || !ok { … continue }`" + `); one of another package
+  is not followed;
 - a unit of the Matrix server-server protocol queued for delivery: a call whose every INSERT goes into a delivery
   queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `, ` + "`IN ($1)`" + `,
   ` + "`id <= $3`" + `, or once they expire) and that passes a PDU (a value with gomatrixserverlib's ` + "`PDU.EventID`" + `: the

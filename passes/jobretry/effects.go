@@ -66,29 +66,7 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 		if depth >= maxDepth || fd.Body == body {
 			return
 		}
-		sub := make(map[*types.Var]bool)
-		if sig := fn.Signature(); sig.Variadic() == false && sig.Params().Len() == len(call.Args) {
-			for i, arg := range call.Args {
-				if c.mentionsID(h, body, ids, arg, 0) {
-					sub[sig.Params().At(i).Origin()] = true
-				}
-			}
-		}
-		// Parameters of the declaration are its own objects.
-		declIDs := make(map[*types.Var]bool)
-		i := 0
-		for _, field := range fd.Type.Params.List {
-			for _, n := range field.Names {
-				if v, ok := c.info.Defs[n].(*types.Var); ok && i < fn.Signature().Params().Len() && sub[fn.Signature().Params().At(i).Origin()] {
-					declIDs[v] = true
-				}
-				i++
-			}
-			if len(field.Names) == 0 {
-				i++
-			}
-		}
-		c.visit(h, fd.Body, declIDs, depth+1)
+		c.visit(h, fd.Body, c.paramIDs(h, body, ids, call, fn, fd), depth+1)
 		return
 	}
 	for _, w := range keysWrites(c, call) {
@@ -117,6 +95,34 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 			c.sql(h, body, ids, call, fn)
 		}
 	}
+}
+
+// paramIDs returns the parameters of fd, the declaration of fn, that
+// call, in body, passes the job's stable id.
+func (c *checker) paramIDs(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr, fn *types.Func, fd *ast.FuncDecl) map[*types.Var]bool {
+	sub := make(map[*types.Var]bool)
+	if sig := fn.Signature(); sig.Variadic() == false && sig.Params().Len() == len(call.Args) {
+		for i, arg := range call.Args {
+			if c.mentionsID(h, body, ids, arg, 0) {
+				sub[sig.Params().At(i).Origin()] = true
+			}
+		}
+	}
+	// Parameters of the declaration are its own objects.
+	declIDs := make(map[*types.Var]bool)
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, n := range field.Names {
+			if v, ok := c.info.Defs[n].(*types.Var); ok && i < fn.Signature().Params().Len() && sub[fn.Signature().Params().At(i).Origin()] {
+				declIDs[v] = true
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	return declIDs
 }
 
 // do reports client.Do(req) of a POST or PATCH request built in body

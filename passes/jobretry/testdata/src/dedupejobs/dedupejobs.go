@@ -357,3 +357,75 @@ func claimThenPost(ctx context.Context, ch *amqp.Channel) {
 		d.Ack(false)
 	}
 }
+
+// The claim in a helper of the package that says whether the id is new,
+// and a lookup in one that says whether it was processed.
+func amqpClaimedHelper(ctx context.Context, ch *amqp.Channel) {
+	msgs, _ := ch.Consume("orders", "", false, false, false, false, nil)
+	for d := range msgs {
+		tx, _ := db.BeginTx(ctx, nil)
+		ok, err := claim(ctx, tx, d.MessageId)
+		if err != nil {
+			tx.Rollback()
+			continue
+		}
+		if !ok {
+			tx.Rollback()
+			d.Ack(false)
+			continue
+		}
+		tx.ExecContext(ctx, orderSQL, string(d.Body))
+		tx.Commit()
+		d.Ack(false)
+	}
+}
+
+func claim(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
+	res, err := tx.ExecContext(ctx, claimSQL, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+type store struct{ pool *pgxpool.Pool }
+
+func (s *store) processed(ctx context.Context, seq uint64) (bool, error) {
+	var done bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS(SELECT 1 FROM processed_messages WHERE seq = $1)`, seq).Scan(&done)
+	return done, err
+}
+
+func (s *store) jetStreamProcessed(ctx context.Context, c jetstream.Consumer) {
+	c.Consume(func(msg jetstream.Msg) {
+		meta, _ := msg.Metadata()
+		if done, err := s.processed(ctx, meta.Sequence.Stream); err != nil || done {
+			msg.Ack()
+			return
+		}
+		s.pool.Exec(ctx, orderSQL, string(msg.Data()))
+		msg.Ack()
+	})
+}
+
+// Reported: the helper claims a fresh id, and another says nothing of
+// the id.
+func amqpFreshHelper(ctx context.Context, ch *amqp.Channel) {
+	msgs, _ := ch.Consume("orders", "", false, false, false, false, nil)
+	for d := range msgs {
+		tx, _ := db.BeginTx(ctx, nil)
+		if ok, _ := claim(ctx, tx, uuid.NewString()); !ok {
+			continue
+		}
+		tx.ExecContext(ctx, orderSQL, string(d.Body)) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+		if !valid(d.MessageId) {
+			continue
+		}
+		tx.ExecContext(ctx, `INSERT INTO orders (body) VALUES ('valid')`) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+		tx.Commit()
+		d.Ack(false)
+	}
+}
+
+func valid(id string) bool { return id != "" }
