@@ -113,6 +113,9 @@ type dedupe struct {
 	di   *retryscope.DefIndex
 	// depth is how many helpers deep body is (returned).
 	depth int
+	// dests are the calls of body given the address of each variable
+	// (a Scan's destinations), in source order; built on first use.
+	dests map[*types.Var][]*ast.CallExpr
 }
 
 // deduped returns the spans of body that run only for a job or message id
@@ -388,20 +391,32 @@ func (d *dedupe) lookup(e ast.Expr, pos token.Pos) lookupKind {
 	if !ok || !retryscope.Local(v) {
 		return noLookup
 	}
-	var last *ast.CallExpr
-	ast.Inspect(d.body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || call.End() > pos {
-			return true
-		}
-		for _, a := range call.Args {
-			u, ok := ast.Unparen(a).(*ast.UnaryExpr)
-			if ok && u.Op == token.AND && astq.NameIdent(u.X) != nil && d.c.info.Uses[astq.NameIdent(u.X)] == v && (last == nil || call.Pos() > last.Pos()) {
-				last = call
+	if d.dests == nil {
+		// The calls given the address of a variable, in one walk.
+		d.dests = make(map[*types.Var][]*ast.CallExpr)
+		ast.Inspect(d.body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				for _, a := range call.Args {
+					u, ok := ast.Unparen(a).(*ast.UnaryExpr)
+					if !ok || u.Op != token.AND {
+						continue
+					}
+					if id := astq.NameIdent(u.X); id != nil {
+						if w, ok := d.c.info.Uses[id].(*types.Var); ok {
+							d.dests[w] = append(d.dests[w], call)
+						}
+					}
+				}
 			}
+			return true
+		})
+	}
+	var last *ast.CallExpr
+	for _, call := range d.dests[v] {
+		if call.End() <= pos && (last == nil || call.Pos() > last.Pos()) {
+			last = call
 		}
-		return true
-	})
+	}
 	if last == nil {
 		return noLookup
 	}
