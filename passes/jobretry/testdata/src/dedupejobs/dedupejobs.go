@@ -429,3 +429,18 @@ func amqpFreshHelper(ctx context.Context, ch *amqp.Channel) {
 }
 
 func valid(id string) bool { return id != "" }
+
+// Reported: the lookup is tested after the effect it should guard.
+func lookupAfter(ctx context.Context, c jetstream.Consumer) {
+	c.Consume(func(msg jetstream.Msg) {
+		meta, _ := msg.Metadata()
+		var seen bool
+		pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM processed_messages WHERE seq = $1)`, meta.Sequence.Stream).Scan(&seen)
+		pool.Exec(ctx, orderSQL, string(msg.Data())) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+		if seen {
+			msg.Ack()
+			return
+		}
+		msg.Ack()
+	})
+}
