@@ -76,8 +76,8 @@ It reports, at the effect:
   ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
   table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
   ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity, defaulted, SQLite's ` + "`AUTOINCREMENT`" + ` or
-  MySQL's ` + "`AUTO_INCREMENT`" + `, or a ` + "`CREATE UNIQUE INDEX`" + ` on the table; comments in the ` + "`CREATE TABLE`" + ` are left
-  out);
+  MySQL's ` + "`AUTO_INCREMENT`" + `, or a ` + "`CREATE UNIQUE INDEX`" + ` on the table or an ` + "`ALTER TABLE … ADD UNIQUE`" + ` (or
+  ` + "`PRIMARY KEY`" + `); comments in the ` + "`CREATE TABLE`" + ` are left out);
 - the same INSERT run by a prepared statement or through a storage layer of other packages, read from facts the check
   exports in every package that depends on ` + "`database/sql`" + `: a ` + "`*sql.Stmt`" + ` field prepared from a constant query
   (` + "`s.f, err = db.Prepare(q)`" + `, ` + "`PrepareContext`" + `, or ` + "`&s.f`" + ` paired with the constant in a literal such as

@@ -259,9 +259,11 @@ var (
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
-	// uniqueIndex is a CREATE UNIQUE INDEX, with the table it indexes.
+	// uniqueIndex is a CREATE UNIQUE INDEX, or an ALTER TABLE that adds
+	// a unique constraint or a primary key, with the table it keys.
 	uniqueIndex = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)CREATE\s+UNIQUE\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:"?[\w.]+"?\s+)?ON\s+(?:ONLY\s+)?("?[\w.]+"?)`)
+		return regexp.MustCompile(`(?i)CREATE\s+UNIQUE\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:"?[\w.]+"?\s+)?ON\s+(?:ONLY\s+)?("?[\w.]+"?)` +
+			`|ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?("?[\w.]+"?)\s+ADD\s+(?:CONSTRAINT\s+"?\w+"?\s+)?(?:UNIQUE|PRIMARY\s+KEY)\b`)
 	})
 	// deleteBatch is a DELETE of the rows a delivery has sent, by their ids
 	// or positions (= ANY($n), IN ($n), <= $n) or of the rows that expired.
@@ -321,7 +323,8 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 // naturalKey reports whether a CREATE TABLE for table in the package's
 // string literals declares a UNIQUE constraint or a primary key that is not
 // generated (serial, identity, a default, an auto-increment: generated), or
-// a CREATE UNIQUE INDEX indexes it.
+// a CREATE UNIQUE INDEX or an ALTER TABLE … ADD UNIQUE (or PRIMARY KEY)
+// keys it.
 func (c *checker) naturalKey(table string) bool {
 	found := false
 	c.eachLiteral(func(s string) bool {
@@ -329,7 +332,7 @@ func (c *checker) naturalKey(table string) bool {
 		// identifies this message."
 		s = sqlComment().ReplaceAllString(s, " ")
 		for _, m := range uniqueIndex().FindAllStringSubmatch(s, -1) {
-			found = found || strings.EqualFold(strings.Trim(m[1], `"`), table)
+			found = found || strings.EqualFold(strings.Trim(m[1]+m[2], `"`), table)
 		}
 		for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 			if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {

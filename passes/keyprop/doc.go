@@ -46,12 +46,13 @@ It reports, downstream of the key:
   ` + "`&http.Request{}`" + ` literal with a constant method, the model's ` + "`retryscope.NonIdempotentSend`" + `) whose request
   sets no key header, or sets one only to fresh or constant values;
 - a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, a literal built in the handler, carry no
-  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call), a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `) or a constant one;
+  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call), a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `) or a
+  constant one;
 - a NATS JetStream publish (nats.go's ` + "`JetStream`" + ` ` + "`Publish`" + `, ` + "`PublishMsg`" + `, ` + "`PublishAsync`" + `, ` + "`PublishMsgAsync`" + `,
   and the same methods of the ` + "`jetstream`" + ` package's ` + "`Publisher`" + `) with no ` + "`Nats-Msg-Id`" + `, the id the stream dedupes on
-  within its duplicate window, or only a fresh or constant one: set by ` + "`nats.MsgId`" + ` / ` + "`jetstream.WithMsgID`" + `, or as the header of a
-  message built in the function (` + "`nats.NewMsg`" + `, a ` + "`nats.Msg`" + ` literal; ` + "`Header.Set`" + `, ` + "`Header.Add`" + `, an index
-  assignment, a header literal);
+  within its duplicate window, or only a fresh or constant one: set by ` + "`nats.MsgId`" + ` / ` + "`jetstream.WithMsgID`" + `, or as the
+  header of a message built in the function (` + "`nats.NewMsg`" + `, a ` + "`nats.Msg`" + ` literal; ` + "`Header.Set`" + `, ` + "`Header.Add`" + `, an
+  index assignment, a header literal);
 - a call, not passed the key, of a function that publishes to JetStream with no ` + "`Nats-Msg-Id`" + ` whatever it is given
   (dendrite's producers' ` + "`SendToDevice`" + `): of this package, or of another, whose analysis exported the fact; such a
   function publishes itself or through the functions it calls (not through the function literals it returns).

@@ -37,7 +37,9 @@ CREATE TABLE orders (id bigserial PRIMARY KEY, body text);
 CREATE TABLE refunds (id bigserial PRIMARY KEY, order_ref text, amount bigint);
 CREATE UNIQUE INDEX refunds_order_ref ON refunds (order_ref);
 CREATE TABLE audit (id bigserial PRIMARY KEY, line text);
-CREATE INDEX audit_line ON audit (line);`
+CREATE INDEX audit_line ON audit (line);
+CREATE TABLE payments (id bigserial PRIMARY KEY, order_ref text, amount bigint);
+ALTER TABLE payments ADD CONSTRAINT payments_order_ref UNIQUE (order_ref);`
 
 const (
 	claimSQL = `INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING`
@@ -250,12 +252,14 @@ func jetStreamCount(ctx context.Context, c jetstream.Consumer) {
 	})
 }
 
-// A unique-keyed insert of the effect itself: the refund's natural key
-// (a unique index), or an upsert on it.
+// A unique-keyed insert of the effect itself: the refund's and the
+// payment's natural key (a unique index, a unique constraint added by an
+// ALTER TABLE), or an upsert on it.
 func refunds(ctx context.Context, t *asynq.Task) error {
 	tx, _ := pool.Begin(ctx)
 	tx.Exec(ctx, `INSERT INTO refunds (order_ref, amount) VALUES ($1, $2)`, "ord-1", 10)
 	tx.Exec(ctx, `INSERT INTO audit (line) VALUES ($1) ON CONFLICT (line) DO UPDATE SET line = excluded.line`, "refund")
+	tx.Exec(ctx, `INSERT INTO payments (order_ref, amount) VALUES ($1, $2)`, "ord-1", 10)
 	return tx.Commit(ctx)
 }
 
