@@ -29,7 +29,10 @@ import (
 //     CommandTag) is 0 for an id seen before, and with RETURNING, the
 //     Scan of its row fails (sql.ErrNoRows, pgx.ErrNoRows);
 //   - lookup: a SELECT EXISTS (…) or SELECT count(…) of the id, scanned
-//     into a variable that is true, or above 0, for an id seen before;
+//     into a variable that is true, or above 0, for an id seen before; or
+//     a SELECT of columns (no aggregate) WHERE … the id, whose Scan finds
+//     a row (no error) for an id seen before and fails with sql.ErrNoRows
+//     (pgx.ErrNoRows) for a new one;
 //   - gate: an if whose condition is true for every id seen before and
 //     whose branch leaves (return, continue, break, panic) dedupes the
 //     statements after it in its block, and its else; one whose condition
@@ -69,6 +72,9 @@ var (
 	claimSkip  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^INSERT\s+(?:IGNORE|OR\s+IGNORE)\s+INTO\b`) })
 	doNothing  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bON CONFLICT\b[^;]*\bDO NOTHING\b`) })
 	lookupStmt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SELECT (EXISTS|COUNT) ?\(`) })
+	// rowLookup selects columns or constants, no function of them: no
+	// aggregate, which returns a row when nothing matches.
+	rowLookup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SELECT [\w.", *]+ FROM `) })
 )
 
 // normSQL is q without comments, in upper case, its white space one space.
@@ -186,9 +192,9 @@ func (d *dedupe) test(cond ast.Expr) seen {
 			return d.compare(e)
 		}
 	case *ast.CallExpr:
-		// errors.Is(err, sql.ErrNoRows): the claim returned no row
-		if fn := d.c.callee(e); fn != nil && fn.FullName() == "errors.Is" && len(e.Args) == 2 && d.noRows(e.Args[1]) && d.claimErr(e.Args[0], e.Pos()) {
-			return before
+		// errors.Is(err, sql.ErrNoRows): no row
+		if fn := d.c.callee(e); fn != nil && fn.FullName() == "errors.Is" && len(e.Args) == 2 && d.noRows(e.Args[1]) {
+			return d.scanErr(e.Args[0], e.Pos())
 		}
 		return d.returned(e)
 	case *ast.Ident:
@@ -263,17 +269,16 @@ func (d *dedupe) compare(e *ast.BinaryExpr) seen {
 	if d.c.info.Types[ast.Unparen(x)].Value != nil || astq.IsNil(d.c.info, x) || d.noRows(x) {
 		x, y, op = y, x, flip(op)
 	}
-	switch {
-	case astq.IsNil(d.c.info, y) || d.noRows(y):
-		if !d.claimErr(x, e.Pos()) {
-			return unknown
+	if isNil, noRows := astq.IsNil(d.c.info, y), d.noRows(y); isNil || noRows {
+		says := d.scanErr(x, e.Pos()) // what err == ErrNoRows says
+		if isNil {
+			says = says.not() // err == nil: a row
 		}
-		// err != nil, err == sql.ErrNoRows: no row, the id was there
-		if op == token.NEQ && astq.IsNil(d.c.info, y) || op == token.EQL && d.noRows(y) {
-			return before
-		}
-		if op == token.EQL && astq.IsNil(d.c.info, y) {
-			return first
+		switch op {
+		case token.EQL:
+			return says
+		case token.NEQ:
+			return says.not()
 		}
 		return unknown
 	}
@@ -361,13 +366,30 @@ func (d *dedupe) claimCount(e ast.Expr, pos token.Pos) bool {
 	return ok && d.ofID(stmt, claims, "Exec", "ExecContext")
 }
 
-// claimErr reports whether e, before pos, is the error of the Scan of a
-// claim's RETURNING row.
-func (d *dedupe) claimErr(e ast.Expr, pos token.Pos) bool {
+// scanErr says what it says of the id that e, before pos, is
+// sql.ErrNoRows (or pgx.ErrNoRows), when e is the error of the Scan of a
+// QueryRow given the id: for a claim's RETURNING row, that the id was
+// there (before); for a lookup of the id's row (SELECT columns FROM …
+// WHERE, no aggregate: no row when there is none), that it is new (first).
+func (d *dedupe) scanErr(e ast.Expr, pos token.Pos) seen {
 	row := d.scanned(d.defs().Origin(e, pos))
-	return row != nil && d.ofID(row, func(q string) bool {
-		return claims(q) && strings.Contains(normSQL(q), " RETURNING ")
-	}, "QueryRow", "QueryRowContext")
+	if row == nil {
+		return unknown
+	}
+	says := unknown
+	if !d.ofID(row, func(q string) bool {
+		norm := normSQL(q)
+		switch {
+		case claims(q) && strings.Contains(norm, " RETURNING "):
+			says = before
+		case rowLookup().MatchString(norm) && strings.Contains(norm, " WHERE "):
+			says = first
+		}
+		return says != unknown
+	}, "QueryRow", "QueryRowContext") {
+		return unknown // not of the id
+	}
+	return says
 }
 
 // lookupKind is what a lookup scans: a bool (SELECT EXISTS) or a count.

@@ -110,7 +110,9 @@ Not reported:
   ` + "`INSERT OR IGNORE`" + `), read through its affected-row count (` + "`sql.Result.RowsAffected`" + `, pgx's
   ` + "`CommandTag.RowsAffected`" + `: 0 for an id seen before) or, with ` + "`RETURNING`" + `, the error of its row's ` + "`Scan`" + `
   (` + "`sql.ErrNoRows`" + `, ` + "`pgx.ErrNoRows`" + ` for an id seen before); a lookup is a ` + "`SELECT EXISTS (…)`" + ` or
-  ` + "`SELECT count(…)`" + ` of the id (a processed-messages table) scanned into a variable. The code deduped is what follows,
+  ` + "`SELECT count(…)`" + ` of the id (a processed-messages table) scanned into a variable, or a ` + "`SELECT`" + ` of columns (no
+  aggregate, which returns a row whatever matches) ` + "`WHERE`" + ` the id is, whose ` + "`Scan`" + ` finds a row for an id seen before
+  and fails with ` + "`sql.ErrNoRows`" + ` for a new one. The code deduped is what follows,
   in its block, an ` + "`if`" + ` that holds for every id seen before and leaves (` + "`return`" + `, ` + "`continue`" + `, ` + "`break`" + `,
   ` + "`panic`" + `), and its ` + "`else`" + `; or the branch of an ` + "`if`" + ` that holds only for a new id (` + "`n == 1`" + `, ` + "`!exists`" + `,
   ` + "`count == 0`" + `), with the functions of the package it calls. As in an inbox's handler, its database writes are not

@@ -16,6 +16,8 @@ import (
 	"log"
 	"net/http"
 
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
@@ -447,4 +449,50 @@ func lookupAfter(ctx context.Context, c jetstream.Consumer) {
 		}
 		msg.Ack()
 	})
+}
+
+// A lookup of the id's row: found (no error) means processed; no row
+// (sql.ErrNoRows) means new. In a Lambda SQS handler.
+func onSQS(ctx context.Context, ev events.SQSEvent) error {
+	for _, r := range ev.Records {
+		var got string
+		err := db.QueryRowContext(ctx, `SELECT message_id FROM processed_messages WHERE message_id = $1`, r.MessageId).Scan(&got)
+		if err == nil {
+			continue // processed before
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, orderSQL, r.Body); err != nil {
+			return err
+		}
+		db.ExecContext(ctx, `INSERT INTO processed_messages (message_id) VALUES ($1)`, r.MessageId)
+	}
+	return nil
+}
+
+func main() { lambda.Start(onSQS) }
+
+// Reported: a lookup of the body, not of the id, and an aggregate, which
+// returns a row whether or not the id is there.
+func sqsLookupBody(ctx context.Context, c *sqs.Client, url *string) {
+	for {
+		out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: url})
+		if err != nil {
+			return
+		}
+		for _, m := range out.Messages {
+			var got string
+			if err := db.QueryRowContext(ctx, `SELECT message_id FROM processed_messages WHERE body = $1`, *m.Body).Scan(&got); err == nil {
+				continue
+			}
+			db.ExecContext(ctx, orderSQL, *m.Body) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+			var last int64
+			if err := db.QueryRowContext(ctx, `SELECT max(seq) FROM processed_messages WHERE message_id = $1`, *m.MessageId).Scan(&last); err == nil {
+				continue
+			}
+			db.ExecContext(ctx, `INSERT INTO orders (body) VALUES ('max')`) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+			c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: m.ReceiptHandle})
+		}
+	}
 }
