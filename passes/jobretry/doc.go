@@ -54,8 +54,9 @@ covering the code that runs before the ack:
   otherwise).
 
 A handler that acks unconditionally before any work (` + "`msg.Ack()`" + ` first) is at most once: the code after the ack is
-not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or
-` + "`Nats-Msg-Id`" + `, amqp ` + "`MessageId`" + `, SQS and Lambda ` + "`MessageId`" + `, Pub/Sub ` + "`ID`" + `) are not reported; keys built
+not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or the
+` + "`Nats-Msg-Id`" + ` header, read by ` + "`jetstream.MsgIDHeader`" + `, ` + "`nats.MsgIdHdr`" + ` or its name, amqp ` + "`MessageId`" + `, SQS and Lambda
+` + "`MessageId`" + `, Pub/Sub ` + "`ID`" + `) are not reported; keys built
 from a per-delivery value (` + "`ReceiptHandle`" + `, ` + "`DeliveryTag`" + `, ` + "`NumDelivered`" + `) are. Database writes inside an
 ` + "`idempotency.Inbox`" + `'s ` + "`Consume`" + ` handler commit with the message id, once, and are not reported; a call to another
 service there is outside the inbox's transaction and still needs a key derived from the message id.

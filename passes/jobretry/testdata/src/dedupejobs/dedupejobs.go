@@ -23,6 +23,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	amqp "github.com/rabbitmq/amqp091-go"
 	"github.com/segmentio/kafka-go"
@@ -495,4 +496,42 @@ func sqsLookupBody(ctx context.Context, c *sqs.Client, url *string) {
 			c.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: url, ReceiptHandle: m.ReceiptHandle})
 		}
 	}
+}
+
+// The legacy JetStream API: the claim of the Nats-Msg-Id header, read by
+// the constant's name or by the string; an INSERT keyed by the header.
+func natsLegacyClaim(ctx context.Context, nc *nats.Conn) {
+	js, _ := nc.JetStream()
+	js.Subscribe("orders", func(m *nats.Msg) {
+		tx, _ := db.BeginTx(ctx, nil)
+		res, err := tx.ExecContext(ctx, claimSQL, m.Header.Get(nats.MsgIdHdr))
+		if err != nil {
+			tx.Rollback()
+			return
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			tx.Rollback()
+			m.Ack()
+			return
+		}
+		tx.ExecContext(ctx, orderSQL, string(m.Data))
+		tx.Commit()
+		m.Ack()
+	})
+	js.Subscribe("shipments", func(m *nats.Msg) {
+		db.ExecContext(ctx, `INSERT INTO orders (id, body) VALUES ($1, $2)`, m.Header.Get("nats-msg-id"), string(m.Data))
+		m.Ack()
+	})
+	// Reported: another header is no id.
+	js.Subscribe("refunds", func(m *nats.Msg) {
+		tx, _ := db.BeginTx(ctx, nil)
+		res, _ := tx.ExecContext(ctx, claimSQL, m.Header.Get("Content-Type"))
+		if n, _ := res.RowsAffected(); n == 0 {
+			tx.Rollback()
+			return
+		}
+		tx.ExecContext(ctx, orderSQL, string(m.Data)) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+		tx.Commit()
+		m.Ack()
+	})
 }
