@@ -36,7 +36,9 @@ import (
 //   - gate: an if whose condition is true for every id seen before and
 //     whose branch leaves (return, continue, break, panic) dedupes the
 //     statements after it in its block, and its else; one whose condition
-//     is true only for a new id dedupes its branch;
+//     is true only for a new id dedupes its branch. (These are the code
+//     that the condition's false or true edge dominates, read from the
+//     syntax: the model has no flow graph to ask yet.);
 //   - helper: a call of a function of the package, passed the id, whose
 //     bool result each of its returns computes by such a test (returned)
 //     is that test.
@@ -57,6 +59,9 @@ const (
 	first        // it holds only for an id seen for the first time
 )
 
+// not is what the negation of a condition that says s says: a condition
+// true for every id seen before is false only for a new one, and the
+// other way.
 func (s seen) not() seen {
 	switch s {
 	case before:
