@@ -36,7 +36,9 @@ import (
 //   - gate: an if whose condition is true for every id seen before and
 //     whose branch leaves (return, continue, break, panic) dedupes the
 //     statements after it in its block, and its else; one whose condition
-//     is true only for a new id dedupes its branch. (These are the code
+//     is true only for a new id dedupes its branch; a switch with no tag
+//     whose clauses up to one such case leave dedupes the statements after
+//     it (switchGate). (These are the code
 //     that the condition's false or true edge dominates, read from the
 //     syntax: the model has no flow graph to ask yet.);
 //   - helper: a call of a function of the package, passed the id, whose
@@ -143,13 +145,16 @@ func (c *checker) deduped(h *handler, body *ast.BlockStmt, ids map[*types.Var]bo
 			return true
 		}
 		for i, st := range list {
+			if sw, ok := st.(*ast.SwitchStmt); ok && i+1 < len(list) && d.switchGate(sw) {
+				out = append(out, span{list[i+1].Pos(), list[len(list)-1].End()})
+			}
 			ifs, ok := st.(*ast.IfStmt)
 			if !ok {
 				continue
 			}
 			switch d.test(ifs.Cond) {
 			case before:
-				if leaves(c.info, ifs.Body.List) && i+1 < len(list) {
+				if leaves(c.info, ifs.Body.List, true) && i+1 < len(list) {
 					out = append(out, span{list[i+1].Pos(), list[len(list)-1].End()})
 				}
 				if ifs.Else != nil {
@@ -162,6 +167,32 @@ func (c *checker) deduped(h *handler, body *ast.BlockStmt, ids map[*types.Var]bo
 		return true
 	})
 	return out
+}
+
+// switchGate reports whether sw, a switch with no tag, leaves for every
+// id seen before: one of its cases tests true for such an id (as an if's
+// condition would), and that clause and every clause before it leave the
+// statements after the switch (a break leaves only the switch). The
+// default clause is taken only when no case holds.
+func (d *dedupe) switchGate(sw *ast.SwitchStmt) bool {
+	if sw.Tag != nil {
+		return false
+	}
+	for _, st := range sw.Body.List {
+		cc, ok := st.(*ast.CaseClause)
+		if !ok || cc.List == nil {
+			continue
+		}
+		if !leaves(d.c.info, cc.Body, false) {
+			return false // a clause that a seen id may take first, and stay
+		}
+		for _, e := range cc.List {
+			if d.test(e) == before {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // defs returns the def index of the function holding the body.
@@ -533,8 +564,10 @@ func queryArg(info *types.Info, call *ast.CallExpr) int {
 }
 
 // leaves reports whether list always leaves the statements after it: it
-// ends in a return, a continue, a break or a panic.
-func leaves(info *types.Info, list []ast.Stmt) bool {
+// ends in a return, a continue, a panic or, with breaks (in an if: the
+// break leaves the loop, switch or select around the statements), a
+// break.
+func leaves(info *types.Info, list []ast.Stmt, breaks bool) bool {
 	if len(list) == 0 {
 		return false
 	}
@@ -542,11 +575,11 @@ func leaves(info *types.Info, list []ast.Stmt) bool {
 	case *ast.ReturnStmt:
 		return true
 	case *ast.BranchStmt:
-		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+		return st.Tok == token.CONTINUE || breaks && st.Tok == token.BREAK
 	case *ast.BlockStmt:
-		return leaves(info, st.List)
+		return leaves(info, st.List, breaks)
 	case *ast.IfStmt:
-		return st.Else != nil && leaves(info, st.Body.List) && leaves(info, []ast.Stmt{st.Else})
+		return st.Else != nil && leaves(info, st.Body.List, breaks) && leaves(info, []ast.Stmt{st.Else}, breaks)
 	case *ast.ExprStmt:
 		if call, ok := st.X.(*ast.CallExpr); ok {
 			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {

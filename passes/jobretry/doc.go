@@ -110,19 +110,20 @@ Not reported:
   ` + "`INSERT`" + ` of the id that a conflict leaves out (` + "`ON CONFLICT … DO NOTHING`" + `, ` + "`WHERE NOT EXISTS`" + `, ` + "`INSERT IGNORE`" + `,
   ` + "`INSERT OR IGNORE`" + `), read through its affected-row count (` + "`sql.Result.RowsAffected`" + `, pgx's
   ` + "`CommandTag.RowsAffected`" + `: 0 for an id seen before) or, with ` + "`RETURNING`" + `, the error of its row's ` + "`Scan`" + `
-  (` + "`sql.ErrNoRows`" + `, ` + "`pgx.ErrNoRows`" + ` for an id seen before); a lookup is a ` + "`SELECT EXISTS (…)`" + ` or
-  ` + "`SELECT count(…)`" + ` of the id (a processed-messages table) scanned into a variable, or a ` + "`SELECT`" + ` of columns (no
-  aggregate, which returns a row whatever matches) ` + "`WHERE`" + ` the id is, whose ` + "`Scan`" + ` finds a row for an id seen before
-  and fails with ` + "`sql.ErrNoRows`" + ` for a new one. The code deduped is what follows,
-  in its block, an ` + "`if`" + ` that holds for every id seen before and leaves (` + "`return`" + `, ` + "`continue`" + `, ` + "`break`" + `,
-  ` + "`panic`" + `), and its ` + "`else`" + `; or the branch of an ` + "`if`" + ` that holds only for a new id (` + "`n == 1`" + `, ` + "`!exists`" + `,
-  ` + "`count == 0`" + `), with the functions of the package it calls. As in an inbox's handler, its database writes are not
-  reported and a call to another service there still needs a key derived from the id. A claim or lookup of another
-  value (a fresh uuid, a delivery tag), an outcome never read or tested without leaving, and an upsert
-  (` + "`DO UPDATE`" + ` affects a row on a conflict too) dedupe nothing. A function of the package given the id that returns
-  what such a test says (` + "`return n == 1, err`" + `, ` + "`return exists, err`" + `) is such a test where it is called
-  (` + "`if ok, err := claim(ctx, tx, d.MessageId); err != nil || !ok { … continue }`" + `); one of another package
-  is not followed;
+  (` + "`sql.ErrNoRows`" + `, ` + "`pgx.ErrNoRows`" + ` for an id seen before). A lookup is a ` + "`SELECT EXISTS (…)`" + ` or
+  ` + "`SELECT count(…)`" + ` of the id (a processed-messages table) scanned into a variable, or a ` + "`SELECT`" + ` of columns
+  (no aggregate, which returns a row whatever matches) ` + "`WHERE`" + ` the id is, whose ` + "`Scan`" + ` finds a row for an id
+  seen before and fails with ` + "`sql.ErrNoRows`" + ` for a new one. The code deduped is what follows, in its block, an
+  ` + "`if`" + ` that holds for every id seen before and leaves (` + "`return`" + `, ` + "`continue`" + `, ` + "`break`" + `, ` + "`panic`" + `), and its
+  ` + "`else`" + `; the branch of an ` + "`if`" + ` that holds only for a new id (` + "`n == 1`" + `, ` + "`!exists`" + `, ` + "`count == 0`" + `); or what
+  follows a ` + "`switch`" + ` with no tag one of whose cases holds for every id seen before, when that clause and those
+  before it leave (a ` + "`break`" + ` leaves only the switch); with the functions of the package it calls. A function of
+  the package given the id that returns what such a test says (` + "`return n == 1, err`" + `, ` + "`return exists, err`" + `) is
+  such a test where it is called (` + "`if ok, err := claim(ctx, tx, d.MessageId); err != nil || !ok { … continue }`" + `);
+  one of another package is not followed. As in an inbox's handler, the database writes of the code deduped are
+  not reported, and a call to another service there still needs a key derived from the id. A claim or lookup of
+  another value (a fresh uuid, a delivery tag), an outcome never read or tested without leaving, and an upsert
+  (` + "`DO UPDATE`" + ` affects a row on a conflict too) dedupe nothing;
 - a unit of the Matrix server-server protocol queued for delivery: a call whose every INSERT goes into a delivery
   queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `, ` + "`IN ($1)`" + `,
   ` + "`id <= $3`" + `, or once they expire) and that passes a PDU (a value with gomatrixserverlib's ` + "`PDU.EventID`" + `: the

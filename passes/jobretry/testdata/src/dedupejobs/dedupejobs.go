@@ -535,3 +535,38 @@ func natsLegacyClaim(ctx context.Context, nc *nats.Conn) {
 		m.Ack()
 	})
 }
+
+// A switch with no tag on the RETURNING row's error.
+func taskSwitch(ctx context.Context, t *asynq.Task) error {
+	id, _ := asynq.GetTaskID(ctx)
+	var one int
+	switch err := pool.QueryRow(ctx, claimSQL+" RETURNING 1", id).Scan(&one); {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil // done before
+	case err != nil:
+		return err
+	}
+	_, err := pool.Exec(ctx, orderSQL, string(t.Payload()))
+	return err
+}
+
+// Reported: the duplicate's case breaks out of the switch only, and a
+// clause before it that a duplicate takes first stays.
+func taskSwitchBreak(ctx context.Context, t *asynq.Task) error {
+	id, _ := asynq.GetTaskID(ctx)
+	var one int
+	switch err := pool.QueryRow(ctx, claimSQL+" RETURNING 1", id).Scan(&one); {
+	case errors.Is(err, pgx.ErrNoRows):
+		log.Print("duplicate")
+		break
+	}
+	pool.Exec(ctx, orderSQL, string(t.Payload())) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+	switch err := pool.QueryRow(ctx, claimSQL+" RETURNING 1", id).Scan(&one); {
+	case err != nil:
+		log.Print(err)
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	}
+	_, err := pool.Exec(ctx, `INSERT INTO orders (body) VALUES ('switch')`) // want `INSERT INTO orders has no ON CONFLICT or natural key`
+	return err
+}
