@@ -54,8 +54,9 @@ covering the code that runs before the ack:
   otherwise).
 
 A handler that acks unconditionally before any work (` + "`msg.Ack()`" + ` first) is at most once: the code after the ack is
-not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or
-` + "`Nats-Msg-Id`" + `, amqp ` + "`MessageId`" + `, SQS and Lambda ` + "`MessageId`" + `, Pub/Sub ` + "`ID`" + `) are not reported; keys built
+not in the scope. Effects keyed by the message's stable id (Kafka offsets, the JetStream stream sequence or the
+` + "`Nats-Msg-Id`" + ` header, read by ` + "`jetstream.MsgIDHeader`" + `, ` + "`nats.MsgIdHdr`" + ` or its name, amqp ` + "`MessageId`" + `, SQS and Lambda
+` + "`MessageId`" + `, Pub/Sub ` + "`ID`" + `) are not reported; keys built
 from a per-delivery value (` + "`ReceiptHandle`" + `, ` + "`DeliveryTag`" + `, ` + "`NumDelivered`" + `) are. Database writes inside an
 ` + "`idempotency.Inbox`" + `'s ` + "`Consume`" + ` handler commit with the message id, once, and are not reported; a call to another
 service there is outside the inbox's transaction and still needs a key derived from the message id.
@@ -76,7 +77,8 @@ It reports, at the effect:
   ` + "`Context`" + ` forms, constant query) with no ` + "`ON CONFLICT`" + `, ` + "`WHERE NOT EXISTS`" + ` or ` + "`ON DUPLICATE KEY`" + `, into a
   table with no natural key visible in the package (a ` + "`CREATE TABLE`" + ` in a string of the package with a
   ` + "`UNIQUE`" + ` constraint or a primary key that is not ` + "`serial`" + `, identity, defaulted, SQLite's ` + "`AUTOINCREMENT`" + ` or
-  MySQL's ` + "`AUTO_INCREMENT`" + `; comments in the ` + "`CREATE TABLE`" + ` are left out);
+  MySQL's ` + "`AUTO_INCREMENT`" + `, or a ` + "`CREATE UNIQUE INDEX`" + ` on the table or an ` + "`ALTER TABLE … ADD UNIQUE`" + ` (or
+  ` + "`PRIMARY KEY`" + `); comments in the ` + "`CREATE TABLE`" + ` are left out);
 - the same INSERT run by a prepared statement or through a storage layer of other packages, read from facts the check
   exports in every package that depends on ` + "`database/sql`" + `: a ` + "`*sql.Stmt`" + ` field prepared from a constant query
   (` + "`s.f, err = db.Prepare(q)`" + `, ` + "`PrepareContext`" + `, or ` + "`&s.f`" + ` paired with the constant in a literal such as
@@ -103,6 +105,25 @@ Not reported:
   ` + "`ActivityID`" + ` (a key that also uses the attempt number is not stable, and is reported);
 - idempotent writes: ` + "`INSERT … ON CONFLICT`" + `, inserts into tables with a natural key (a retry fails on the key
   instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once);
+- dedupe written by hand, the inbox pattern without the runtime: the code that runs only once the handler has
+  claimed or looked up the job's or message's stable id (the ids above) and found it new. A claim is an
+  ` + "`INSERT`" + ` of the id that a conflict leaves out (` + "`ON CONFLICT … DO NOTHING`" + `, ` + "`WHERE NOT EXISTS`" + `, ` + "`INSERT IGNORE`" + `,
+  ` + "`INSERT OR IGNORE`" + `), read through its affected-row count (` + "`sql.Result.RowsAffected`" + `, pgx's
+  ` + "`CommandTag.RowsAffected`" + `: 0 for an id seen before) or, with ` + "`RETURNING`" + `, the error of its row's ` + "`Scan`" + `
+  (` + "`sql.ErrNoRows`" + `, ` + "`pgx.ErrNoRows`" + ` for an id seen before). A lookup is a ` + "`SELECT EXISTS (…)`" + ` or
+  ` + "`SELECT count(…)`" + ` of the id (a processed-messages table) scanned into a variable, or a ` + "`SELECT`" + ` of columns
+  (no aggregate, which returns a row whatever matches) ` + "`WHERE`" + ` the id is, whose ` + "`Scan`" + ` finds a row for an id
+  seen before and fails with ` + "`sql.ErrNoRows`" + ` for a new one. The code deduped is what follows, in its block, an
+  ` + "`if`" + ` that holds for every id seen before and leaves (` + "`return`" + `, ` + "`continue`" + `, ` + "`break`" + `, ` + "`panic`" + `), and its
+  ` + "`else`" + `; the branch of an ` + "`if`" + ` that holds only for a new id (` + "`n == 1`" + `, ` + "`!exists`" + `, ` + "`count == 0`" + `); or what
+  follows a ` + "`switch`" + ` with no tag one of whose cases holds for every id seen before, when that clause and those
+  before it leave (a ` + "`break`" + ` leaves only the switch); with the functions of the package it calls. A function of
+  the package given the id that returns what such a test says (` + "`return n == 1, err`" + `, ` + "`return exists, err`" + `) is
+  such a test where it is called (` + "`if ok, err := claim(ctx, tx, d.MessageId); err != nil || !ok { … continue }`" + `);
+  one of another package is not followed. As in an inbox's handler, the database writes of the code deduped are
+  not reported, and a call to another service there still needs a key derived from the id. A claim or lookup of
+  another value (a fresh uuid, a delivery tag), an outcome never read or tested without leaving, and an upsert
+  (` + "`DO UPDATE`" + ` affects a row on a conflict too) dedupe nothing;
 - a unit of the Matrix server-server protocol queued for delivery: a call whose every INSERT goes into a delivery
   queue (a table whose rows a ` + "`DELETE`" + ` of the package removes by their ids or positions, ` + "`json_nid = ANY($1)`" + `, ` + "`IN ($1)`" + `,
   ` + "`id <= $3`" + `, or once they expire) and that passes a PDU (a value with gomatrixserverlib's ` + "`PDU.EventID`" + `: the
@@ -139,7 +160,9 @@ keyed and must not repeat, disable the framework's retries for that job (` + "`a
 
 In a message consumer, dedupe on the message's stable id with
 ` + "`github.com/idemlint/idemlint/runtime/idempotency.Inbox`" + ` (` + "`inbox.Consume(ctx, id, handle)`" + ` runs handle once per id,
-its database writes in the inbox's transaction, and ack after it returns), and send
+its database writes in the inbox's transaction, and ack after it returns), or by hand (claim the id with
+` + "`INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING`" + ` in the transaction of the effect, and roll back and
+ack when no row was affected), and send
 ` + "`idempotency.Derive(id, step)`" + ` as the key of every call to another service.`,
 	Options: []checkdoc.Option{
 		{Flag: "-key-headers", Setting: "key-headers", Default: "", Text: "comma-separated extra request headers that carry an idempotency key (besides `Idempotency-Key`, `X-Idempotency-Key`)"},

@@ -23,8 +23,22 @@ const maxDepth = 4
 
 // visit looks for effects in body, a handler's or a helper's it calls;
 // ids are the variables of body that carry the job's stable id.
+//
+// The code a dedupe of the id gates (deduped) is visited as an inbox
+// handler's: its database writes commit once per id.
 func (c *checker) visit(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, depth int) {
+	gated := c.deduped(h, body, ids)
+	var once *handler
 	ast.Inspect(body, func(n ast.Node) bool {
+		h := h
+		if n != nil && within(gated, n.Pos()) {
+			if once == nil {
+				in := *h
+				in.inbox = true
+				once = &in
+			}
+			h = once
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if lit := c.inboxHandler(n); lit != nil && !h.inbox {
@@ -52,29 +66,7 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 		if depth >= maxDepth || fd.Body == body {
 			return
 		}
-		sub := make(map[*types.Var]bool)
-		if sig := fn.Signature(); sig.Variadic() == false && sig.Params().Len() == len(call.Args) {
-			for i, arg := range call.Args {
-				if c.mentionsID(h, body, ids, arg, 0) {
-					sub[sig.Params().At(i).Origin()] = true
-				}
-			}
-		}
-		// Parameters of the declaration are its own objects.
-		declIDs := make(map[*types.Var]bool)
-		i := 0
-		for _, field := range fd.Type.Params.List {
-			for _, n := range field.Names {
-				if v, ok := c.info.Defs[n].(*types.Var); ok && i < fn.Signature().Params().Len() && sub[fn.Signature().Params().At(i).Origin()] {
-					declIDs[v] = true
-				}
-				i++
-			}
-			if len(field.Names) == 0 {
-				i++
-			}
-		}
-		c.visit(h, fd.Body, declIDs, depth+1)
+		c.visit(h, fd.Body, c.paramIDs(h, body, ids, call, fn, fd), depth+1)
 		return
 	}
 	for _, w := range keysWrites(c, call) {
@@ -99,10 +91,38 @@ func (c *checker) call(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool,
 				return
 			}
 			c.stripe(h, body, ids, call, fn)
-		case path == "database/sql" || strings.HasPrefix(path, "github.com/jackc/pgx/v5"):
+		case sqlPackage(path):
 			c.sql(h, body, ids, call, fn)
 		}
 	}
+}
+
+// paramIDs returns the parameters of fd, the declaration of fn, that
+// call, in body, passes the job's stable id.
+func (c *checker) paramIDs(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, call *ast.CallExpr, fn *types.Func, fd *ast.FuncDecl) map[*types.Var]bool {
+	sub := make(map[*types.Var]bool)
+	if sig := fn.Signature(); sig.Variadic() == false && sig.Params().Len() == len(call.Args) {
+		for i, arg := range call.Args {
+			if c.mentionsID(h, body, ids, arg, 0) {
+				sub[sig.Params().At(i).Origin()] = true
+			}
+		}
+	}
+	// Parameters of the declaration are its own objects.
+	declIDs := make(map[*types.Var]bool)
+	i := 0
+	for _, field := range fd.Type.Params.List {
+		for _, n := range field.Names {
+			if v, ok := c.info.Defs[n].(*types.Var); ok && i < fn.Signature().Params().Len() && sub[fn.Signature().Params().At(i).Origin()] {
+				declIDs[v] = true
+			}
+			i++
+		}
+		if len(field.Names) == 0 {
+			i++
+		}
+	}
+	return declIDs
 }
 
 // do reports client.Do(req) of a POST or PATCH request built in body
@@ -239,6 +259,12 @@ var (
 	createRe   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?("?[\w.]+"?)\s*\(`)
 	})
+	// uniqueIndex is a CREATE UNIQUE INDEX, or an ALTER TABLE that adds
+	// a unique constraint or a primary key, with the table it keys.
+	uniqueIndex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)CREATE\s+UNIQUE\s+INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?(?:"?[\w.]+"?\s+)?ON\s+(?:ONLY\s+)?("?[\w.]+"?)` +
+			`|ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?("?[\w.]+"?)\s+ADD\s+(?:CONSTRAINT\s+"?\w+"?\s+)?(?:UNIQUE|PRIMARY\s+KEY)\b`)
+	})
 	// deleteBatch is a DELETE of the rows a delivery has sent, by their ids
 	// or positions (= ANY($n), IN ($n), <= $n) or of the rows that expired.
 	deleteBatch = sync.OnceValue(func() *regexp.Regexp {
@@ -257,10 +283,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	default:
 		return
 	}
-	qi := 0
-	if len(call.Args) > 0 && isContext(c.info.TypeOf(call.Args[0])) {
-		qi = 1
-	}
+	qi := queryArg(c.info, call)
 	if astq.IsPointerTo(fn.Signature().Recv().Type(), "database/sql", "Stmt") {
 		c.stmtExec(h, body, ids, call, fn, qi)
 		return
@@ -272,7 +295,7 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 	if !ok {
 		return
 	}
-	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment().ReplaceAllString(q, " "))), " ")
+	norm := normSQL(q)
 	m := insertInto().FindStringSubmatch(norm)
 	if m == nil {
 		return
@@ -299,13 +322,18 @@ func (c *checker) sql(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, 
 
 // naturalKey reports whether a CREATE TABLE for table in the package's
 // string literals declares a UNIQUE constraint or a primary key that is not
-// generated (serial, identity, a default, an auto-increment: generated).
+// generated (serial, identity, a default, an auto-increment: generated), or
+// a CREATE UNIQUE INDEX or an ALTER TABLE … ADD UNIQUE (or PRIMARY KEY)
+// keys it.
 func (c *checker) naturalKey(table string) bool {
 	found := false
 	c.eachLiteral(func(s string) bool {
 		// Comments hold words too: "-- The ID that uniquely
 		// identifies this message."
 		s = sqlComment().ReplaceAllString(s, " ")
+		for _, m := range uniqueIndex().FindAllStringSubmatch(s, -1) {
+			found = found || strings.EqualFold(strings.Trim(m[1]+m[2], `"`), table)
+		}
 		for _, m := range createRe().FindAllStringSubmatchIndex(s, -1) {
 			if !strings.EqualFold(strings.Trim(s[m[2]:m[3]], `"`), table) {
 				continue

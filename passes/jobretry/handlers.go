@@ -64,6 +64,7 @@ func handlerOf(s *retryscope.Scope) *handler {
 
 type checker struct {
 	pass     *analysis.Pass
+	res      *retryscope.Result
 	info     *types.Info
 	names    *keys.Names
 	files    []*ast.File // not generated

@@ -13,8 +13,10 @@ func keysWrites(c *checker, n ast.Node) []keys.HeaderWrite { return keys.Writes(
 
 // mentionsID reports whether e is computed from the job's stable id: the
 // asynq task id, river's job.ID, Temporal's workflow and activity ids, a
-// variable of body assigned from one, or a parameter that carries one. A
-// value that also uses the attempt number is not stable.
+// message's stable id (retryscope.MessageIDField, and a JetStream
+// message's Nats-Msg-Id header read by name: keys.MsgIDRead), a variable
+// of body assigned from one, or a parameter that carries one. A value that
+// also uses the attempt number is not stable.
 func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var]bool, e ast.Expr, depth int) bool {
 	if depth > 3 {
 		return false
@@ -26,6 +28,9 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 			if fn := c.callee(n); fn != nil {
 				stable, retry := retryscope.JobIDCall(fn)
 				found, attempt = found || stable, attempt || retry
+			}
+			if keys.MsgIDRead(c.info, n) {
+				found = true // the JetStream message's Nats-Msg-Id header
 			}
 		case *ast.SelectorExpr:
 			if stable, perDelivery := c.messageIDField(n); stable || perDelivery {

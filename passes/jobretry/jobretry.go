@@ -39,7 +39,7 @@ func New(cfg *Config) *analysis.Analyzer {
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	var c *checker
 	if len(pass.Files) > 0 && facts(pass.Pkg, pass.Fset.File(pass.Files[0].Pos()).Name()) {
-		c = newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
+		c = newChecker(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		c.exportFacts()
 	}
 	for _, s := range res.Scopes() {
@@ -47,7 +47,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			continue
 		}
 		if c == nil {
-			c = newChecker(pass, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
+			c = newChecker(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		}
 		h := handlerOf(s)
 		c.visit(h, h.body, h.params, 0)
@@ -55,9 +55,10 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 }
 
 // newChecker indexes the package's function declarations.
-func newChecker(pass *analysis.Pass, names *keys.Names) *checker {
+func newChecker(pass *analysis.Pass, res *retryscope.Result, names *keys.Names) *checker {
 	c := &checker{
 		pass:     pass,
+		res:      res,
 		info:     pass.TypesInfo,
 		names:    names,
 		decls:    make(map[*types.Func]*ast.FuncDecl),

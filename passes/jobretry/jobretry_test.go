@@ -40,3 +40,11 @@ func TestStorage(t *testing.T) {
 func TestFederation(t *testing.T) {
 	testgopath.Check(t, jobretry.Analyzer, "chat/federation/store", "chat/federation/queue", "chat/federation/consumers")
 }
+
+// TestDedupe runs the check over consumers and handlers that dedupe by
+// hand: a claim of the message's id whose outcome gates the effect, a
+// lookup of the processed ids that returns early, a unique-keyed insert of
+// the effect itself; and over the look-alikes that do not gate.
+func TestDedupe(t *testing.T) {
+	testgopath.Check(t, jobretry.Analyzer, "dedupejobs")
+}

@@ -117,7 +117,7 @@ func (c *checker) exportFacts() {
 // WHERE NOT EXISTS or ON DUPLICATE KEY, into a table with no natural key
 // in the package (see naturalKey).
 func (c *checker) unkeyed(q string) (string, bool) {
-	norm := strings.Join(strings.Fields(strings.ToUpper(sqlComment().ReplaceAllString(q, " "))), " ")
+	norm := normSQL(q)
 	m := insertInto().FindStringSubmatch(norm)
 	if m == nil {
 		return "", false
@@ -493,10 +493,7 @@ func (c *checker) sqlTables(call *ast.CallExpr, fn *types.Func, body *ast.BlockS
 		}
 		return c.stmtTables(sel.X, body, 0)
 	}
-	qi := 0
-	if len(call.Args) > 0 && isContext(c.info.TypeOf(call.Args[0])) {
-		qi = 1
-	}
+	qi := queryArg(c.info, call)
 	if len(call.Args) <= qi {
 		return nil
 	}

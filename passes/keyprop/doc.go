@@ -1,6 +1,7 @@
 // Package keyprop defines an Analyzer that reports handlers with an
 // incoming idempotency key whose downstream non-idempotent calls carry no
-// key, or a fresh one, instead of one derived from the incoming key.
+// key, or a fresh or constant one, instead of one derived from the incoming
+// key.
 //
 // Its documentation is Documentation, below: the analyzer's Doc and
 // docs/keyprop.md are both made from it.
@@ -43,24 +44,34 @@ It reports, downstream of the key:
 - a POST or PATCH through net/http (` + "`http.Post`" + `, ` + "`http.PostForm`" + `, ` + "`(*http.Client).Post`" + `/` + "`PostForm`" + `,
   and ` + "`(*http.Client).Do`" + ` of a request built in the handler by ` + "`http.NewRequest(WithContext)`" + ` or an
   ` + "`&http.Request{}`" + ` literal with a constant method, the model's ` + "`retryscope.NonIdempotentSend`" + `) whose request
-  sets no key header, or sets one only to fresh values;
+  sets no key header, or sets one only to fresh or constant values;
 - a stripe-go ` + "`New`" + `, ` + "`Capture`" + ` or ` + "`Confirm`" + ` whose params, a literal built in the handler, carry no
-  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call) or a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `);
+  ` + "`IdempotencyKey`" + ` (stripe-go then mints one per call), a fresh one (` + "`SetIdempotencyKey(uuid.NewString())`" + `) or a
+  constant one;
 - a NATS JetStream publish (nats.go's ` + "`JetStream`" + ` ` + "`Publish`" + `, ` + "`PublishMsg`" + `, ` + "`PublishAsync`" + `, ` + "`PublishMsgAsync`" + `,
   and the same methods of the ` + "`jetstream`" + ` package's ` + "`Publisher`" + `) with no ` + "`Nats-Msg-Id`" + `, the id the stream dedupes on
-  within its duplicate window, or only a fresh one: set by ` + "`nats.MsgId`" + ` / ` + "`jetstream.WithMsgID`" + `, or as the header of a
-  message built in the function (` + "`nats.NewMsg`" + `, a ` + "`nats.Msg`" + ` literal; ` + "`Header.Set`" + `, ` + "`Header.Add`" + `, an index
-  assignment, a header literal);
+  within its duplicate window, or only a fresh or constant one: set by ` + "`nats.MsgId`" + ` / ` + "`jetstream.WithMsgID`" + `, or as the
+  header of a message built in the function (` + "`nats.NewMsg`" + `, a ` + "`nats.Msg`" + ` literal; ` + "`Header.Set`" + `, ` + "`Header.Add`" + `, an
+  index assignment, a header literal);
 - a call, not passed the key, of a function that publishes to JetStream with no ` + "`Nats-Msg-Id`" + ` whatever it is given
   (dendrite's producers' ` + "`SendToDevice`" + `): of this package, or of another, whose analysis exported the fact; such a
   function publishes itself or through the functions it calls (not through the function literals it returns).
 
 Fresh values are those of the key generators ` + "`keyinloop`" + ` knows (uuid, ksuid, xid, ulid, ` + "`idempotency.NewKey`" + `,
-` + "`stripe.NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + `, the clock, math/rand).
+` + "`stripe.NewIdempotencyKey`" + `, matrix-org/util's ` + "`RandomString`" + `, the clock, math/rand), with anything
+added to them (` + "`uuid.NewString() + \":charge\"`" + `). A constant key (a constant string, ` + "`stripe.String`" + ` of one, a variable
+of the handler assigned only constants) is the same for every operation: the provider answers them all with the
+first one's result. A value written under a header name the check cannot read is a key it cannot see into, never a
+constant one.
 
 Not reported:
 
-- keys derived from the incoming key, and the incoming key itself;
+- keys derived from the incoming key, and the incoming key itself. A key is derived when it is computed from the
+  incoming key in any way, by the runtime (` + "`idempotency.Derive(key, \"charge\")`" + `) or by hand: concatenated with a step
+  (` + "`key + \":charge\"`" + `), formatted (` + "`fmt.Sprintf(\"%s-refund\", key)`" + `), joined (` + "`strings.Join([]string{key, \"ship\"}, \":\")`" + `),
+  hashed (` + "`sha256.Sum256([]byte(key + \"/debit\"))`" + `), through a closure or a method of a value holding the key
+  (` + "`k.step(\"order\")`" + `), or read from a struct built with it. What else goes into it does not matter, unless it is fresh:
+  ` + "`key + \":\" + uuid.NewString()`" + ` is new on every run, and reported;
 - GET, PUT and DELETE, which are idempotent;
 - calls that carry the key to a function of another package (` + "`charge(ctx, key)`" + `, the helper may set the header);
 - a JetStream publish whose options or message the check cannot see into (a spread option list, an option it does

@@ -490,19 +490,20 @@ func (h *handler) check() {
 		}
 		if send := retryscope.NonIdempotentSend(h.c.info, h.body, call); send != nil {
 			var vals []ast.Expr
+			named := true
 			if send.Req != nil {
-				vals = h.headerKeys(send.Req)
+				vals, named = h.headerKeys(send.Req)
 			}
 			what := send.Method
 			if fn := h.c.callee(call); fn != nil {
 				what += " through " + names.Of(fn)
 			}
-			h.verdict(call, what+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals)
+			h.verdict(call, what+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals, named)
 			return true
 		}
 		if pub := keys.JetStreamPublish(h.c.info, h.body, call); pub != nil {
 			if !pub.Opaque {
-				h.verdict(call, "`"+types.ExprString(call.Fun)+"` publishes with", "Nats-Msg-Id", "set nats.MsgId(idempotency.Derive("+h.keyAt(call.Pos())+", step))", pub.IDs)
+				h.verdict(call, "`"+types.ExprString(call.Fun)+"` publishes with", "Nats-Msg-Id", "set nats.MsgId(idempotency.Derive("+h.keyAt(call.Pos())+", step))", pub.IDs, true)
 			}
 			return true
 		}
@@ -512,7 +513,7 @@ func (h *handler) check() {
 		}
 		if stripeCreate(fn) && len(call.Args) > 0 {
 			if vals, ok := h.stripeKeys(call.Args[len(call.Args)-1]); ok {
-				h.verdict(call, names.Of(fn)+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals)
+				h.verdict(call, names.Of(fn)+" sends", "idempotency key", "send idempotency.Derive("+h.keyAt(call.Pos())+", step)", vals, true)
 			}
 			return true
 		}
@@ -597,23 +598,67 @@ func (h *handler) reads(pos token.Pos) bool {
 }
 
 // verdict reports the call, which what names ("POST through http.Post
-// sends"), when its key values vals (of the kind key) are none or all
-// fresh, with the fix; a value computed from the incoming key, or one the
-// check cannot see into, is fine.
-func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.Expr) {
-	var msg string
-	switch {
-	case len(vals) == 0:
-		msg = fmt.Sprintf("%s no %s; %s", what, key, fix)
-	default:
-		for _, v := range vals {
-			if h.fromKey(v) || !h.fresh(v, 0) {
-				return
+// sends"), when its key values vals (of the kind key) are none, or all
+// fresh (a fresh part makes the whole new on every run, derived or not)
+// or constant (named: each is known to be a key, not the value of a header
+// whose name the check cannot read), with the fix. A value derived from
+// the incoming key (derivedKey), or one the check cannot see into, is
+// fine.
+func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.Expr, named bool) {
+	kind := "no"
+	if len(vals) > 0 {
+		kind = "a constant"
+	}
+	for _, v := range vals {
+		switch {
+		case h.fresh(v, 0): // a new key on every run, derived or not
+			kind = "a fresh"
+		case h.derivedKey(v):
+			return
+		case !named || !h.constant(v, 0):
+			return // a value the check cannot see into
+		}
+	}
+	h.report(call, fmt.Sprintf("%s %s %s; %s", what, kind, key, fix))
+}
+
+// derivedKey reports whether e, a downstream key, is derived from the
+// incoming key: computed from it in any way (concatenated with a step,
+// formatted, joined, hashed, idempotency.Derive, through a closure or a
+// method of the key, a struct holding it); see fromKey.
+func (h *handler) derivedKey(e ast.Expr) bool { return h.fromKey(e) }
+
+// constant reports whether e is the same value on every call whatever the
+// incoming key: a constant string, stripe.String of one, or a variable of
+// the handler assigned only such values. Sent downstream, it is one key
+// for every operation: the provider answers them all with the first one's
+// result.
+func (h *handler) constant(e ast.Expr, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	e = ast.Unparen(e)
+	if _, ok := astq.StringConst(h.c.info, e); ok {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		fn := h.c.callee(e)
+		return fn != nil && keys.KeyedAPI(fn) && fn.Name() == "String" && len(e.Args) == 1 && h.constant(e.Args[0], depth+1)
+	case *ast.Ident:
+		v, ok := h.c.info.Uses[e].(*types.Var)
+		if !ok || v.IsField() || v.Pkg() != h.c.pass.Pkg || v.Parent() == h.c.pass.Pkg.Scope() {
+			return false
+		}
+		rhs := astq.Assignments(h.c.info, h.body, v)
+		for _, r := range rhs {
+			if !h.constant(r, depth+1) {
+				return false
 			}
 		}
-		msg = fmt.Sprintf("%s a fresh %s; %s", what, key, fix)
+		return len(rhs) > 0
 	}
-	h.report(call, msg)
+	return false
 }
 
 // report reports the call once.
@@ -627,9 +672,9 @@ func (h *handler) report(call *ast.CallExpr, msg string) {
 
 // headerKeys returns the values the handler writes into req's key headers
 // (a write of a header whose name is not constant counts as a key the
-// check cannot see into).
-func (h *handler) headerKeys(req *types.Var) []ast.Expr {
-	var out []ast.Expr
+// check cannot see into), and whether every such write names its header.
+func (h *handler) headerKeys(req *types.Var) (out []ast.Expr, named bool) {
+	named = true
 	ast.Inspect(h.body, func(n ast.Node) bool {
 		for _, w := range keys.Writes(h.c.info, n) {
 			if r := keys.RequestOf(h.c.info, w.Header); r != nil && r != req {
@@ -637,11 +682,12 @@ func (h *handler) headerKeys(req *types.Var) []ast.Expr {
 			}
 			if !w.Const || h.c.names.Header(w.Name) {
 				out = append(out, w.Value)
+				named = named && w.Const
 			}
 		}
 		return true
 	})
-	return out
+	return out, named
 }
 
 // stripeCreate reports whether fn is a stripe-go call that creates or

@@ -276,3 +276,16 @@ func handed(info *types.Info, e ast.Expr, v *types.Var) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && info.Uses[id] == v
 }
+
+// MsgIDRead reports whether call reads the id a JetStream message was
+// published with: (nats.Header).Get of the Nats-Msg-Id header, its name a
+// constant (nats.MsgIdHdr, jetstream.MsgIDHeader, the string itself; any
+// case, as header names are). A redelivery carries the same header.
+func MsgIDRead(info *types.Info, call *ast.CallExpr) bool {
+	fn := astq.Callee(info, call)
+	if fn == nil || fn.FullName() != "("+natsHeader+").Get" || len(call.Args) != 1 {
+		return false
+	}
+	name, ok := astq.StringConst(info, call.Args[0])
+	return ok && strings.EqualFold(name, MsgIDHeader)
+}

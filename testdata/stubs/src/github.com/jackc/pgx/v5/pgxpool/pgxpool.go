@@ -22,5 +22,8 @@ func (p *Pool) Exec(ctx context.Context, sql string, arguments ...any) (pgconn.C
 	panic("stub")
 }
 
+// QueryRow acquires a connection and executes a query that is expected to return at most one row.
+func (p *Pool) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row { panic("stub") }
+
 // Close closes all connections in the pool and rejects future Acquire calls.
 func (p *Pool) Close() {}
