@@ -1,0 +1,56 @@
+package issue47
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"time"
+
+	avast "github.com/avast/retry-go/v4"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// PostWebhook POSTs once through a retryablehttp client whose RetryMax is
+// set to 0 after construction: one attempt, nothing retried, no backoff.
+//
+// lookalike unkeyedpost,nojitter issue47: retryablehttp's RetryMax = 0 after construction, then a POST through StandardClient()
+func PostWebhook(ctx context.Context, url string, body []byte) error {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 0
+	c.HTTPClient.Timeout = 10 * time.Second
+	hc := c.StandardClient()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// fetchOnce is a one-attempt retry-go call: Attempts(1) is no layer.
+func fetchOnce(ctx context.Context, url string) error {
+	return avast.Do(func() error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, avast.Attempts(1), avast.Context(ctx))
+}
+
+// Refresh retries fetchOnce, whose own retry-go call makes one attempt.
+//
+// lookalike nestedretry issue47: an inner retry-go call with retry.Attempts(1) reported as a nested layer
+func Refresh(ctx context.Context, url string) error {
+	return avast.Do(func() error {
+		return fetchOnce(ctx, url)
+	}, avast.Attempts(4), avast.Delay(200*time.Millisecond), avast.MaxJitter(200*time.Millisecond), avast.Context(ctx))
+}
