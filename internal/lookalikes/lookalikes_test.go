@@ -1,7 +1,6 @@
 package lookalikes_test
 
 import (
-	"bufio"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/internal/recall"
 	"github.com/idemlint/idemlint/internal/testgopath"
 )
 
@@ -172,22 +172,19 @@ func parseLookalike(text string, checks []string, recallIDs map[string]bool) (lo
 // readRecallIDs returns the ids of testdata/recall/bugs.txt's bugs.
 func readRecallIDs(t *testing.T) map[string]bool {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "recall", "bugs.txt"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "recall", "bugs.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	ids := make(map[string]bool)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if len(fields) >= 2 && fields[1] == "bug" {
-			ids[fields[0]] = true
-		}
+	entries, err := recall.Parse(data)
+	if err != nil {
+		t.Fatalf("bugs.txt: %v", err)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	ids := make(map[string]bool)
+	for _, e := range entries {
+		if !e.Lookalike {
+			ids[e.ID] = true
+		}
 	}
 	return ids
 }
