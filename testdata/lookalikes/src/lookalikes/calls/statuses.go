@@ -147,3 +147,110 @@ func Sync(ctx context.Context, url string) error {
 	}
 	return errRetry
 }
+
+// retryableStatus is the set of statuses worth retrying.
+var retryableStatus = map[int]bool{
+	http.StatusRequestTimeout:     true,
+	http.StatusTooManyRequests:    true,
+	http.StatusBadGateway:         true,
+	http.StatusServiceUnavailable: true,
+	http.StatusGatewayTimeout:     true,
+}
+
+// GetParsedRetryAfter retries the statuses of a set and, on 429 and 503,
+// waits the Retry-After the server sent, in seconds or as an HTTP date.
+//
+// lookalike retrystatus cloudflare-request-429: 429 retried on the client's own schedule, Retry-After ignored
+func GetParsedRetryAfter(ctx context.Context, url string) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := apiClient.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if !retryableStatus[resp.StatusCode] {
+			if resp.StatusCode >= 400 {
+				return fmt.Errorf("get %s: status %d", url, resp.StatusCode)
+			}
+			return nil
+		}
+		wait := retry.Jitter(time.Second << attempt)
+		if d, ok := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			wait = d
+		}
+		time.Sleep(wait)
+	}
+	return errRetry
+}
+
+// sendItem POSTs an item, keyed, and reports the status.
+func sendItem(ctx context.Context, url, key string) (int, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Idempotency-Key", key)
+	resp, err := apiClient.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	d, _ := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	return resp.StatusCode, d, nil
+}
+
+// SendRecursive retries by recursion only on 429 (after Retry-After) and
+// 5xx (after a jittered wait), with the same key, counting down.
+//
+// lookalike retrystatus,nojitter rollbar-sync-status: a recursion re-sending at once on 429 without Retry-After
+func SendRecursive(ctx context.Context, url, key string, retriesLeft int) error {
+	code, after, err := sendItem(ctx, url, key)
+	if err != nil {
+		return err
+	}
+	switch {
+	case code < 300:
+		return nil
+	case retriesLeft <= 0:
+		return fmt.Errorf("send: status %d", code)
+	case code == http.StatusTooManyRequests && after > 0:
+		time.Sleep(after)
+	case code == http.StatusTooManyRequests || code >= 500:
+		time.Sleep(retry.Jitter(time.Second))
+	default:
+		return fmt.Errorf("send: status %d", code)
+	}
+	return SendRecursive(ctx, url, key, retriesLeft-1)
+}
+
+// Management is a management RPC's answer: an HTTP-like status code.
+type Management struct {
+	Code        int
+	Description string
+}
+
+// CallManagement retries a management RPC on the transient codes only.
+//
+// lookalike retrystatus amqpcommon-rpc-status: every non-2xx management status retried
+func CallManagement(ctx context.Context, rpc func(context.Context) (Management, error)) (Management, error) {
+	var last Management
+	for attempt := 0; attempt < 3; attempt++ {
+		m, err := rpc(ctx)
+		if err != nil {
+			return m, err
+		}
+		last = m
+		if m.Code < 300 {
+			return m, nil
+		}
+		if m.Code != http.StatusTooManyRequests && m.Code != http.StatusServiceUnavailable && m.Code != http.StatusGatewayTimeout {
+			return m, fmt.Errorf("management: %d %s", m.Code, m.Description)
+		}
+		time.Sleep(retry.Jitter(500 * time.Millisecond << attempt))
+	}
+	return last, fmt.Errorf("management: %d %s", last.Code, last.Description)
+}
