@@ -25,7 +25,7 @@ demo: build
 # its own directory. cmd/custom-gcl and runtime/retry/internal/benchcmp are separate modules too, built from
 # their directories.
 RUNTIME_MODULES := runtime runtime/pgstore runtime/redisstore runtime/grpcretry runtime/grpcidem \
-	runtime/inboxnats runtime/inboxamqp \
+	runtime/inboxnats runtime/inboxamqp runtime/idemotel \
 	runtime/internal/pgtest runtime/internal/brokertest runtime/internal/testpb runtime/internal/grpcmethod \
 	runtime/internal/storebench
 MODULES := . $(RUNTIME_MODULES) cmd/idemdemo
