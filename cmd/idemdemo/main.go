@@ -8,7 +8,7 @@
 //
 //	GET  /healthz                 -> 200 while the process runs
 //	GET  /readyz                  -> 200 when the idempotency store answers, else 503
-//	GET  /metrics                 -> Prometheus text format: requests by outcome, store latency,
+//	GET  /metrics                 -> Prometheus metrics (client_golang): requests by outcome, store latency,
 //	                                 receipt deliveries, retry events, breaker state
 //
 // POST requires an Idempotency-Key header. The tenant is the X-Account
