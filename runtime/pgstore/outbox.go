@@ -44,7 +44,7 @@ func OutboxDDL(table string) []string {
 }
 
 // NewPostgresOutbox returns an idempotency.Outbox in a PostgreSQL table, creating it if missing (see
-// OutboxDDL). Its Add writes in the transaction idempotency.Tx returns (the Middleware's with
+// OutboxDDL). Its Add writes in the transaction idempotency.Tx returns (the idempotency.Middleware's with
 // PostgresStore, the Inbox's, or one attached with idempotency.ContextWithTx), and fails with
 // idempotency.ErrNoTx without one. The option WithTable (default DefaultOutboxTable) applies.
 func NewPostgresOutbox(ctx context.Context, db *sql.DB, opts ...PostgresOption) (*idempotency.Outbox, error) {

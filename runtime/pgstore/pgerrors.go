@@ -46,13 +46,13 @@ func conflict(err error) bool {
 //     (operator intervention: shutdown, cannot connect now, idle session
 //     timeout), 57014 (statement timeout or cancel), 55P03 (lock timeout)
 //     and 40001/40P01 (once the store's own retries are spent):
-//     ErrStoreUnavailable;
+//     idempotency.ErrStoreUnavailable;
 //   - 22 (data exception) and 54 (program limit exceeded, such as an index
-//     row too large): ErrStoreRejected;
+//     row too large): idempotency.ErrStoreRejected;
 //   - a network error, a broken connection or a driver.ErrBadConn without
-//     a SQLSTATE: ErrStoreUnavailable.
+//     a SQLSTATE: idempotency.ErrStoreUnavailable.
 //
-// Other errors are returned as they are: Middleware treats them as
+// Other errors are returned as they are: idempotency.Middleware treats them as
 // unavailability too (fail closed), but without a class.
 func classifyPG(err error) error {
 	if err == nil || errors.Is(err, idempotency.ErrStoreUnavailable) || errors.Is(err, idempotency.ErrStoreRejected) || errors.Is(err, idempotency.ErrLeaseLost) {

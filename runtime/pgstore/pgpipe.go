@@ -21,7 +21,7 @@ import (
 // PostgreSQL Inbox pipeline their statements: several statements, each
 // with its own Sync where it must commit on its own, sent in one write and
 // answered in one read, so that they cost one round trip. The *sql.Tx that
-// Tx returns must then come from a driver connection whose BeginTx sends
+// idempotency.Tx returns must then come from a driver connection whose BeginTx sends
 // nothing (the pipeline has sent BEGIN), so pipePool is a database/sql
 // pool of its own, over connections borrowed from the application's
 // *sql.DB: each is checked out of it (DB.Conn) for as long as pipePool
@@ -273,7 +273,7 @@ func (c *pipeConn) prepare(ctx context.Context, query string) (*pgconn.Statement
 	return c.pg().Prepare(ctx, query, query)
 }
 
-// ClaimBegin implements ClaimBeginner: with the pgx driver, the claim and
+// ClaimBegin implements idempotency.ClaimBeginner: with the pgx driver, the claim and
 // the BEGIN of the handler's transaction go in one round trip (the claim
 // committing on its own, before the BEGIN), and the unit of work's
 // Complete sends the completion and the COMMIT in one more, so that a

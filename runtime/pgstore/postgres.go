@@ -14,14 +14,14 @@ import (
 	"github.com/idemlint/idemlint/runtime/internal/poll"
 )
 
-// PostgresStore is a Store in a PostgreSQL table, shared by every instance
+// PostgresStore is an idempotency.Store in a PostgreSQL table, shared by every instance
 // of a service. All time comparisons use the database's clock (now()).
 //
 // Every claim is one statement (INSERT … ON CONFLICT DO UPDATE joined with
 // a read of the key, autocommit): it inserts, recycles or takes the key
 // over, or returns what holds it (the stored response, the remaining
 // lease, a mismatch). The completion is an UPDATE … WHERE fence = $n run in
-// the handler's own transaction (see Tx), so the business writes and the
+// the handler's own transaction (see idempotency.Tx), so the business writes and the
 // stored response commit or roll back together, and a stale owner's
 // completion matches no row and is rolled back.
 //
@@ -58,9 +58,9 @@ type postgresConfig struct {
 // statements again (claim, release, step, lookup, reap) after a
 // serialization failure (SQLSTATE 40001) or a deadlock (40P01), with a few
 // jittered milliseconds between runs (default DefaultConflictRetries; 0 for
-// none). Once they are spent the error wraps ErrStoreUnavailable. The
+// none). Once they are spent the error wraps idempotency.ErrStoreUnavailable. The
 // handler's transaction is not retried: a conflict there rolls the attempt
-// back and Middleware answers 503, so the client retries.
+// back and idempotency.Middleware answers 503, so the client retries.
 func WithConflictRetries(n int) PostgresOption {
 	return func(c *postgresConfig) { c.conflictRetries = max(n, 0) }
 }
@@ -214,7 +214,7 @@ SELECT (CASE WHEN count(*) = 1 THEN '1' ELSE '` + leaseLostMark + `' END)::int F
 const leaseLostMark = "idempotency: lease lost"
 
 // Ping checks that the database answers (for readiness probes); its error
-// is classified as the store's are (ErrStoreUnavailable for a connection
+// is classified as the store's are (idempotency.ErrStoreUnavailable for a connection
 // failure).
 func (s *PostgresStore) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
@@ -228,8 +228,8 @@ func (s *PostgresStore) Table() string { return s.table }
 
 func micros(d time.Duration) int64 { return d.Microseconds() }
 
-// Claim implements Store. It refuses a scope or key the table cannot hold
-// (see CheckScope, CheckKey) with ErrStoreRejected before the database
+// Claim implements idempotency.Store. It refuses a scope or key the table cannot hold
+// (see idempotency.CheckScope, CheckKey) with idempotency.ErrStoreRejected before the database
 // sees it; database errors are classified by SQLSTATE (see
 // docs/runtime-idempotency.md#errors-of-the-stores).
 func (s *PostgresStore) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
@@ -347,8 +347,8 @@ func decodeResponse(status sql.NullInt64, headers, body []byte) (*idempotency.Re
 	return r, nil
 }
 
-// Begin implements Store: it opens the transaction the handler joins
-// through Tx.
+// Begin implements idempotency.Store: it opens the transaction the handler joins
+// through idempotency.Tx.
 func (s *PostgresStore) Begin(ctx context.Context, l idempotency.Lease) (idempotency.Work, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: s.iso})
 	if err != nil {
@@ -357,7 +357,7 @@ func (s *PostgresStore) Begin(ctx context.Context, l idempotency.Lease) (idempot
 	return &pgWork{s: s, l: l, tx: tx}, nil
 }
 
-// Release implements Store.
+// Release implements idempotency.Store.
 func (s *PostgresStore) Release(ctx context.Context, l idempotency.Lease) error {
 	err := s.retryConflicts(ctx, func() error {
 		res, err := s.db.ExecContext(ctx, s.qDelete, l.Tenant, l.Key, l.Fence)
@@ -377,7 +377,7 @@ func (s *PostgresStore) Release(ctx context.Context, l idempotency.Lease) error 
 	return nil
 }
 
-// SaveStep implements Store. The step is committed on its own, outside the
+// SaveStep implements idempotency.Store. The step is committed on its own, outside the
 // handler's transaction, so it survives that transaction's rollback.
 func (s *PostgresStore) SaveStep(ctx context.Context, l idempotency.Lease, step string, result json.RawMessage) error {
 	if len(result) == 0 {
@@ -398,7 +398,7 @@ func (s *PostgresStore) SaveStep(ctx context.Context, l idempotency.Lease, step 
 	return nil
 }
 
-// Lookup implements Store.
+// Lookup implements idempotency.Store.
 func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*idempotency.Record, error) {
 	var (
 		rec            = idempotency.Record{Tenant: tenant, Key: key}

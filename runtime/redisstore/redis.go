@@ -15,7 +15,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
-// RedisStore is a Store in Redis (github.com/redis/go-redis/v9), shared by
+// RedisStore is an idempotency.Store in Redis (github.com/redis/go-redis/v9), shared by
 // every instance of a service. Each key is one Redis hash; every operation
 // is one Lua script, so a claim, a takeover, a completion or a release is
 // atomic, and all times come from the Redis server's clock (TIME), never
@@ -28,14 +28,14 @@ import (
 // recorded steps, replay, and expiry (the hash expires with PEXPIREAT at
 // the key's TTL, or at the end of a lease that outlives it; expiry is also
 // checked on every read), so no reaper is needed. It fails closed: an
-// unreachable or failing Redis gives errors wrapping ErrStoreUnavailable,
-// which Middleware answers 503 without running the handler.
+// unreachable or failing Redis gives errors wrapping idempotency.ErrStoreUnavailable,
+// which idempotency.Middleware answers 503 without running the handler.
 //
 // What it cannot give is PostgresStore's transaction: the completion is
-// not atomic with the handler's business writes (Tx returns nil; OnCommit
+// not atomic with the handler's business writes (idempotency.Tx returns nil; idempotency.OnCommit
 // functions run right after the completion). A handler whose writes live
 // elsewhere must make them idempotent on their own or record them as
-// steps (Step, StepValue), so that a retry after a crash between the
+// steps (idempotency.Step, StepValue), so that a retry after a crash between the
 // writes and the completion resumes instead of repeating them, and must
 // send its side effects through an outbox keyed by the idempotency key.
 // See docs/runtime-idempotency.md#redis.
@@ -201,7 +201,7 @@ func millis(d time.Duration) int64 {
 	return max(int64((d+time.Millisecond-1)/time.Millisecond), 1)
 }
 
-// Claim implements Store.
+// Claim implements idempotency.Store.
 func (s *RedisStore) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
 	if err := req.Check(); err != nil {
 		return idempotency.ClaimResult{}, fmt.Errorf("redis claim: %w", err)
@@ -297,14 +297,14 @@ func redisStepMap(v []any) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// Begin implements Store. The unit of work has no transaction: Complete
-// stores the response atomically under the fence check, and OnCommit
+// Begin implements idempotency.Store. The unit of work has no transaction: Complete
+// stores the response atomically under the fence check, and idempotency.OnCommit
 // functions run after it.
 func (s *RedisStore) Begin(ctx context.Context, l idempotency.Lease) (idempotency.Work, error) {
 	return &redisWork{s: s, l: l}, nil
 }
 
-// Release implements Store.
+// Release implements idempotency.Store.
 func (s *RedisStore) Release(ctx context.Context, l idempotency.Lease) error {
 	if err := redisRelease.Run(ctx, s.rdb, []string{s.recordKey(l.Tenant, l.Key)}, l.Fence).Err(); err != nil {
 		return fmt.Errorf("redis release: %w", redisErr(err))
@@ -312,7 +312,7 @@ func (s *RedisStore) Release(ctx context.Context, l idempotency.Lease) error {
 	return nil
 }
 
-// SaveStep implements Store.
+// SaveStep implements idempotency.Store.
 func (s *RedisStore) SaveStep(ctx context.Context, l idempotency.Lease, step string, result json.RawMessage) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
@@ -327,7 +327,7 @@ func (s *RedisStore) SaveStep(ctx context.Context, l idempotency.Lease, step str
 	return nil
 }
 
-// Lookup implements Store.
+// Lookup implements idempotency.Store.
 func (s *RedisStore) Lookup(ctx context.Context, tenant, key string) (*idempotency.Record, error) {
 	v, err := redisLookup.Run(ctx, s.rdb, []string{s.recordKey(tenant, key)}).Slice()
 	if err != nil {
