@@ -2,8 +2,9 @@
 // implementations under idempotency.Middleware, and of the Inbox and Outbox
 // backends: the memory store runs it in the core module, the PostgreSQL and
 // Redis stores (github.com/idemlint/idemlint/runtime/pgstore,
-// .../runtime/redisstore) in theirs. It also holds the small HTTP helpers
-// those tests share.
+// .../runtime/redisstore) in theirs. It also holds what the stores' own
+// tests share with it: a payment handler, a claim request, an outbox
+// receiver and sender.
 package storetest
 
 import (
