@@ -18,17 +18,24 @@ demo: build
 	@echo "== go vet -vettool=bin/idemlint ./... in testdata/demo"
 	@cd testdata/demo && $(GO) vet -vettool=$(BIN)/idemlint ./... ; true
 
-# The modules of this repository: the linter (the root), the runtime library (runtime/, what services import)
-# and the demo service (cmd/idemdemo, built against the runtime next to it). cmd/custom-gcl and
-# runtime/retry/internal/benchcmp are separate modules too, built from their directories.
-MODULES := . runtime cmd/idemdemo
+# The modules of this repository: the linter (the root), the runtime library and the demo service
+# (cmd/idemdemo, built against the runtime next to it). The runtime is a core module with no third-party
+# dependency (runtime: retry, idempotency) and one module per store or adapter that links a client, plus
+# test-only helper modules under runtime/internal (docs/runtime-modules.md); each is built and tested from
+# its own directory. cmd/custom-gcl and runtime/retry/internal/benchcmp are separate modules too, built from
+# their directories.
+RUNTIME_MODULES := runtime runtime/pgstore runtime/redisstore runtime/grpcretry runtime/grpcidem \
+	runtime/inboxnats runtime/inboxamqp runtime/idemotel \
+	runtime/internal/pgtest runtime/internal/brokertest runtime/internal/testpb runtime/internal/grpcmethod \
+	runtime/internal/storebench
+MODULES := . $(RUNTIME_MODULES) cmd/idemdemo
 
 ## test: every test of every module, with the race detector, including the end-to-end tests of the CLI and the vet tool,
 ## and the validation of the SARIF output by Microsoft's SARIF multitool (the tests fail without it)
 test: build golangci sarif-multitool
 	IDEMLINT_BIN=$(BIN)/idemlint IDEMLINT_E2E_GOLANGCI=1 IDEMLINT_E2E_SARIF=1 IDEMLINT_SARIF_MULTITOOL=$(SARIF_MULTITOOL) \
 		$(GO) test -race -count=1 -timeout 30m ./...
-	cd runtime && $(GO) test -race -count=1 -timeout 10m ./...
+	@set -e; for m in $(RUNTIME_MODULES); do echo "== go test in $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 10m ./...); done
 	cd cmd/idemdemo && $(GO) test -race -count=1 -timeout 10m ./...
 	cd runtime/retry/internal/benchcmp && $(GO) vet ./...
 
@@ -46,7 +53,7 @@ bench: build
 	$(GO) build -o $(BIN)/benchfloor ./internal/benchfloor
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@bash internal/benchfloor/bench.sh $(BIN)/idemlint $(BIN)/benchfloor $(BIN)/staticcheck
-	cd runtime && $(GO) test -run '^$$' -bench . -benchmem ./...
+	@set -e; for m in $(RUNTIME_MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./...); done
 	cd runtime/retry/internal/benchcmp && $(GO) test -run '^$$' -bench . -benchmem
 
 ## soak: each driver (idemlint, go vet -vettool, bin/custom-gcl) twice over std and the corpus, tests included;

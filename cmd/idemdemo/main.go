@@ -8,7 +8,7 @@
 //
 //	GET  /healthz                 -> 200 while the process runs
 //	GET  /readyz                  -> 200 when the idempotency store answers, else 503
-//	GET  /metrics                 -> Prometheus text format: requests by outcome, store latency,
+//	GET  /metrics                 -> Prometheus metrics (client_golang): requests by outcome, store latency,
 //	                                 receipt deliveries, retry events, breaker state
 //
 // POST requires an Idempotency-Key header. The tenant is the X-Account
@@ -68,6 +68,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/pgstore"
+	"github.com/idemlint/idemlint/runtime/redisstore"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -138,7 +140,7 @@ func run(args []string) error {
 		rdb := redis.NewClient(&redis.Options{Addr: *redisAddr, DialTimeout: 2 * time.Second,
 			ReadTimeout: 2 * time.Second, WriteTimeout: 2 * time.Second})
 		defer rdb.Close()
-		rs, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix(*redisPrefix))
+		rs, err := redisstore.NewRedisStore(rdb, redisstore.WithRedisPrefix(*redisPrefix))
 		if err != nil {
 			return err
 		}
@@ -159,7 +161,7 @@ func run(args []string) error {
 		defer db.Close()
 		db.SetMaxOpenConns(20)
 		db.SetMaxIdleConns(20)
-		ps, err := idempotency.NewPostgresStore(ctx, db)
+		ps, err := pgstore.NewPostgresStore(ctx, db)
 		if err != nil {
 			return err
 		}
@@ -167,7 +169,7 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		ob, err := idempotency.NewPostgresOutbox(ctx, db)
+		ob, err := pgstore.NewPostgresOutbox(ctx, db)
 		if err != nil {
 			return err
 		}

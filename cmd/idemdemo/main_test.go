@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/pgstore"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -185,7 +186,7 @@ func memoryDemo(t *testing.T, workDelay time.Duration) *demo {
 func postgresDemo(t *testing.T, workDelay time.Duration) *demo {
 	_, db := schemaDSN(t)
 	ctx := context.Background()
-	store, err := idempotency.NewPostgresStore(ctx, db)
+	store, err := pgstore.NewPostgresStore(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func postgresDemo(t *testing.T, workDelay time.Duration) *demo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outbox, err := idempotency.NewPostgresOutbox(ctx, db)
+	outbox, err := pgstore.NewPostgresOutbox(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/redisstore"
 )
 
 func testRedisAddr() string { return envOr("REDIS_ADDR", "127.0.0.1:6379") }
@@ -47,7 +48,7 @@ func redisPrefix(t *testing.T) (*redis.Client, string) {
 
 func redisDemo(t *testing.T, workDelay time.Duration) *demo {
 	rdb, prefix := redisPrefix(t)
-	store, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix(prefix))
+	store, err := redisstore.NewRedisStore(rdb, redisstore.WithRedisPrefix(prefix))
 	if err != nil {
 		t.Fatal(err)
 	}

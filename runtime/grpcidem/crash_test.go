@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/internal/childtest"
 	"github.com/idemlint/idemlint/runtime/internal/pgtest"
 	"github.com/idemlint/idemlint/runtime/internal/testpb"
+	"github.com/idemlint/idemlint/runtime/pgstore"
 	"github.com/idemlint/idemlint/runtime/retry"
 )
 
@@ -55,7 +56,7 @@ func TestCrashChild(t *testing.T) {
 	if !ok {
 		return // not in the child process
 	}
-	store, err := idempotency.NewPostgresStore(context.Background(), db)
+	store, err := pgstore.NewPostgresStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestCrashMidCallPostgres(t *testing.T) {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE orders (id bigserial PRIMARY KEY, item text NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := idempotency.NewPostgresStore(ctx, db); err != nil {
+	if _, err := pgstore.NewPostgresStore(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	key := retry.NewIdempotencyKey()

@@ -41,6 +41,29 @@ type Option func(*config)
 type config struct {
 	idempotent map[string]bool
 	noKeys     bool
+	observe    func(ctx context.Context, s CallStats)
+}
+
+// CallStats is what one call spent on retries, given to the observer of [WithCallObserver] when the call
+// ends: the per-call figures of gRPC's retry metrics (proposal A96: grpc.client.call.retries and
+// grpc.client.call.retry_delay, recorded by runtime/idemotel's GRPCCalls).
+type CallStats struct {
+	// Method is the call's full method ("/payments.v1.Payments/CreatePayment"); Target the connection's
+	// target (grpc.ClientConn.Target).
+	Method, Target string
+	// Retries counts the attempts after the first.
+	Retries int
+	// RetryDelay is the time spent between attempts: the backoff and pushback waits, until the next attempt
+	// started or the call ended.
+	RetryDelay time.Duration
+	// Err is the call's result.
+	Err error
+}
+
+// WithCallObserver has f called once per call, when it ends, with what the call spent on retries. f runs on
+// the caller's goroutine and must not block.
+func WithCallObserver(f func(ctx context.Context, s CallStats)) Option {
+	return func(c *config) { c.observe = f }
 }
 
 // WithIdempotentMethods declares methods idempotent by their full names ("/payments.v1.Payments/GetPayment"),
@@ -102,13 +125,52 @@ func UnaryClientInterceptor(p retry.Policy, opts ...Option) grpc.UnaryClientInte
 		// The caller's options and one for the attempt's trailer, in a slice of our own: appending to callOpts
 		// could write into the caller's array.
 		attemptOpts := append(make([]grpc.CallOption, 0, len(callOpts)+1), callOpts...)
+		var st *callTimer
+		if cfg.observe != nil {
+			st = &callTimer{}
+			pol.Observe = st.observe(p.Observe)
+		}
 		err := retry.Do(ctx, pol, func(actx context.Context) error {
+			st.attempt()
 			var trailer metadata.MD
 			err := invoker(actx, method, req, reply, cc, append(attemptOpts, grpc.Trailer(&trailer))...)
 			c.last = err
 			return c.classify(ctx, actx, err, trailer)
 		})
-		return c.result(ctx, err)
+		err = c.result(ctx, err)
+		if st != nil {
+			st.attempt() // a wait the call ended in
+			cfg.observe(ctx, CallStats{Method: method, Target: cc.Target(), Retries: st.retries, RetryDelay: st.delay, Err: err})
+		}
+		return err
+	}
+}
+
+// callTimer measures a call's retries and the time between its attempts, for WithCallObserver.
+type callTimer struct {
+	retries   int
+	delay     time.Duration
+	waitStart time.Time // when the current wait began; zero while an attempt runs
+}
+
+// observe returns the Policy.Observe that notes each retry's wait, then calls next (the policy's own).
+func (t *callTimer) observe(next func(context.Context, retry.Event)) func(context.Context, retry.Event) {
+	return func(ctx context.Context, e retry.Event) {
+		if !e.GaveUp {
+			t.retries++
+			t.waitStart = time.Now()
+		}
+		if next != nil {
+			next(ctx, e)
+		}
+	}
+}
+
+// attempt ends the current wait, if any; t may be nil.
+func (t *callTimer) attempt() {
+	if t != nil && !t.waitStart.IsZero() {
+		t.delay += time.Since(t.waitStart)
+		t.waitStart = time.Time{}
 	}
 }
 

@@ -425,3 +425,51 @@ func TestBudgetAndBreaker(t *testing.T) {
 			err, len(s.seen())-before)
 	}
 }
+
+// WithCallObserver reports each call once, when it ends: its method and target, the attempts after the
+// first, and the time spent between attempts (here at least the pushback waits the server asked for); the
+// policy's own Observe still sees every retry.
+func TestCallObserver(t *testing.T) {
+	var mu sync.Mutex
+	var calls []grpcretry.CallStats
+	var retries int
+	p := fast
+	p.Observe = func(_ context.Context, e retry.Event) {
+		if !e.GaveUp {
+			mu.Lock()
+			retries++
+			mu.Unlock()
+		}
+	}
+	answer := func(ctx context.Context, n int) (*testpb.Order, error) {
+		if n <= 2 {
+			grpc.SetTrailer(ctx, metadata.Pairs(grpcretry.PushbackTrailer, "30"))
+			return nil, status.Error(codes.Unavailable, "busy")
+		}
+		return &testpb.Order{Id: "order-3"}, nil
+	}
+	client, _ := start(t, answer, p, grpcretry.WithCallObserver(func(_ context.Context, s grpcretry.CallStats) {
+		mu.Lock()
+		calls = append(calls, s)
+		mu.Unlock()
+	}))
+	if _, err := client.Create(context.Background(), &testpb.CreateRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Get(context.Background(), &testpb.GetRequest{}); err != nil { // also twice busy, then served
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 2 || retries != 4 {
+		t.Fatalf("calls %+v, %d retries seen by the policy's Observe; want 2 calls and 4 retries", calls, retries)
+	}
+	c := calls[0]
+	if c.Method != "/idemlint.test.v1.Orders/Create" || c.Target == "" || c.Retries != 2 || c.Err != nil ||
+		c.RetryDelay < 60*time.Millisecond || c.RetryDelay > 5*time.Second {
+		t.Errorf("Create's stats %+v; want 2 retries, at least 60ms between attempts (two 30ms pushbacks), no error", c)
+	}
+	if g := calls[1]; g.Method != "/idemlint.test.v1.Orders/Get" || g.Retries != 2 {
+		t.Errorf("Get's stats %+v; want 2 retries", g)
+	}
+}

@@ -10,16 +10,22 @@
 // another request. A 5xx, a panic or a failed transaction stores nothing
 // and releases the key, so the retry starts clean.
 //
-// Two stores are provided: MemoryStore, bounded and sharded, for a single
-// process, and PostgresStore, which hands the handler the attempt's
-// transaction (Tx) so that the business writes and the stored response
-// commit together, and rejects a stale owner's completion by its fence.
+// This package needs the standard library only. It provides MemoryStore,
+// bounded and sharded, for a single process. The stores that link a
+// database client are modules of their own:
+// github.com/idemlint/idemlint/runtime/pgstore (PostgresStore, which hands
+// the handler the attempt's transaction, Tx, so that the business writes
+// and the stored response commit together, and rejects a stale owner's
+// completion by its fence; the PostgreSQL Inbox and Outbox) and
+// github.com/idemlint/idemlint/runtime/redisstore (RedisStore). Any other
+// Store, InboxBackend or OutboxBackend plugs in the same way; the
+// conformance suite they run is the storetest package.
 // Work that cannot be rolled back, such as calls to other services, goes in
 // steps (Step, StepValue): a retry resumes after the steps already done, and
 // sends downstream the key StepKey derives for each step.
 //
 // Side effects that must happen once per operation, such as an email,
-// go in an Outbox (NewMemoryOutbox, NewPostgresOutbox): recorded in the
+// go in an Outbox (NewMemoryOutbox, pgstore.NewPostgresOutbox): recorded in the
 // attempt's unit of work, deduplicated on the idempotency key, relayed at
 // least once; an Inbox runs a message handler at most once per message id.
 // See docs/runtime-outbox-inbox.md; cmd/idemdemo sends its payment receipts

@@ -2,16 +2,12 @@ package idempotency_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
 )
@@ -110,7 +106,7 @@ func ExampleStepValue() {
 }
 
 func ExampleTx() {
-	// With a PostgresStore, the handler writes in the attempt's transaction:
+	// With the PostgreSQL store (runtime/pgstore), the handler writes in the attempt's transaction:
 	// its rows commit together with the stored response, or not at all.
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tx := idempotency.Tx(r.Context())
@@ -121,20 +117,6 @@ func ExampleTx() {
 		w.WriteHeader(http.StatusCreated)
 	})
 	_ = handler
-}
-
-func ExampleNewPostgresStore() {
-	ctx := context.Background()
-	db, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/test") // import _ "github.com/jackc/pgx/v5/stdlib"
-	if err != nil {
-		log.Fatal(err)
-	}
-	store, err := idempotency.NewPostgresStore(ctx, db, idempotency.WithTable("idempotency_keys"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	go store.RunReaper(ctx, 10*time.Minute, 1000, func(err error) { log.Print(err) })
-	http.Handle("POST /payments", idempotency.Middleware(store)(http.NotFoundHandler()))
 }
 
 func ExampleWithObserver() {
@@ -149,16 +131,4 @@ func ExampleWithObserver() {
 	}
 	fmt.Println(counts[idempotency.OutcomeExecuted], "executed,", counts[idempotency.OutcomeReplayed], "replayed")
 	// Output: 1 executed, 2 replayed
-}
-
-func ExampleNewRedisStore() {
-	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379",
-		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second})
-	store, err := idempotency.NewRedisStore(rdb, idempotency.WithRedisPrefix("payments"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	// Keys expire in Redis itself: no reaper. The completion is not atomic with business writes kept
-	// elsewhere: record those as steps (idempotency.Step) and side effects in an outbox.
-	http.Handle("POST /payments", idempotency.Middleware(store)(http.NotFoundHandler()))
 }

@@ -15,7 +15,7 @@ import (
 const MaxKeyLen = 255
 
 // MaxScopeLen is the longest accepted scope (tenant), in bytes: with a key
-// of MaxKeyLen it fits the primary-key index of PostgresStore's table.
+// of MaxKeyLen it fits the primary-key index of the PostgreSQL store's table.
 const MaxScopeLen = 1024
 
 // ErrInvalidKey is wrapped by ParseKey's and CheckKey's errors.
@@ -58,9 +58,9 @@ func CheckKey(key string) error {
 	return nil
 }
 
-// checkClaim validates a claim's scope and key for a store: errors wrap
-// ErrStoreRejected and ErrInvalidScope or ErrInvalidKey.
-func checkClaim(req ClaimRequest) error {
+// Check validates the claim's scope and key, as a Store does before it
+// claims: errors wrap ErrStoreRejected and ErrInvalidScope or ErrInvalidKey.
+func (req ClaimRequest) Check() error {
 	if err := CheckScope(req.Tenant); err != nil {
 		return fmt.Errorf("%w: %w", ErrStoreRejected, err)
 	}

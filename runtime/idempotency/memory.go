@@ -15,7 +15,7 @@ import (
 )
 
 // MemoryStore is the embedded default Store: keys live in this process only
-// (use PostgresStore or RedisStore behind a load balancer). It is sharded,
+// (use runtime/pgstore or runtime/redisstore behind a load balancer). It is sharded,
 // bounded by a maximum number of entries, and expires entries: an expired
 // entry is treated as absent on read, removed when its shard needs room, and
 // by Reap.
@@ -28,7 +28,7 @@ import (
 // ProblemStoreFull: the request is not run, so a completed key is never run
 // again. Size it with WithMaxEntries for the peak number of keys created per
 // TTL. An in-progress entry is kept while its lease is valid even past its
-// TTL (a lease longer than the TTL), as PostgresStore does: only then may
+// TTL (a lease longer than the TTL), as the PostgreSQL store does: only then may
 // another attempt take it over, or room-making and Reap remove it.
 //
 // Its unit of work has no transaction: functions registered with OnCommit
@@ -302,7 +302,7 @@ func (s *MemoryStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult,
 	if err := ctx.Err(); err != nil {
 		return ClaimResult{}, fmt.Errorf("memory claim: %w", err)
 	}
-	if err := checkClaim(req); err != nil {
+	if err := req.Check(); err != nil {
 		return ClaimResult{}, fmt.Errorf("memory claim: %w", err)
 	}
 	now := s.now()
@@ -448,7 +448,7 @@ func (s *MemoryStore) Reap(ctx context.Context) (int, error) {
 }
 
 // removable reports whether e may be removed at now: it has expired, and
-// no attempt holds a valid lease on it (PostgresStore.Reap's rule). A
+// no attempt holds a valid lease on it (the PostgreSQL store's Reap rule). A
 // completed entry has no lease.
 func (e *memEntry) removable(now time.Time) bool {
 	return !now.Before(e.expiresAt) && (e.completed || !now.Before(e.leaseUntil))

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // A memory store filled past its capacity never forgets a completed key
@@ -18,7 +20,7 @@ import (
 // retries charged again.
 func TestMemoryFullNeverRerunsCompletedKey(t *testing.T) {
 	const capacity = 1000
-	clock := &fakeClock{now: time.Unix(1e9, 0)}
+	clock := reqtest.NewClock(time.Unix(1e9, 0))
 	s := NewMemoryStore(WithMaxEntries(capacity), WithShards(4), WithClock(clock.Now))
 	var runs atomic.Int64
 	var full atomic.Int64
@@ -35,18 +37,18 @@ func TestMemoryFullNeverRerunsCompletedKey(t *testing.T) {
 	done := map[int]string{} // key index -> first answer's body
 	refused := 0
 	for i := range 2 * capacity {
-		a := do(t, h, "POST", key(i), `{}`)
-		switch a.status {
+		a := reqtest.Do(t, h, "POST", key(i), `{}`)
+		switch a.Status {
 		case http.StatusCreated:
-			done[i] = a.body
+			done[i] = a.Body
 		case http.StatusServiceUnavailable:
-			wantProblem(t, a, 503, ProblemStoreFull)
-			if ra, err := strconv.Atoi(a.header.Get("Retry-After")); err != nil || ra < 1 || ra > 60 {
-				t.Fatalf("Retry-After %q, want 1 to 60 seconds", a.header.Get("Retry-After"))
+			reqtest.WantProblem(t, a, 503, ProblemStoreFull)
+			if ra, err := strconv.Atoi(a.Header.Get("Retry-After")); err != nil || ra < 1 || ra > 60 {
+				t.Fatalf("Retry-After %q, want 1 to 60 seconds", a.Header.Get("Retry-After"))
 			}
 			refused++
 		default:
-			t.Fatalf("request %d: %d %s", i, a.status, a.body)
+			t.Fatalf("request %d: %d %s", i, a.Status, a.Body)
 		}
 	}
 	if len(done) > capacity || len(done) < capacity*9/10 || refused != 2*capacity-len(done) {
@@ -59,10 +61,10 @@ func TestMemoryFullNeverRerunsCompletedKey(t *testing.T) {
 	// filled: replayed, not run.
 	clock.Add(59 * time.Minute)
 	for i, body := range done {
-		a := do(t, h, "POST", key(i), `{}`)
-		if a.status != http.StatusCreated || a.body != body || a.header.Get("Idempotent-Replayed") != "true" {
-			t.Fatalf("retry of completed key %d = %d %q (replayed %q); want the replay of %q", i, a.status, a.body,
-				a.header.Get("Idempotent-Replayed"), body)
+		a := reqtest.Do(t, h, "POST", key(i), `{}`)
+		if a.Status != http.StatusCreated || a.Body != body || a.Header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("retry of completed key %d = %d %q (replayed %q); want the replay of %q", i, a.Status, a.Body,
+				a.Header.Get("Idempotent-Replayed"), body)
 		}
 	}
 	if runs.Load() != int64(len(done)) {
@@ -70,7 +72,7 @@ func TestMemoryFullNeverRerunsCompletedKey(t *testing.T) {
 	}
 	// Past the TTL the keys expire and make room again.
 	clock.Add(2 * time.Minute)
-	if a := do(t, h, "POST", "after-expiry", `{}`); a.status != http.StatusCreated {
-		t.Fatalf("claim after expiry = %d %s, want 201", a.status, a.body)
+	if a := reqtest.Do(t, h, "POST", "after-expiry", `{}`); a.Status != http.StatusCreated {
+		t.Fatalf("claim after expiry = %d %s, want 201", a.Status, a.Body)
 	}
 }

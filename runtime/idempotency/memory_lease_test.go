@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // An in-progress entry whose lease outlives its TTL is kept while the
@@ -15,8 +17,8 @@ import (
 func TestMemoryKeepsLeasedExpiredEntry(t *testing.T) {
 	ctx := context.Background()
 	const lease, ttl = 10 * time.Minute, time.Minute
-	setup := func(t *testing.T, max int) (*MemoryStore, *fakeClock) {
-		clock := &fakeClock{now: time.Unix(1e9, 0)}
+	setup := func(t *testing.T, max int) (*MemoryStore, *reqtest.Clock) {
+		clock := reqtest.NewClock(time.Unix(1e9, 0))
 		return NewMemoryStore(WithShards(1), WithMaxEntries(max), WithClock(clock.Now)), clock
 	}
 	claim := func(t *testing.T, s *MemoryStore, key string, lease, ttl time.Duration) Lease {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // modelEntry is one key of memModel.
@@ -210,7 +212,7 @@ func TestMemoryMatchesModel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			clock := &fakeClock{now: time.Unix(1e9, 0)}
+			clock := reqtest.NewClock(time.Unix(1e9, 0))
 			s := NewMemoryStore(WithShards(c.shards), WithMaxEntries(c.max), WithClock(clock.Now))
 			s.mask = c.mask
 			models := make([]memModel, c.shards)
@@ -339,7 +341,7 @@ func TestMemoryTableGrowth(t *testing.T) {
 		t.Run(fmt.Sprintf("mask-%x", mask), func(t *testing.T) {
 			ctx := context.Background()
 			const max = 10000
-			clock := &fakeClock{now: time.Unix(1e9, 0)}
+			clock := reqtest.NewClock(time.Unix(1e9, 0))
 			s := NewMemoryStore(WithShards(1), WithMaxEntries(max), WithClock(clock.Now))
 			s.mask = mask
 			sh := &s.shards[0]

@@ -1,4 +1,4 @@
-package idempotency
+package idempotency_test
 
 import (
 	"bytes"
@@ -10,6 +10,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	. "github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/storetest"
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // The observer sees every outcome of the middleware once, with the scope,
@@ -23,16 +27,16 @@ func TestObserverSeesEachOutcome(t *testing.T) {
 		mu.Unlock()
 	}
 	b := newMemoryBackend(t)
-	h := Middleware(b.store, WithScope(tenantScope), WithObserver(obs))(paymentHandler(b, 0))
+	h := Middleware(b.Store, WithScope(storetest.TenantScope), WithObserver(obs))(storetest.PaymentHandler(b, 0))
 	key := NewKey()
-	do(t, h, "POST", key, `{"amount":1}`, "X-Account", "a")      // executed
-	do(t, h, "POST", key, `{"amount":1}`, "X-Account", "a")      // replayed
-	do(t, h, "POST", key, `{"amount":2}`, "X-Account", "a")      // mismatch
-	do(t, h, "POST", "", `{"amount":1}`)                         // missing key
-	do(t, h, "POST", NewKey(), `{"amount":0}`, "X-Account", "a") // 400 from the handler: stored
-	do(t, h, "GET", key, ``)                                     // passes through: no event
-	down := Middleware(failingStore{}, WithObserver(obs))(paymentHandler(b, 0))
-	do(t, down, "POST", key, `{"amount":1}`)
+	reqtest.Do(t, h, "POST", key, `{"amount":1}`, "X-Account", "a")      // executed
+	reqtest.Do(t, h, "POST", key, `{"amount":1}`, "X-Account", "a")      // replayed
+	reqtest.Do(t, h, "POST", key, `{"amount":2}`, "X-Account", "a")      // mismatch
+	reqtest.Do(t, h, "POST", "", `{"amount":1}`)                         // missing key
+	reqtest.Do(t, h, "POST", NewKey(), `{"amount":0}`, "X-Account", "a") // 400 from the handler: stored
+	reqtest.Do(t, h, "GET", key, ``)                                     // passes through: no event
+	down := Middleware(failingStore{}, WithObserver(obs))(storetest.PaymentHandler(b, 0))
+	reqtest.Do(t, down, "POST", key, `{"amount":1}`)
 	want := []struct {
 		o      EventOutcome
 		status int

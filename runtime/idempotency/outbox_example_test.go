@@ -2,8 +2,6 @@ package idempotency_test
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"log"
 	"net/http"
@@ -12,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
-	"github.com/idemlint/idemlint/runtime/retry"
 )
 
 func ExampleInbox() {
@@ -24,7 +21,11 @@ func ExampleInbox() {
 	// The broker delivers the same message three times, two of them at once.
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Go(func() { _, _ = inbox.Consume(context.Background(), "msg-0001", charge) })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = inbox.Consume(context.Background(), "msg-0001", charge)
+		}()
 	}
 	wg.Wait()
 	ran, err := inbox.Consume(context.Background(), "msg-0001", charge)
@@ -32,29 +33,6 @@ func ExampleInbox() {
 	// Output:
 	// charging order 42
 	// third delivery ran: false <nil>
-}
-
-func ExampleNewPostgresInbox() {
-	ctx := context.Background()
-	db, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/test") // import _ "github.com/jackc/pgx/v5/stdlib"
-	if err != nil {
-		log.Fatal(err)
-	}
-	inbox, err := idempotency.NewPostgresInbox(ctx, db)
-	if err != nil {
-		log.Fatal(err)
-	}
-	// In the consumer loop: acknowledge the message unless Consume fails.
-	ran, err := inbox.Consume(ctx, "msg-0001", func(ctx context.Context) error {
-		// The message id and these writes commit together.
-		_, err := idempotency.Tx(ctx).ExecContext(ctx, `UPDATE orders SET status = 'paid' WHERE id = $1`, 42)
-		return err
-	})
-	if err != nil {
-		log.Print(err) // do not acknowledge: the broker redelivers, and the handler runs again
-		return
-	}
-	fmt.Println("handler ran:", ran) // false for a redelivery; acknowledge either way
 }
 
 func ExampleOutbox() {
@@ -97,46 +75,4 @@ func ExampleOutbox() {
 	// mail #1: Thanks for order 42
 	// delivered: 1 <nil>
 	// receipt delivered: true
-}
-
-func ExampleNewPostgresOutbox() {
-	ctx := context.Background()
-	db, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/test") // import _ "github.com/jackc/pgx/v5/stdlib"
-	if err != nil {
-		log.Fatal(err)
-	}
-	outbox, err := idempotency.NewPostgresOutbox(ctx, db)
-	if err != nil {
-		log.Fatal(err)
-	}
-	// In a transaction of your own (under Middleware with PostgresStore, r.Context() already carries one).
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'paid' WHERE id = $1`, 42); err != nil {
-		log.Fatal(err)
-	}
-	err = outbox.Add(idempotency.ContextWithTx(ctx, tx), idempotency.OutboxMessage{
-		Kind: "email.receipt", EntityID: "order-42", Key: "pay-42", Payload: []byte(`{"to":"a@example.com"}`)})
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		log.Fatal(err)
-	}
-
-	// The relay, in the background of every instance: delivery at least once, with retries.
-	mailer := func(ctx context.Context, e idempotency.OutboxEntry) error {
-		// Send e.ID as the provider's idempotency key so that a second delivery is dropped.
-		return sendMail(ctx, fmt.Sprint(e.ID), e.Payload)
-	}
-	go outbox.Run(ctx, mailer, idempotency.RelayOptions{
-		Policy: retry.Policy{Breaker: retry.NewBreaker(retry.BreakerConfig{Name: "mailer"})},
-	})
-}
-
-func sendMail(ctx context.Context, key string, payload []byte) error {
-	return errors.New("not in this example")
 }

@@ -60,7 +60,7 @@ func (at *attempt) committed() {
 // OnCommit registers f to run once the attempt's response is stored. With
 // MemoryStore it runs atomically with the completion, under its fence
 // check, so in-memory business state changes exactly when the key
-// completes; with PostgresStore (whose business writes go through Tx) it
+// completes; with the PostgreSQL store (whose business writes go through Tx) it
 // runs right after the commit. It never runs when the attempt fails or its
 // lease was lost. Outside Middleware, f runs at once. With MemoryStore, f
 // runs under the store's shard lock: keep it short and do not call the

@@ -162,7 +162,7 @@ type Record struct {
 // successful claim. Exactly one of Complete or Abort must be called.
 type Work interface {
 	// Context returns ctx carrying what the handler needs to join the unit
-	// of work (for PostgresStore, the *sql.Tx returned by Tx).
+	// of work (for runtime/pgstore, the *sql.Tx returned by Tx).
 	Context(ctx context.Context) context.Context
 	// Complete stores resp as the key's final response, only if the lease's
 	// fence is still current, atomically with the handler's writes. It
@@ -198,7 +198,7 @@ type Store interface {
 
 // ClaimBeginner is implemented by stores that claim a key and begin the
 // attempt's unit of work together, more cheaply than Claim then Begin
-// (PostgresStore: in one round trip). Middleware uses it when the store
+// (runtime/pgstore: in one round trip). Middleware uses it when the store
 // has it.
 type ClaimBeginner interface {
 	// ClaimBegin is Claim followed, when the outcome is Acquired or

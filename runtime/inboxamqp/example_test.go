@@ -9,6 +9,7 @@ import (
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/inboxamqp"
+	"github.com/idemlint/idemlint/runtime/pgstore"
 )
 
 // A RabbitMQ consumer whose database writes happen once per message: they
@@ -17,7 +18,7 @@ import (
 func Example() {
 	ctx := context.Background()
 	var db *sql.DB // the service's PostgreSQL
-	in, err := idempotency.NewPostgresInbox(ctx, db)
+	in, err := pgstore.NewPostgresInbox(ctx, db)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/internal/defaults"
@@ -140,6 +141,10 @@ var reasonNames = [...]string{
 
 // String returns a short description of r.
 func (r Reason) String() string { return enumName(reasonNames[:], "Reason", uint64(r)) }
+
+// Label returns r's description in snake case ("circuit_open", "attempts_exhausted"), suitable as a metric
+// label or a span attribute's value.
+func (r Reason) Label() string { return strings.ReplaceAll(r.String(), " ", "_") }
 
 // enumName returns the name of the value v of the enumeration typ, names[v], or typ(v) for a value without
 // a name.

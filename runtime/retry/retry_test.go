@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package retry
 
 import (
@@ -605,6 +607,12 @@ func TestErrorMessage(t *testing.T) {
 	}
 	if Reason(99).String() != "Reason(99)" {
 		t.Error("unknown reason string")
+	}
+	if got := ReasonCircuitOpen.Label(); got != "circuit_open" {
+		t.Errorf("ReasonCircuitOpen.Label() = %q, want circuit_open", got)
+	}
+	if got := ReasonBudget.Label(); got != "retry_budget_exhausted" {
+		t.Errorf("ReasonBudget.Label() = %q, want retry_budget_exhausted", got)
 	}
 }
 

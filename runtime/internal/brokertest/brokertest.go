@@ -21,6 +21,7 @@ import (
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/internal/childtest"
 	"github.com/idemlint/idemlint/runtime/internal/pgtest"
+	"github.com/idemlint/idemlint/runtime/pgstore"
 )
 
 // Require fails t (under env=1, as CI sets it) or skips it when nothing
@@ -77,7 +78,7 @@ func Inbox(t testing.TB, env, addr string) (in *idempotency.Inbox, dsn string, e
 	Require(t, env, addr)
 	db, dsn := pgtest.SchemaDB(t)
 	effects = Effects(t, db)
-	in, err := idempotency.NewPostgresInbox(context.Background(), db)
+	in, err := pgstore.NewPostgresInbox(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func ConsumerChild[M any](t testing.TB, mode, dsn string, a Adapter[M], consumer
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := idempotency.NewPostgresInbox(ctx, db)
+	in, err := pgstore.NewPostgresInbox(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}

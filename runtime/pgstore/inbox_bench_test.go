@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
 // BenchmarkInbox compares Inbox.Consume on PostgreSQL (begin, insert the id, run a handler that does
@@ -46,12 +48,13 @@ func BenchmarkInbox(b *testing.B) {
 
 func benchInbox(b *testing.B, db *sql.DB) {
 	ctx := context.Background()
-	in, err := NewPostgresInbox(ctx, db, WithTable("inbox_bench_msgs"))
+	pi, err := newPGInbox(ctx, db, []PostgresOption{WithTable("inbox_bench_msgs")})
 	if err != nil {
 		b.Fatal(err)
 	}
+	in := idempotency.NewInbox(pi)
 	var seq atomic.Int64
-	run := NewKey()[:8] // ids unique across runs on the same table
+	run := idempotency.NewKey()[:8] // ids unique across runs on the same table
 	id := func(prefix string) string { return run + prefix + strconv.FormatInt(seq.Add(1), 10) }
 	nop := func(context.Context) error { return nil }
 	consume := func(b *testing.B) {
@@ -60,7 +63,7 @@ func benchInbox(b *testing.B, db *sql.DB) {
 		}
 	}
 	bare := func(b *testing.B) {
-		if _, err := db.ExecContext(ctx, in.qInsert, id("b-")); err != nil {
+		if _, err := db.ExecContext(ctx, pi.qInsert, id("b-")); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package idempotency
+package redisstore
 
 import (
 	"context"
@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
-// RedisStore is a Store in Redis (github.com/redis/go-redis/v9), shared by
+// RedisStore is an idempotency.Store in Redis (github.com/redis/go-redis/v9), shared by
 // every instance of a service. Each key is one Redis hash; every operation
 // is one Lua script, so a claim, a takeover, a completion or a release is
 // atomic, and all times come from the Redis server's clock (TIME), never
@@ -26,14 +28,14 @@ import (
 // recorded steps, replay, and expiry (the hash expires with PEXPIREAT at
 // the key's TTL, or at the end of a lease that outlives it; expiry is also
 // checked on every read), so no reaper is needed. It fails closed: an
-// unreachable or failing Redis gives errors wrapping ErrStoreUnavailable,
-// which Middleware answers 503 without running the handler.
+// unreachable or failing Redis gives errors wrapping idempotency.ErrStoreUnavailable,
+// which idempotency.Middleware answers 503 without running the handler.
 //
 // What it cannot give is PostgresStore's transaction: the completion is
-// not atomic with the handler's business writes (Tx returns nil; OnCommit
+// not atomic with the handler's business writes (idempotency.Tx returns nil; idempotency.OnCommit
 // functions run right after the completion). A handler whose writes live
 // elsewhere must make them idempotent on their own or record them as
-// steps (Step, StepValue), so that a retry after a crash between the
+// steps (idempotency.Step, StepValue), so that a retry after a crash between the
 // writes and the completion resumes instead of repeating them, and must
 // send its side effects through an outbox keyed by the idempotency key.
 // See docs/runtime-idempotency.md#redis.
@@ -89,10 +91,10 @@ func (s *RedisStore) fenceKey() string { return s.prefix + "fence" }
 // connection is unavailability (there is no request data Redis refuses
 // within the middleware's limits).
 func redisErr(err error) error {
-	if err == nil || errors.Is(err, ErrStoreUnavailable) {
+	if err == nil || errors.Is(err, idempotency.ErrStoreUnavailable) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+	return fmt.Errorf("%w: %w", idempotency.ErrStoreUnavailable, err)
 }
 
 // The hash's fields: fp (fingerprint), state ("p" in progress, "c"
@@ -199,74 +201,74 @@ func millis(d time.Duration) int64 {
 	return max(int64((d+time.Millisecond-1)/time.Millisecond), 1)
 }
 
-// Claim implements Store.
-func (s *RedisStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
-	if err := checkClaim(req); err != nil {
-		return ClaimResult{}, fmt.Errorf("redis claim: %w", err)
+// Claim implements idempotency.Store.
+func (s *RedisStore) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
+	if err := req.Check(); err != nil {
+		return idempotency.ClaimResult{}, fmt.Errorf("redis claim: %w", err)
 	}
 	v, err := redisClaim.Run(ctx, s.rdb, []string{s.recordKey(req.Tenant, req.Key), s.fenceKey()},
 		req.Fingerprint, millis(req.LeaseTTL), millis(req.TTL)).Slice()
 	if err != nil {
-		return ClaimResult{}, fmt.Errorf("redis claim: %w", redisErr(err))
+		return idempotency.ClaimResult{}, fmt.Errorf("redis claim: %w", redisErr(err))
 	}
 	res, err := s.claimResult(req, v)
 	if err != nil {
-		return ClaimResult{}, fmt.Errorf("redis claim: %w", redisErr(err))
+		return idempotency.ClaimResult{}, fmt.Errorf("redis claim: %w", redisErr(err))
 	}
 	return res, nil
 }
 
-func (s *RedisStore) claimResult(req ClaimRequest, v []any) (ClaimResult, error) {
+func (s *RedisStore) claimResult(req idempotency.ClaimRequest, v []any) (idempotency.ClaimResult, error) {
 	if len(v) == 0 {
-		return ClaimResult{}, errors.New("empty reply")
+		return idempotency.ClaimResult{}, errors.New("empty reply")
 	}
-	lease := func() (Lease, error) {
+	lease := func() (idempotency.Lease, error) {
 		if len(v) < 2 {
-			return Lease{}, errors.New("reply without a fence")
+			return idempotency.Lease{}, errors.New("reply without a fence")
 		}
 		f, ok := v[1].(int64)
 		if !ok {
-			return Lease{}, fmt.Errorf("fence %v is not an integer", v[1])
+			return idempotency.Lease{}, fmt.Errorf("fence %v is not an integer", v[1])
 		}
-		return Lease{req.Tenant, req.Key, f}, nil
+		return idempotency.Lease{Tenant: req.Tenant, Key: req.Key, Fence: f}, nil
 	}
 	switch v[0] {
 	case "acquired":
 		l, err := lease()
-		return ClaimResult{Outcome: Acquired, Lease: l}, err
+		return idempotency.ClaimResult{Outcome: idempotency.Acquired, Lease: l}, err
 	case "taken-over":
 		l, err := lease()
 		if err != nil {
-			return ClaimResult{}, err
+			return idempotency.ClaimResult{}, err
 		}
 		steps, err := redisStepMap(v[2:])
-		return ClaimResult{Outcome: TakenOver, Lease: l, Steps: steps}, err
+		return idempotency.ClaimResult{Outcome: idempotency.TakenOver, Lease: l, Steps: steps}, err
 	case "mismatch":
-		return ClaimResult{Outcome: Mismatch}, nil
+		return idempotency.ClaimResult{Outcome: idempotency.Mismatch}, nil
 	case "in-progress":
 		if len(v) < 2 {
-			return ClaimResult{}, errors.New("in-progress reply without a lease")
+			return idempotency.ClaimResult{}, errors.New("in-progress reply without a lease")
 		}
 		ms, _ := v[1].(int64)
-		return ClaimResult{Outcome: InProgress, RetryAfter: time.Duration(ms) * time.Millisecond}, nil
+		return idempotency.ClaimResult{Outcome: idempotency.InProgress, RetryAfter: time.Duration(ms) * time.Millisecond}, nil
 	case "completed":
 		if len(v) < 4 {
-			return ClaimResult{}, errors.New("completed reply without a response")
+			return idempotency.ClaimResult{}, errors.New("completed reply without a response")
 		}
 		resp, err := redisResponse(v[1], v[2], v[3])
-		return ClaimResult{Outcome: Completed, Response: resp}, err
+		return idempotency.ClaimResult{Outcome: idempotency.Completed, Response: resp}, err
 	}
-	return ClaimResult{}, fmt.Errorf("unknown reply %v", v[0])
+	return idempotency.ClaimResult{}, fmt.Errorf("unknown reply %v", v[0])
 }
 
 // redisResponse decodes a stored response.
-func redisResponse(status, headers, body any) (*Response, error) {
+func redisResponse(status, headers, body any) (*idempotency.Response, error) {
 	st, _ := status.(string)
 	code, err := strconv.Atoi(st)
 	if err != nil {
 		return nil, fmt.Errorf("completed key with status %q", st)
 	}
-	r := &Response{Status: code, Body: []byte{}}
+	r := &idempotency.Response{Status: code, Body: []byte{}}
 	if b, _ := body.(string); b != "" {
 		r.Body = []byte(b)
 	}
@@ -295,23 +297,23 @@ func redisStepMap(v []any) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// Begin implements Store. The unit of work has no transaction: Complete
-// stores the response atomically under the fence check, and OnCommit
+// Begin implements idempotency.Store. The unit of work has no transaction: Complete
+// stores the response atomically under the fence check, and idempotency.OnCommit
 // functions run after it.
-func (s *RedisStore) Begin(ctx context.Context, l Lease) (Work, error) {
+func (s *RedisStore) Begin(ctx context.Context, l idempotency.Lease) (idempotency.Work, error) {
 	return &redisWork{s: s, l: l}, nil
 }
 
-// Release implements Store.
-func (s *RedisStore) Release(ctx context.Context, l Lease) error {
+// Release implements idempotency.Store.
+func (s *RedisStore) Release(ctx context.Context, l idempotency.Lease) error {
 	if err := redisRelease.Run(ctx, s.rdb, []string{s.recordKey(l.Tenant, l.Key)}, l.Fence).Err(); err != nil {
 		return fmt.Errorf("redis release: %w", redisErr(err))
 	}
 	return nil
 }
 
-// SaveStep implements Store.
-func (s *RedisStore) SaveStep(ctx context.Context, l Lease, step string, result json.RawMessage) error {
+// SaveStep implements idempotency.Store.
+func (s *RedisStore) SaveStep(ctx context.Context, l idempotency.Lease, step string, result json.RawMessage) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
@@ -320,19 +322,19 @@ func (s *RedisStore) SaveStep(ctx context.Context, l Lease, step string, result 
 		return fmt.Errorf("redis save step %q: %w", step, redisErr(err))
 	}
 	if n != 1 {
-		return fmt.Errorf("redis save step %q: %w", step, ErrLeaseLost)
+		return fmt.Errorf("redis save step %q: %w", step, idempotency.ErrLeaseLost)
 	}
 	return nil
 }
 
-// Lookup implements Store.
-func (s *RedisStore) Lookup(ctx context.Context, tenant, key string) (*Record, error) {
+// Lookup implements idempotency.Store.
+func (s *RedisStore) Lookup(ctx context.Context, tenant, key string) (*idempotency.Record, error) {
 	v, err := redisLookup.Run(ctx, s.rdb, []string{s.recordKey(tenant, key)}).Slice()
 	if err != nil {
 		return nil, fmt.Errorf("redis lookup: %w", redisErr(err))
 	}
 	if len(v) < 7 {
-		return nil, fmt.Errorf("redis lookup: %w", ErrNotFound)
+		return nil, fmt.Errorf("redis lookup: %w", idempotency.ErrNotFound)
 	}
 	str := func(i int) string { s, _ := v[i].(string); return s }
 	fence, err1 := strconv.ParseInt(str(2), 10, 64)
@@ -340,7 +342,7 @@ func (s *RedisStore) Lookup(ctx context.Context, tenant, key string) (*Record, e
 	if err := errors.Join(err1, err2); err != nil {
 		return nil, fmt.Errorf("redis lookup: %w", redisErr(err))
 	}
-	rec := &Record{Tenant: tenant, Key: key, Fingerprint: []byte(str(0)), Completed: str(1) == "c", Fence: fence,
+	rec := &idempotency.Record{Tenant: tenant, Key: key, Fingerprint: []byte(str(0)), Completed: str(1) == "c", Fence: fence,
 		ExpiresAt: time.UnixMilli(exp)}
 	if rec.Steps, err = redisStepMap(v[7:]); err != nil {
 		return nil, fmt.Errorf("redis lookup: %w", redisErr(err))
@@ -355,19 +357,19 @@ func (s *RedisStore) Lookup(ctx context.Context, tenant, key string) (*Record, e
 
 type redisWork struct {
 	s *RedisStore
-	l Lease
+	l idempotency.Lease
 }
 
 func (w *redisWork) Context(ctx context.Context) context.Context { return ctx }
 
-func (w *redisWork) Complete(ctx context.Context, resp *Response) error {
+func (w *redisWork) Complete(ctx context.Context, resp *idempotency.Response) error {
 	h := resp.Header
 	if h == nil {
 		h = http.Header{}
 	}
 	headers, err := json.Marshal(h)
 	if err != nil {
-		return fmt.Errorf("redis complete: %w: %w", ErrStoreRejected, err)
+		return fmt.Errorf("redis complete: %w: %w", idempotency.ErrStoreRejected, err)
 	}
 	body := resp.Body
 	if body == nil {
@@ -379,7 +381,7 @@ func (w *redisWork) Complete(ctx context.Context, resp *Response) error {
 		return fmt.Errorf("redis complete: %w", redisErr(err))
 	}
 	if n != 1 {
-		return fmt.Errorf("redis complete: %w", ErrLeaseLost)
+		return fmt.Errorf("redis complete: %w", idempotency.ErrLeaseLost)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package idempotency
+package redisstore
 
 import (
 	"context"
@@ -13,6 +13,10 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/storetest"
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // testRedisAddr is the Redis the tests use: $REDIS_ADDR or 127.0.0.1:6379.
@@ -61,9 +65,19 @@ func redisStore(t testing.TB) (*RedisStore, *redis.Client) {
 	return s, rdb
 }
 
-func newRedisBackend(t *testing.T) *backend {
+func newRedisBackend(t *testing.T) *storetest.Backend {
 	s, _ := redisStore(t)
-	return &backend{name: "redis", store: s}
+	return &storetest.Backend{Name: "redis", Store: s}
+}
+
+// The conformance suite of runtime/idempotency/storetest, on Redis.
+func TestMiddleware(t *testing.T) { storetest.Middleware(t, newRedisBackend) }
+
+func TestTakeover(t *testing.T) {
+	storetest.Takeover(t, func(t *testing.T) (idempotency.Store, func(time.Duration)) {
+		s, _ := redisStore(t)
+		return s, func(d time.Duration) { time.Sleep(d) }
+	})
 }
 
 // Keys expire in Redis itself at their TTL (PEXPIREAT, no reaper), are
@@ -73,35 +87,35 @@ func TestRedisExpiry(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := redisStore(t)
 	var calls atomic.Int64
-	mk := createdWithTTL(s, &calls)
-	do(t, mk(DefaultTTL), "POST", "day", `{}`)
-	if ttl := rdb.PTTL(ctx, s.recordKey("", "day")).Val(); ttl <= DefaultTTL-time.Minute || ttl > DefaultTTL {
+	mk := storetest.CreatedWithTTL(s, &calls)
+	reqtest.Do(t, mk(idempotency.DefaultTTL), "POST", "day", `{}`)
+	if ttl := rdb.PTTL(ctx, s.recordKey("", "day")).Val(); ttl <= idempotency.DefaultTTL-time.Minute || ttl > idempotency.DefaultTTL {
 		t.Fatalf("PTTL of a completed key = %v, want 24 h", ttl)
 	}
 	rec, err := s.Lookup(ctx, "", "day")
-	if err != nil || !rec.Completed || rec.Response.Status != 201 || time.Until(rec.ExpiresAt) < DefaultTTL-time.Minute {
+	if err != nil || !rec.Completed || rec.Response.Status != 201 || time.Until(rec.ExpiresAt) < idempotency.DefaultTTL-time.Minute {
 		t.Fatalf("Lookup = %+v, %v", rec, err)
 	}
 	h := mk(300 * time.Millisecond)
-	do(t, h, "POST", "short", `{"a":1}`)
-	if a := do(t, h, "POST", "short", `{"a":1}`); a.header.Get("Idempotent-Replayed") != "true" {
+	reqtest.Do(t, h, "POST", "short", `{"a":1}`)
+	if a := reqtest.Do(t, h, "POST", "short", `{"a":1}`); a.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("replay before expiry missing")
 	}
 	time.Sleep(400 * time.Millisecond)
-	if _, err := s.Lookup(ctx, "", "short"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Lookup(ctx, "", "short"); !errors.Is(err, idempotency.ErrNotFound) {
 		t.Fatalf("Lookup after expiry: %v, want ErrNotFound", err)
 	}
 	if n := rdb.Exists(ctx, s.recordKey("", "short")).Val(); n != 0 {
 		t.Fatalf("expired key still in Redis")
 	}
-	if a := do(t, h, "POST", "short", `{"a":2}`); a.status != 201 || a.header.Get("Idempotent-Replayed") != "" || calls.Load() != 3 {
-		t.Fatalf("reuse after expiry: %d %q, calls %d", a.status, a.header.Get("Idempotent-Replayed"), calls.Load())
+	if a := reqtest.Do(t, h, "POST", "short", `{"a":2}`); a.Status != 201 || a.Header.Get("Idempotent-Replayed") != "" || calls.Load() != 3 {
+		t.Fatalf("reuse after expiry: %d %q, calls %d", a.Status, a.Header.Get("Idempotent-Replayed"), calls.Load())
 	}
 
 	// A lease past the TTL keeps the key.
-	s.Claim(ctx, claimReq("long", 1, time.Hour, 100*time.Millisecond))
+	s.Claim(ctx, storetest.ClaimRequest("long", 1, time.Hour, 100*time.Millisecond))
 	time.Sleep(200 * time.Millisecond)
-	if r, err := s.Claim(ctx, claimReq("long", 1, time.Hour, time.Minute)); err != nil || r.Outcome != InProgress {
+	if r, err := s.Claim(ctx, storetest.ClaimRequest("long", 1, time.Hour, time.Minute)); err != nil || r.Outcome != idempotency.InProgress {
 		t.Fatalf("claim of an expired key with a live lease = %v, %v; want in-progress", r.Outcome, err)
 	}
 	if ttl := rdb.PTTL(ctx, s.recordKey("t", "long")).Val(); ttl < 59*time.Minute {
@@ -115,19 +129,19 @@ func TestRedisExpiry(t *testing.T) {
 func TestRedisFencesAndSteps(t *testing.T) {
 	ctx := context.Background()
 	s, _ := redisStore(t)
-	first, err := s.Claim(ctx, claimReq("k", 1, time.Minute, time.Hour))
-	if err != nil || first.Outcome != Acquired {
+	first, err := s.Claim(ctx, storetest.ClaimRequest("k", 1, time.Minute, time.Hour))
+	if err != nil || first.Outcome != idempotency.Acquired {
 		t.Fatalf("claim = %+v, %v", first, err)
 	}
 	if err := s.Release(ctx, first.Lease); err != nil {
 		t.Fatal(err)
 	}
-	second, err := s.Claim(ctx, claimReq("k", 1, time.Minute, time.Hour))
-	if err != nil || second.Outcome != Acquired || second.Lease.Fence <= first.Lease.Fence {
+	second, err := s.Claim(ctx, storetest.ClaimRequest("k", 1, time.Minute, time.Hour))
+	if err != nil || second.Outcome != idempotency.Acquired || second.Lease.Fence <= first.Lease.Fence {
 		t.Fatalf("claim after release = %+v, %v; want a fence above %d", second, err, first.Lease.Fence)
 	}
 	w, _ := s.Begin(ctx, first.Lease)
-	if err := w.Complete(ctx, &Response{Status: 201}); !errors.Is(err, ErrLeaseLost) {
+	if err := w.Complete(ctx, &idempotency.Response{Status: 201}); !errors.Is(err, idempotency.ErrLeaseLost) {
 		t.Fatalf("stale owner completes: %v, want ErrLeaseLost", err)
 	}
 	if err := s.SaveStep(ctx, second.Lease, "charge", json.RawMessage(`{"id":"ch_1","n":12345678901234567890}`)); err != nil {
@@ -136,11 +150,11 @@ func TestRedisFencesAndSteps(t *testing.T) {
 	if err := s.Release(ctx, second.Lease); err != nil {
 		t.Fatal(err)
 	}
-	third, err := s.Claim(ctx, claimReq("k", 1, time.Minute, time.Hour))
-	if err != nil || third.Outcome != TakenOver || string(third.Steps["charge"]) != `{"id":"ch_1","n":12345678901234567890}` {
+	third, err := s.Claim(ctx, storetest.ClaimRequest("k", 1, time.Minute, time.Hour))
+	if err != nil || third.Outcome != idempotency.TakenOver || string(third.Steps["charge"]) != `{"id":"ch_1","n":12345678901234567890}` {
 		t.Fatalf("claim after a release with steps = %+v, %v; want taken over with the step, byte for byte", third, err)
 	}
-	if r, _ := s.Claim(ctx, claimReq("k", 2, time.Minute, time.Hour)); r.Outcome != Mismatch {
+	if r, _ := s.Claim(ctx, storetest.ClaimRequest("k", 2, time.Minute, time.Hour)); r.Outcome != idempotency.Mismatch {
 		t.Fatalf("other fingerprint = %v, want mismatch", r.Outcome)
 	}
 }
@@ -155,18 +169,18 @@ func TestRedisUnreachableFailsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Ping(context.Background()); !errors.Is(err, ErrStoreUnavailable) {
+	if err := s.Ping(context.Background()); !errors.Is(err, idempotency.ErrStoreUnavailable) {
 		t.Fatalf("Ping = %v, want ErrStoreUnavailable", err)
 	}
-	if _, err := s.Claim(context.Background(), claimReq("k", 1, time.Minute, time.Hour)); !errors.Is(err, ErrStoreUnavailable) {
+	if _, err := s.Claim(context.Background(), storetest.ClaimRequest("k", 1, time.Minute, time.Hour)); !errors.Is(err, idempotency.ErrStoreUnavailable) {
 		t.Fatalf("Claim = %v, want ErrStoreUnavailable", err)
 	}
 	ran := false
-	h := Middleware(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ran = true }))
-	a := do(t, h, "POST", "k", `{}`)
-	wantProblem(t, a, 503, ProblemStoreUnavailable)
-	if ran || a.header.Get("Retry-After") == "" {
-		t.Fatalf("handler ran %v, Retry-After %q", ran, a.header.Get("Retry-After"))
+	h := idempotency.Middleware(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ran = true }))
+	a := reqtest.Do(t, h, "POST", "k", `{}`)
+	reqtest.WantProblem(t, a, 503, idempotency.ProblemStoreUnavailable)
+	if ran || a.Header.Get("Retry-After") == "" {
+		t.Fatalf("handler ran %v, Retry-After %q", ran, a.Header.Get("Retry-After"))
 	}
 	if _, err := NewRedisStore(rdb, WithRedisPrefix("a{b}")); err == nil {
 		t.Fatalf("a prefix with braces accepted")

@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -9,16 +9,19 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/internal/poll"
 )
 
-// PostgresStore is a Store in a PostgreSQL table, shared by every instance
+// PostgresStore is an idempotency.Store in a PostgreSQL table, shared by every instance
 // of a service. All time comparisons use the database's clock (now()).
 //
 // Every claim is one statement (INSERT … ON CONFLICT DO UPDATE joined with
 // a read of the key, autocommit): it inserts, recycles or takes the key
 // over, or returns what holds it (the stored response, the remaining
 // lease, a mismatch). The completion is an UPDATE … WHERE fence = $n run in
-// the handler's own transaction (see Tx), so the business writes and the
+// the handler's own transaction (see idempotency.Tx), so the business writes and the
 // stored response commit or roll back together, and a stale owner's
 // completion matches no row and is rolled back.
 //
@@ -55,9 +58,9 @@ type postgresConfig struct {
 // statements again (claim, release, step, lookup, reap) after a
 // serialization failure (SQLSTATE 40001) or a deadlock (40P01), with a few
 // jittered milliseconds between runs (default DefaultConflictRetries; 0 for
-// none). Once they are spent the error wraps ErrStoreUnavailable. The
+// none). Once they are spent the error wraps idempotency.ErrStoreUnavailable. The
 // handler's transaction is not retried: a conflict there rolls the attempt
-// back and Middleware answers 503, so the client retries.
+// back and idempotency.Middleware answers 503, so the client retries.
 func WithConflictRetries(n int) PostgresOption {
 	return func(c *postgresConfig) { c.conflictRetries = max(n, 0) }
 }
@@ -211,7 +214,7 @@ SELECT (CASE WHEN count(*) = 1 THEN '1' ELSE '` + leaseLostMark + `' END)::int F
 const leaseLostMark = "idempotency: lease lost"
 
 // Ping checks that the database answers (for readiness probes); its error
-// is classified as the store's are (ErrStoreUnavailable for a connection
+// is classified as the store's are (idempotency.ErrStoreUnavailable for a connection
 // failure).
 func (s *PostgresStore) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
@@ -225,42 +228,42 @@ func (s *PostgresStore) Table() string { return s.table }
 
 func micros(d time.Duration) int64 { return d.Microseconds() }
 
-// Claim implements Store. It refuses a scope or key the table cannot hold
-// (see CheckScope, CheckKey) with ErrStoreRejected before the database
+// Claim implements idempotency.Store. It refuses a scope or key the table cannot hold
+// (see idempotency.CheckScope, CheckKey) with idempotency.ErrStoreRejected before the database
 // sees it; database errors are classified by SQLSTATE (see
 // docs/runtime-idempotency.md#errors-of-the-stores).
-func (s *PostgresStore) Claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
-	if err := checkClaim(req); err != nil {
-		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+func (s *PostgresStore) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
+	if err := req.Check(); err != nil {
+		return idempotency.ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
 	}
 	return s.claimFrom(ctx, 0, nil, req)
 }
 
 // claimFrom is Claim after n runs of the claim, the last failing with the
 // conflict err (see retryConflictsFrom).
-func (s *PostgresStore) claimFrom(ctx context.Context, n int, prev error, req ClaimRequest) (ClaimResult, error) {
-	var res ClaimResult
+func (s *PostgresStore) claimFrom(ctx context.Context, n int, prev error, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
+	var res idempotency.ClaimResult
 	err := s.retryConflictsFrom(ctx, n, prev, func() error {
 		var err error
 		res, err = s.claim(ctx, req)
 		return err
 	})
 	if err != nil {
-		return ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
+		return idempotency.ClaimResult{}, fmt.Errorf("postgres claim: %w", err)
 	}
 	return res, nil
 }
 
-func (s *PostgresStore) claim(ctx context.Context, req ClaimRequest) (ClaimResult, error) {
+func (s *PostgresStore) claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, error) {
 	for range 3 {
 		var row claimRow
-		err := s.db.QueryRowContext(ctx, s.qClaim, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint,
+		err := s.db.QueryRowContext(ctx, s.qClaim, req.Tenant, req.Key, idempotency.FingerprintVersion, req.Fingerprint,
 			micros(req.LeaseTTL), micros(req.TTL)).Scan(row.dest()...)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue // the conflicting row is newer than the statement's snapshot: claim again
 		}
 		if err != nil {
-			return ClaimResult{}, err
+			return idempotency.ClaimResult{}, err
 		}
 		res, ok, err := row.result(req)
 		if err != nil || ok {
@@ -269,7 +272,7 @@ func (s *PostgresStore) claim(ctx context.Context, req ClaimRequest) (ClaimResul
 		// The row changed under the claim (released, reaped, recycled or
 		// taken over in between): claim again.
 	}
-	return ClaimResult{}, fmt.Errorf("%w: key kept changing under contention", ErrStoreUnavailable)
+	return idempotency.ClaimResult{}, fmt.Errorf("%w: key kept changing under contention", idempotency.ErrStoreUnavailable)
 }
 
 // claimRow is a row of the claim statement (see claimSQL).
@@ -288,30 +291,30 @@ func (r *claimRow) dest() []any {
 
 // result turns the row into the claim's result; ok is false when the claim
 // must run again.
-func (r *claimRow) result(req ClaimRequest) (res ClaimResult, ok bool, err error) {
+func (r *claimRow) result(req idempotency.ClaimRequest) (res idempotency.ClaimResult, ok bool, err error) {
 	switch {
 	case r.claimed && r.fresh:
-		return ClaimResult{Outcome: Acquired, Lease: Lease{req.Tenant, req.Key, r.fence}}, true, nil
+		return idempotency.ClaimResult{Outcome: idempotency.Acquired, Lease: idempotency.Lease{Tenant: req.Tenant, Key: req.Key, Fence: r.fence}}, true, nil
 	case r.claimed:
 		st, err := decodeSteps(r.steps)
 		if err != nil {
-			return ClaimResult{}, false, err
+			return idempotency.ClaimResult{}, false, err
 		}
-		return ClaimResult{Outcome: TakenOver, Lease: Lease{req.Tenant, req.Key, r.fence}, Steps: st}, true, nil
+		return idempotency.ClaimResult{Outcome: idempotency.TakenOver, Lease: idempotency.Lease{Tenant: req.Tenant, Key: req.Key, Fence: r.fence}, Steps: st}, true, nil
 	case r.again:
-		return ClaimResult{}, false, nil
+		return idempotency.ClaimResult{}, false, nil
 	case string(r.fp) != string(req.Fingerprint):
-		return ClaimResult{Outcome: Mismatch}, true, nil
+		return idempotency.ClaimResult{Outcome: idempotency.Mismatch}, true, nil
 	case r.completed:
 		resp, err := decodeResponse(r.status, r.headers, r.body)
 		if err != nil {
-			return ClaimResult{}, false, err
+			return idempotency.ClaimResult{}, false, err
 		}
-		return ClaimResult{Outcome: Completed, Response: resp}, true, nil
+		return idempotency.ClaimResult{Outcome: idempotency.Completed, Response: resp}, true, nil
 	case r.locked:
-		return ClaimResult{Outcome: InProgress, RetryAfter: time.Duration(r.remaining * float64(time.Second))}, true, nil
+		return idempotency.ClaimResult{Outcome: idempotency.InProgress, RetryAfter: time.Duration(r.remaining * float64(time.Second))}, true, nil
 	}
-	return ClaimResult{}, false, nil
+	return idempotency.ClaimResult{}, false, nil
 }
 
 func decodeSteps(b []byte) (map[string]json.RawMessage, error) {
@@ -328,11 +331,11 @@ func decodeSteps(b []byte) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-func decodeResponse(status sql.NullInt64, headers, body []byte) (*Response, error) {
+func decodeResponse(status sql.NullInt64, headers, body []byte) (*idempotency.Response, error) {
 	if !status.Valid {
 		return nil, errors.New("completed key without a response")
 	}
-	r := &Response{Status: int(status.Int64), Body: body}
+	r := &idempotency.Response{Status: int(status.Int64), Body: body}
 	if len(headers) > 0 {
 		if err := json.Unmarshal(headers, &r.Header); err != nil {
 			return nil, fmt.Errorf("decode headers: %w", err)
@@ -344,9 +347,9 @@ func decodeResponse(status sql.NullInt64, headers, body []byte) (*Response, erro
 	return r, nil
 }
 
-// Begin implements Store: it opens the transaction the handler joins
-// through Tx.
-func (s *PostgresStore) Begin(ctx context.Context, l Lease) (Work, error) {
+// Begin implements idempotency.Store: it opens the transaction the handler joins
+// through idempotency.Tx.
+func (s *PostgresStore) Begin(ctx context.Context, l idempotency.Lease) (idempotency.Work, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: s.iso})
 	if err != nil {
 		return nil, fmt.Errorf("postgres begin: %w", classifyPG(err))
@@ -354,8 +357,8 @@ func (s *PostgresStore) Begin(ctx context.Context, l Lease) (Work, error) {
 	return &pgWork{s: s, l: l, tx: tx}, nil
 }
 
-// Release implements Store.
-func (s *PostgresStore) Release(ctx context.Context, l Lease) error {
+// Release implements idempotency.Store.
+func (s *PostgresStore) Release(ctx context.Context, l idempotency.Lease) error {
 	err := s.retryConflicts(ctx, func() error {
 		res, err := s.db.ExecContext(ctx, s.qDelete, l.Tenant, l.Key, l.Fence)
 		if err != nil {
@@ -374,9 +377,9 @@ func (s *PostgresStore) Release(ctx context.Context, l Lease) error {
 	return nil
 }
 
-// SaveStep implements Store. The step is committed on its own, outside the
+// SaveStep implements idempotency.Store. The step is committed on its own, outside the
 // handler's transaction, so it survives that transaction's rollback.
-func (s *PostgresStore) SaveStep(ctx context.Context, l Lease, step string, result json.RawMessage) error {
+func (s *PostgresStore) SaveStep(ctx context.Context, l idempotency.Lease, step string, result json.RawMessage) error {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
@@ -390,15 +393,15 @@ func (s *PostgresStore) SaveStep(ctx context.Context, l Lease, step string, resu
 		return fmt.Errorf("postgres save step %q: %w", step, err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("postgres save step %q: %w", step, ErrLeaseLost)
+		return fmt.Errorf("postgres save step %q: %w", step, idempotency.ErrLeaseLost)
 	}
 	return nil
 }
 
-// Lookup implements Store.
-func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*Record, error) {
+// Lookup implements idempotency.Store.
+func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*idempotency.Record, error) {
 	var (
-		rec            = Record{Tenant: tenant, Key: key}
+		rec            = idempotency.Record{Tenant: tenant, Key: key}
 		steps, headers []byte
 		status         sql.NullInt64
 		body           []byte
@@ -408,7 +411,7 @@ func (s *PostgresStore) Lookup(ctx context.Context, tenant, key string) (*Record
 			Scan(&rec.Fingerprint, &rec.Completed, &rec.Fence, &steps, &status, &headers, &body, &rec.ExpiresAt)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("postgres lookup: %w", ErrNotFound)
+		return nil, fmt.Errorf("postgres lookup: %w", idempotency.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres lookup: %w", err)
@@ -463,7 +466,7 @@ func (s *PostgresStore) RunReaper(ctx context.Context, interval time.Duration, b
 	if interval <= 0 {
 		panic("idempotency: non-positive interval for RunReaper")
 	}
-	return poll(ctx, interval, func() time.Duration {
+	return poll.Run(ctx, interval, func() time.Duration {
 		if _, err := s.Reap(ctx, batchSize); err != nil && onError != nil && ctx.Err() == nil {
 			onError(err)
 		}
@@ -473,15 +476,15 @@ func (s *PostgresStore) RunReaper(ctx context.Context, interval time.Duration, b
 
 type pgWork struct {
 	s  *PostgresStore
-	l  Lease
+	l  idempotency.Lease
 	tx *sql.Tx
 }
 
 func (w *pgWork) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, txKey{}, w.tx)
+	return idempotency.ContextWithTx(ctx, w.tx)
 }
 
-func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
+func (w *pgWork) Complete(ctx context.Context, resp *idempotency.Response) error {
 	headers, err := json.Marshal(resp.Header)
 	if err != nil {
 		_ = w.tx.Rollback() // the error above is the one to report
@@ -498,7 +501,7 @@ func (w *pgWork) Complete(ctx context.Context, resp *Response) error {
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		_ = w.tx.Rollback() // the error above is the one to report
-		return fmt.Errorf("postgres complete: %w", ErrLeaseLost)
+		return fmt.Errorf("postgres complete: %w", idempotency.ErrLeaseLost)
 	}
 	if err := w.tx.Commit(); err != nil {
 		return fmt.Errorf("postgres complete: commit: %w", classifyPG(err))
@@ -511,15 +514,4 @@ func (w *pgWork) Abort(ctx context.Context) error {
 		return fmt.Errorf("postgres abort: %w", err)
 	}
 	return nil
-}
-
-type txKey struct{}
-
-// Tx returns the transaction of the current attempt when the request runs
-// under Middleware with a PostgresStore, else nil. Do the handler's business
-// writes in it: they commit together with the stored response, or not at
-// all. Do not commit or roll it back.
-func Tx(ctx context.Context) *sql.Tx {
-	tx, _ := ctx.Value(txKey{}).(*sql.Tx)
-	return tx
 }

@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"database/sql"

@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -14,6 +14,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/storetest"
+	"github.com/idemlint/idemlint/runtime/internal/reqtest"
 )
 
 // faultTable installs on the store's table a trigger that makes the next
@@ -68,8 +72,8 @@ END $$`,
 // exceptions and limits 400 without Retry-After, so clients stop.
 func TestPostgresErrorClasses(t *testing.T) {
 	b := newPostgresBackend(t)
-	arm, injected := faultTable(t, b.db)
-	h := Middleware(b.store)(paymentHandler(b, 0))
+	arm, injected := faultTable(t, b.DB)
+	h := idempotency.Middleware(b.Store)(storetest.PaymentHandler(b, 0))
 	for _, c := range []struct {
 		state      string
 		times      int
@@ -78,36 +82,36 @@ func TestPostgresErrorClasses(t *testing.T) {
 		retryAfter bool
 		rows       int64 // rows the trigger saw: 1 + the store's retries (+ 1 for the completion)
 	}{
-		{"08006", 1, 503, ProblemStoreUnavailable, true, 1},
-		{"08001", 1, 503, ProblemStoreUnavailable, true, 1},
-		{"53300", 1, 503, ProblemStoreUnavailable, true, 1},
-		{"53200", 1, 503, ProblemStoreUnavailable, true, 1},
-		{"57P01", 1, 503, ProblemStoreUnavailable, true, 1},
-		{"57P03", 1, 503, ProblemStoreUnavailable, true, 1},
+		{"08006", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
+		{"08001", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
+		{"53300", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
+		{"53200", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
+		{"57P01", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
+		{"57P03", 1, 503, idempotency.ProblemStoreUnavailable, true, 1},
 		{"40001", 2, 201, "", false, 4}, // retried twice, claimed, completed (an update)
 		{"40P01", 2, 201, "", false, 4},
-		{"40001", 100, 503, ProblemStoreUnavailable, true, 1 + DefaultConflictRetries}, // bounded
-		{"40P01", 100, 503, ProblemStoreUnavailable, true, 1 + DefaultConflictRetries},
-		{"22001", 1, 400, ProblemStoreRejected, false, 1},
-		{"22021", 1, 400, ProblemStoreRejected, false, 1},
-		{"54000", 1, 400, ProblemStoreRejected, false, 1},
+		{"40001", 100, 503, idempotency.ProblemStoreUnavailable, true, 1 + DefaultConflictRetries}, // bounded
+		{"40P01", 100, 503, idempotency.ProblemStoreUnavailable, true, 1 + DefaultConflictRetries},
+		{"22001", 1, 400, idempotency.ProblemStoreRejected, false, 1},
+		{"22021", 1, 400, idempotency.ProblemStoreRejected, false, 1},
+		{"54000", 1, 400, idempotency.ProblemStoreRejected, false, 1},
 	} {
 		t.Run(c.state, func(t *testing.T) {
 			arm(c.state, c.times)
-			calls := b.calls.Load()
-			a := do(t, h, "POST", NewKey(), `{"amount":1}`)
+			calls := b.Calls.Load()
+			a := reqtest.Do(t, h, "POST", idempotency.NewKey(), `{"amount":1}`)
 			if c.problem == "" {
-				if a.status != c.status {
-					t.Fatalf("status %d (%s), want %d", a.status, a.body, c.status)
+				if a.Status != c.status {
+					t.Fatalf("status %d (%s), want %d", a.Status, a.Body, c.status)
 				}
 			} else {
-				wantProblem(t, a, c.status, c.problem)
-				if b.calls.Load() != calls {
+				reqtest.WantProblem(t, a, c.status, c.problem)
+				if b.Calls.Load() != calls {
 					t.Fatalf("the handler ran after a failed claim")
 				}
 			}
-			if got := a.header.Get("Retry-After") != ""; got != c.retryAfter {
-				t.Fatalf("Retry-After %q, want one: %v", a.header.Get("Retry-After"), c.retryAfter)
+			if got := a.Header.Get("Retry-After") != ""; got != c.retryAfter {
+				t.Fatalf("Retry-After %q, want one: %v", a.Header.Get("Retry-After"), c.retryAfter)
 			}
 			if n := injected(); n != c.rows {
 				t.Fatalf("the claim reached the table %d times, want %d", n, c.rows)
@@ -122,26 +126,26 @@ func TestPostgresErrorClasses(t *testing.T) {
 // retry storm on a request that can never succeed).
 func TestInvalidScopeRejectedBeforeStore(t *testing.T) {
 	b := newPostgresBackend(t)
-	h := Middleware(b.store, WithScope(tenantScope))(paymentHandler(b, 0))
+	h := idempotency.Middleware(b.Store, idempotency.WithScope(storetest.TenantScope))(storetest.PaymentHandler(b, 0))
 	for name, tenant := range map[string]string{
 		"invalid-utf8": "acct\xff",
 		"nul":          "acct\x00",
-		"too-long":     strings.Repeat("a", MaxScopeLen+1),
+		"too-long":     strings.Repeat("a", idempotency.MaxScopeLen+1),
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := do(t, h, "POST", NewKey(), `{"amount":1}`, "X-Account", tenant)
-			wantProblem(t, r, 400, ProblemScope)
-			if r.header.Get("Retry-After") != "" {
+			r := reqtest.Do(t, h, "POST", idempotency.NewKey(), `{"amount":1}`, "X-Account", tenant)
+			reqtest.WantProblem(t, r, 400, idempotency.ProblemScope)
+			if r.Header.Get("Retry-After") != "" {
 				t.Fatalf("Retry-After on a permanent error")
 			}
 		})
 	}
 	var n int
-	if err := b.db.QueryRow(`SELECT count(*) FROM idempotency_keys`).Scan(&n); err != nil || n != 0 {
+	if err := b.DB.QueryRow(`SELECT count(*) FROM idempotency_keys`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("rows = %d, %v; want none", n, err)
 	}
-	if b.calls.Load() != 0 {
-		t.Fatalf("handler ran %d times", b.calls.Load())
+	if b.Calls.Load() != 0 {
+		t.Fatalf("handler ran %d times", b.Calls.Load())
 	}
 }
 
@@ -157,20 +161,20 @@ func TestPostgresErrorClassesReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	fp := []byte{1}
-	if _, err := s.Lookup(ctx, "t\xff", "k"); !errors.Is(err, ErrStoreRejected) || sqlState(err) != "22021" {
+	if _, err := s.Lookup(ctx, "t\xff", "k"); !errors.Is(err, idempotency.ErrStoreRejected) || sqlState(err) != "22021" {
 		t.Fatalf("lookup with invalid UTF-8: %v (%s), want ErrStoreRejected (22021)", err, sqlState(err))
 	}
 	var big [3000]byte
 	rand.Read(big[:])
 	long := base64.StdEncoding.EncodeToString(big[:]) // incompressible, past the btree row limit
 	err = s.retryConflicts(ctx, func() error {
-		_, err := s.claim(ctx, ClaimRequest{Tenant: long, Key: "k", Fingerprint: fp, LeaseTTL: time.Minute, TTL: time.Hour})
+		_, err := s.claim(ctx, idempotency.ClaimRequest{Tenant: long, Key: "k", Fingerprint: fp, LeaseTTL: time.Minute, TTL: time.Hour})
 		return err
 	})
-	if !errors.Is(err, ErrStoreRejected) || sqlState(err) != "54000" {
+	if !errors.Is(err, idempotency.ErrStoreRejected) || sqlState(err) != "54000" {
 		t.Fatalf("claim with a %d-byte scope: %v (%s), want ErrStoreRejected (54000)", len(long), err, sqlState(err))
 	}
-	if _, err := s.Claim(ctx, ClaimRequest{Tenant: long, Key: "k", Fingerprint: fp, LeaseTTL: time.Minute, TTL: time.Hour}); !errors.Is(err, ErrStoreRejected) || !errors.Is(err, ErrInvalidScope) {
+	if _, err := s.Claim(ctx, idempotency.ClaimRequest{Tenant: long, Key: "k", Fingerprint: fp, LeaseTTL: time.Minute, TTL: time.Hour}); !errors.Is(err, idempotency.ErrStoreRejected) || !errors.Is(err, idempotency.ErrInvalidScope) {
 		t.Fatalf("Claim with a %d-byte scope: %v, want ErrStoreRejected before the database", len(long), err)
 	}
 
@@ -203,13 +207,13 @@ func TestPostgresErrorClassesReal(t *testing.T) {
 			defer other.Close()
 			s2 := *s
 			s2.db, s2.pipe = other, newPipePool(other)
-			_, err = s2.Claim(ctx, claimReq("k", 1, time.Minute, time.Hour))
-			if !errors.Is(err, ErrStoreUnavailable) {
+			_, err = s2.Claim(ctx, storetest.ClaimRequest("k", 1, time.Minute, time.Hour))
+			if !errors.Is(err, idempotency.ErrStoreUnavailable) {
 				t.Fatalf("claim: %v (%s), want ErrStoreUnavailable", err, sqlState(err))
 			}
-			a := do(t, Middleware(&s2)(http.NotFoundHandler()), "POST", "k", `{}`)
-			wantProblem(t, a, 503, ProblemStoreUnavailable)
-			if a.header.Get("Retry-After") == "" {
+			a := reqtest.Do(t, idempotency.Middleware(&s2)(http.NotFoundHandler()), "POST", "k", `{}`)
+			reqtest.WantProblem(t, a, 503, idempotency.ProblemStoreUnavailable)
+			if a.Header.Get("Retry-After") == "" {
 				t.Fatalf("503 without Retry-After")
 			}
 		})
@@ -222,9 +226,9 @@ func TestPostgresErrorClassesReal(t *testing.T) {
 func TestPostgresResponseUnstorable(t *testing.T) {
 	b := newPostgresBackend(t)
 	bad := true
-	h := Middleware(b.store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b.calls.Add(1)
-		if _, err := b.addPayment(r.Context(), 1); err != nil {
+	h := idempotency.Middleware(b.Store)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.Calls.Add(1)
+		if _, err := b.AddPayment(r.Context(), 1); err != nil {
 			http.Error(w, err.Error(), 500)
 			return
 		}
@@ -233,18 +237,18 @@ func TestPostgresResponseUnstorable(t *testing.T) {
 		}
 		w.WriteHeader(201)
 	}))
-	key := NewKey()
-	a := do(t, h, "POST", key, `{}`)
-	wantProblem(t, a, 500, ProblemResponseUnstorable)
-	if a.header.Get("Retry-After") != "" {
+	key := idempotency.NewKey()
+	a := reqtest.Do(t, h, "POST", key, `{}`)
+	reqtest.WantProblem(t, a, 500, idempotency.ProblemResponseUnstorable)
+	if a.Header.Get("Retry-After") != "" {
 		t.Fatalf("Retry-After on a permanent error")
 	}
-	if n := b.payments(t); n != 0 {
+	if n := b.Payments(t); n != 0 {
 		t.Fatalf("payments = %d after the rolled-back attempt", n)
 	}
 	bad = false
-	if a := do(t, h, "POST", key, `{}`); a.status != 201 || b.payments(t) != 1 || b.calls.Load() != 2 {
-		t.Fatalf("retry = %d, payments %d, calls %d; want 201, 1, 2", a.status, b.payments(t), b.calls.Load())
+	if a := reqtest.Do(t, h, "POST", key, `{}`); a.Status != 201 || b.Payments(t) != 1 || b.Calls.Load() != 2 {
+		t.Fatalf("retry = %d, payments %d, calls %d; want 201, 1, 2", a.Status, b.Payments(t), b.Calls.Load())
 	}
 }
 
@@ -257,23 +261,23 @@ func (e sqlStateError) SQLState() string { return string(e) }
 // classifyPG's table, for every class boundary, wrapped as the stores wrap.
 func TestClassifyPG(t *testing.T) {
 	for state, want := range map[string]error{
-		"08000": ErrStoreUnavailable, "08006": ErrStoreUnavailable, "53100": ErrStoreUnavailable,
-		"57P01": ErrStoreUnavailable, "57P05": ErrStoreUnavailable, "57014": ErrStoreUnavailable,
-		"55P03": ErrStoreUnavailable, "40001": ErrStoreUnavailable, "40P01": ErrStoreUnavailable,
-		"22000": ErrStoreRejected, "22P05": ErrStoreRejected, "54001": ErrStoreRejected,
+		"08000": idempotency.ErrStoreUnavailable, "08006": idempotency.ErrStoreUnavailable, "53100": idempotency.ErrStoreUnavailable,
+		"57P01": idempotency.ErrStoreUnavailable, "57P05": idempotency.ErrStoreUnavailable, "57014": idempotency.ErrStoreUnavailable,
+		"55P03": idempotency.ErrStoreUnavailable, "40001": idempotency.ErrStoreUnavailable, "40P01": idempotency.ErrStoreUnavailable,
+		"22000": idempotency.ErrStoreRejected, "22P05": idempotency.ErrStoreRejected, "54001": idempotency.ErrStoreRejected,
 		"23505": nil, "42P01": nil, "57000": nil,
 	} {
 		err := classifyPG(fmt.Errorf("op: %w", sqlStateError(state)))
 		if sqlState(err) != state {
 			t.Errorf("%s: the classified error lost its SQLSTATE: %v", state, err)
 		}
-		for _, class := range []error{ErrStoreUnavailable, ErrStoreRejected} {
+		for _, class := range []error{idempotency.ErrStoreUnavailable, idempotency.ErrStoreRejected} {
 			if errors.Is(err, class) != (class == want) {
 				t.Errorf("%s: classified %v, want class %v", state, err, want)
 			}
 		}
 	}
-	if err := classifyPG(&net.OpError{Op: "dial", Err: errors.New("connection refused")}); !errors.Is(err, ErrStoreUnavailable) {
+	if err := classifyPG(&net.OpError{Op: "dial", Err: errors.New("connection refused")}); !errors.Is(err, idempotency.ErrStoreUnavailable) {
 		t.Errorf("network error: %v, want ErrStoreUnavailable", err)
 	}
 	if err := classifyPG(sql.ErrNoRows); err != sql.ErrNoRows {

@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -13,13 +13,15 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
 // pipePool is the pool on which PostgresStore.ClaimBegin and the
 // PostgreSQL Inbox pipeline their statements: several statements, each
 // with its own Sync where it must commit on its own, sent in one write and
 // answered in one read, so that they cost one round trip. The *sql.Tx that
-// Tx returns must then come from a driver connection whose BeginTx sends
+// idempotency.Tx returns must then come from a driver connection whose BeginTx sends
 // nothing (the pipeline has sent BEGIN), so pipePool is a database/sql
 // pool of its own, over connections borrowed from the application's
 // *sql.DB: each is checked out of it (DB.Conn) for as long as pipePool
@@ -271,7 +273,7 @@ func (c *pipeConn) prepare(ctx context.Context, query string) (*pgconn.Statement
 	return c.pg().Prepare(ctx, query, query)
 }
 
-// ClaimBegin implements ClaimBeginner: with the pgx driver, the claim and
+// ClaimBegin implements idempotency.ClaimBeginner: with the pgx driver, the claim and
 // the BEGIN of the handler's transaction go in one round trip (the claim
 // committing on its own, before the BEGIN), and the unit of work's
 // Complete sends the completion and the COMMIT in one more, so that a
@@ -280,9 +282,9 @@ func (c *pipeConn) prepare(ctx context.Context, query string) (*pgconn.Statement
 // claim's own row and rolls the transaction back (a second round trip).
 // With another driver, or when the claim has to run again (a concurrent
 // change, a serialization failure), it is Claim then Begin.
-func (s *PostgresStore) ClaimBegin(ctx context.Context, req ClaimRequest) (ClaimResult, Work, error) {
-	if err := checkClaim(req); err != nil {
-		return ClaimResult{}, nil, fmt.Errorf("postgres claim: %w", err)
+func (s *PostgresStore) ClaimBegin(ctx context.Context, req idempotency.ClaimRequest) (idempotency.ClaimResult, idempotency.Work, error) {
+	if err := req.Check(); err != nil {
+		return idempotency.ClaimResult{}, nil, fmt.Errorf("postgres claim: %w", err)
 	}
 	var (
 		ran      int
@@ -298,19 +300,19 @@ func (s *PostgresStore) ClaimBegin(ctx context.Context, req ClaimRequest) (Claim
 		}
 	}
 	res, err := s.claimFrom(ctx, ran, conflict, req)
-	if err != nil || (res.Outcome != Acquired && res.Outcome != TakenOver) {
+	if err != nil || (res.Outcome != idempotency.Acquired && res.Outcome != idempotency.TakenOver) {
 		return res, nil, err
 	}
 	w, err := s.Begin(ctx, res.Lease)
 	if err != nil {
 		s.releaseDetached(ctx, res.Lease)
-		return ClaimResult{}, nil, err
+		return idempotency.ClaimResult{}, nil, err
 	}
 	return res, w, nil
 }
 
 // releaseDetached releases l with a context that outlives ctx.
-func (s *PostgresStore) releaseDetached(ctx context.Context, l Lease) {
+func (s *PostgresStore) releaseDetached(ctx context.Context, l idempotency.Lease) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	_ = s.Release(ctx, l) // the caller reports the error that made it release
@@ -319,10 +321,10 @@ func (s *PostgresStore) releaseDetached(ctx context.Context, l Lease) {
 // claimBeginPiped is ClaimBegin in one round trip; done is false when the
 // claim must run again (ClaimBegin then takes the statement-at-a-time way,
 // which has the retries), with err the conflict that made it fail, if any.
-func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (res ClaimResult, w Work, done bool, err error) {
+func (s *PostgresStore) claimBeginPiped(ctx context.Context, req idempotency.ClaimRequest) (res idempotency.ClaimResult, w idempotency.Work, done bool, err error) {
 	conn, err := s.pipe.db.Conn(ctx)
 	if err != nil {
-		return ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(err))
+		return idempotency.ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(err))
 	}
 	var (
 		row             claimRow
@@ -335,7 +337,7 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 			claimErr = err
 			return nil
 		}
-		if err := pl.prepared(sd, req.Tenant, req.Key, FingerprintVersion, req.Fingerprint, micros(req.LeaseTTL), micros(req.TTL)); err != nil {
+		if err := pl.prepared(sd, req.Tenant, req.Key, idempotency.FingerprintVersion, req.Fingerprint, micros(req.LeaseTTL), micros(req.TTL)); err != nil {
 			pl.close()
 			claimErr = err
 			return nil
@@ -360,16 +362,16 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 		// Claimed, but the transaction did not begin.
 		conn.Close()
 		s.releaseDetached(ctx, res.Lease)
-		return ClaimResult{}, nil, true, fmt.Errorf("postgres begin: %w", classifyPG(err))
+		return idempotency.ClaimResult{}, nil, true, fmt.Errorf("postgres begin: %w", classifyPG(err))
 	case claimErr != nil && !conflict(claimErr):
 		conn.Close()
-		return ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(claimErr))
+		return idempotency.ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(claimErr))
 	case err != nil:
 		conn.Close()
-		return ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(err))
+		return idempotency.ClaimResult{}, nil, true, fmt.Errorf("postgres claim: %w", classifyPG(err))
 	case claimErr != nil || !complete:
 		conn.Close()
-		return ClaimResult{}, nil, false, claimErr
+		return idempotency.ClaimResult{}, nil, false, claimErr
 	case !owns(res):
 		conn.Close()
 		return res, nil, true, nil
@@ -377,23 +379,25 @@ func (s *PostgresStore) claimBeginPiped(ctx context.Context, req ClaimRequest) (
 	tx, err := adoptTx(ctx, conn)
 	if err != nil {
 		s.releaseDetached(ctx, res.Lease)
-		return ClaimResult{}, nil, true, fmt.Errorf("postgres begin: %w", classifyPG(err))
+		return idempotency.ClaimResult{}, nil, true, fmt.Errorf("postgres begin: %w", classifyPG(err))
 	}
 	return res, &pipeWork{s: s, l: res.Lease, conn: conn, tx: tx}, true, nil
 }
 
-func owns(r ClaimResult) bool { return r.Outcome == Acquired || r.Outcome == TakenOver }
+func owns(r idempotency.ClaimResult) bool {
+	return r.Outcome == idempotency.Acquired || r.Outcome == idempotency.TakenOver
+}
 
 // pipeWork is the unit of work ClaimBegin began on a pipeConn.
 type pipeWork struct {
 	s    *PostgresStore
-	l    Lease
+	l    idempotency.Lease
 	conn *sql.Conn
 	tx   *sql.Tx
 }
 
 func (w *pipeWork) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, txKey{}, w.tx)
+	return idempotency.ContextWithTx(ctx, w.tx)
 }
 
 // end ends database/sql's transaction (sending a ROLLBACK only when no
@@ -410,7 +414,7 @@ func (w *pipeWork) end() error {
 // Complete sends the completion and COMMIT in one round trip. The
 // completion fails when it matches no row (qCompleteOnce), so that the
 // server skips the COMMIT and the transaction is rolled back.
-func (w *pipeWork) Complete(ctx context.Context, resp *Response) error {
+func (w *pipeWork) Complete(ctx context.Context, resp *idempotency.Response) error {
 	headers, err := json.Marshal(resp.Header)
 	if err != nil {
 		_ = w.end() // the error above is the one to report
@@ -456,7 +460,7 @@ func (w *pipeWork) Complete(ctx context.Context, resp *Response) error {
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.As(stmtErr, &pgErr) && pgErr.Code == "22P02" && strings.Contains(pgErr.Message, leaseLostMark):
-		return fmt.Errorf("postgres complete: %w", ErrLeaseLost)
+		return fmt.Errorf("postgres complete: %w", idempotency.ErrLeaseLost)
 	case stmtErr != nil:
 		return fmt.Errorf("postgres complete: %w", classifyPG(stmtErr))
 	case commitErr != nil:

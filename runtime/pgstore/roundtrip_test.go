@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -12,7 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/redis/go-redis/v9"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
 // roundTrips counts the round trips on the connections it dials: a write
@@ -84,8 +85,8 @@ func TestPostgresRoundTrips(t *testing.T) {
 	if _, err := db.Exec(`CREATE TABLE payments (id bigserial PRIMARY KEY, amount bigint NOT NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	h := Middleware(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := Tx(r.Context()).ExecContext(r.Context(), `INSERT INTO payments (amount) VALUES (1)`); err != nil {
+	h := idempotency.Middleware(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := idempotency.Tx(r.Context()).ExecContext(r.Context(), `INSERT INTO payments (amount) VALUES (1)`); err != nil {
 			http.Error(w, err.Error(), 500)
 			return
 		}
@@ -100,10 +101,10 @@ func TestPostgresRoundTrips(t *testing.T) {
 		h.ServeHTTP(w, r)
 		return w.Code, rt.n.Load() - before
 	}
-	if code, _ := serve(NewKey()); code != http.StatusCreated { // prepares the statements
+	if code, _ := serve(idempotency.NewKey()); code != http.StatusCreated { // prepares the statements
 		t.Fatalf("status %d", code)
 	}
-	key := NewKey()
+	key := idempotency.NewKey()
 	if code, n := serve(key); code != http.StatusCreated || n != 3 {
 		t.Fatalf("fresh key: status %d, %d round trips; want 201 in 3 (claim+BEGIN, INSERT, completion+COMMIT)", code, n)
 	}
@@ -116,10 +117,10 @@ func TestPostgresRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	nop := func(context.Context) error { return nil }
-	if ran, err := in.Consume(ctx, NewKey(), nop); !ran || err != nil { // prepares the insert
+	if ran, err := in.Consume(ctx, idempotency.NewKey(), nop); !ran || err != nil { // prepares the insert
 		t.Fatal(ran, err)
 	}
-	id := NewKey()
+	id := idempotency.NewKey()
 	before := rt.n.Load()
 	if ran, err := in.Consume(ctx, id, nop); !ran || err != nil {
 		t.Fatal(ran, err)
@@ -133,50 +134,5 @@ func TestPostgresRoundTrips(t *testing.T) {
 	}
 	if n := rt.n.Load() - before; n != 2 {
 		t.Fatalf("inbox redelivery: %d round trips; want 2 (BEGIN+insert, ROLLBACK)", n)
-	}
-}
-
-// redisCommands counts the commands a go-redis client sends, each its own
-// round trip (the store pipelines nothing).
-type redisCommands struct{ n atomic.Int64 }
-
-func (c *redisCommands) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (c *redisCommands) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmd)
-	}
-}
-
-func (c *redisCommands) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		c.n.Add(1)
-		return next(ctx, cmds)
-	}
-}
-
-// A keyed request on Redis costs two round trips (the claim-or-read
-// script, the completion script), a replay one.
-func TestRedisRoundTrips(t *testing.T) {
-	s, rdb := redisStore(t)
-	cmds := &redisCommands{}
-	rdb.AddHook(cmds)
-	h := Middleware(s)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusCreated) }))
-	serve := func(key string) (int, int64) {
-		r := httptest.NewRequest("POST", "/payments", strings.NewReader(`{"amount":1}`))
-		r.Header.Set("Idempotency-Key", key)
-		w := httptest.NewRecorder()
-		before := cmds.n.Load()
-		h.ServeHTTP(w, r)
-		return w.Code, cmds.n.Load() - before
-	}
-	serve(NewKey()) // loads the scripts (EVALSHA, then EVAL once)
-	key := NewKey()
-	if code, n := serve(key); code != http.StatusCreated || n != 2 {
-		t.Fatalf("fresh key: status %d, %d round trips; want 201 in 2", code, n)
-	}
-	if code, n := serve(key); code != http.StatusCreated || n != 1 {
-		t.Fatalf("replay: status %d, %d round trips; want 201 in 1", code, n)
 	}
 }

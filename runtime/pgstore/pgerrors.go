@@ -1,4 +1,4 @@
-package idempotency
+package pgstore
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
 )
 
 // DefaultConflictRetries is how many times PostgresStore runs one of its own
@@ -44,16 +46,16 @@ func conflict(err error) bool {
 //     (operator intervention: shutdown, cannot connect now, idle session
 //     timeout), 57014 (statement timeout or cancel), 55P03 (lock timeout)
 //     and 40001/40P01 (once the store's own retries are spent):
-//     ErrStoreUnavailable;
+//     idempotency.ErrStoreUnavailable;
 //   - 22 (data exception) and 54 (program limit exceeded, such as an index
-//     row too large): ErrStoreRejected;
+//     row too large): idempotency.ErrStoreRejected;
 //   - a network error, a broken connection or a driver.ErrBadConn without
-//     a SQLSTATE: ErrStoreUnavailable.
+//     a SQLSTATE: idempotency.ErrStoreUnavailable.
 //
-// Other errors are returned as they are: Middleware treats them as
+// Other errors are returned as they are: idempotency.Middleware treats them as
 // unavailability too (fail closed), but without a class.
 func classifyPG(err error) error {
-	if err == nil || errors.Is(err, ErrStoreUnavailable) || errors.Is(err, ErrStoreRejected) || errors.Is(err, ErrLeaseLost) {
+	if err == nil || errors.Is(err, idempotency.ErrStoreUnavailable) || errors.Is(err, idempotency.ErrStoreRejected) || errors.Is(err, idempotency.ErrLeaseLost) {
 		return err
 	}
 	state := sqlState(err)
@@ -62,14 +64,14 @@ func classifyPG(err error) error {
 		var ne net.Error
 		if errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) ||
 			errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+			return fmt.Errorf("%w: %w", idempotency.ErrStoreUnavailable, err)
 		}
 		return err
 	case strings.HasPrefix(state, "08"), strings.HasPrefix(state, "53"), strings.HasPrefix(state, "57P"),
 		state == "57014", state == "55P03", state == "40001", state == "40P01":
-		return fmt.Errorf("%w: %w", ErrStoreUnavailable, err)
+		return fmt.Errorf("%w: %w", idempotency.ErrStoreUnavailable, err)
 	case strings.HasPrefix(state, "22"), strings.HasPrefix(state, "54"):
-		return fmt.Errorf("%w: %w", ErrStoreRejected, err)
+		return fmt.Errorf("%w: %w", idempotency.ErrStoreRejected, err)
 	}
 	return err
 }

@@ -1,0 +1,27 @@
+module github.com/idemlint/idemlint/runtime/inboxamqp
+
+go 1.26.0
+
+require (
+	github.com/idemlint/idemlint/runtime v0.0.0
+	github.com/idemlint/idemlint/runtime/internal/brokertest v0.0.0
+	github.com/idemlint/idemlint/runtime/pgstore v0.0.0
+	github.com/rabbitmq/amqp091-go v1.16.0
+)
+
+require (
+	github.com/idemlint/idemlint/runtime/internal/pgtest v0.0.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/pgx/v5 v5.12.0 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+)
+
+replace (
+	github.com/idemlint/idemlint/runtime => ..
+	github.com/idemlint/idemlint/runtime/internal/brokertest => ../internal/brokertest
+	github.com/idemlint/idemlint/runtime/internal/pgtest => ../internal/pgtest
+	github.com/idemlint/idemlint/runtime/pgstore => ../pgstore
+)
