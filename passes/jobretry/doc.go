@@ -106,7 +106,8 @@ Not reported:
 - idempotent writes: ` + "`INSERT … ON CONFLICT`" + `, inserts into tables with a natural key (a retry fails on the key
   instead of duplicating), and ` + "`UPDATE`" + `s (a guarded ` + "`UPDATE … WHERE status = …`" + ` applies once);
 - dedupe written by hand, the inbox pattern without the runtime: the code that runs only once the handler has
-  claimed or looked up the job's or message's stable id (the ids above) and found it new. A claim is an
+  claimed or looked up the job's or message's stable id (the ids above, also when a function of the package
+  builds it, as a helper that formats a Kafka message's topic, partition and offset) and found it new. A claim is an
   ` + "`INSERT`" + ` of the id that a conflict leaves out (` + "`ON CONFLICT … DO NOTHING`" + `, ` + "`WHERE NOT EXISTS`" + `, ` + "`INSERT IGNORE`" + `,
   ` + "`INSERT OR IGNORE`" + `), read through its affected-row count (` + "`sql.Result.RowsAffected`" + `, pgx's
   ` + "`CommandTag.RowsAffected`" + `: 0 for an id seen before) or, with ` + "`RETURNING`" + `, the error of its row's ` + "`Scan`" + `

@@ -32,6 +32,9 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 			if keys.MsgIDRead(c.info, n) {
 				found = true // the JetStream message's Nats-Msg-Id header
 			}
+			if fn := c.callee(n); fn != nil && c.returnsID(h, fn, depth) {
+				found = true // a helper of the package that builds the id (topic/partition/offset)
+			}
 		case *ast.SelectorExpr:
 			if stable, perDelivery := c.messageIDField(n); stable || perDelivery {
 				found, attempt = found || stable, attempt || perDelivery
@@ -63,6 +66,30 @@ func (c *checker) mentionsID(h *handler, body *ast.BlockStmt, ids map[*types.Var
 		return true
 	})
 	return found && !attempt
+}
+
+// returnsID reports whether fn, a function declared in the package, returns
+// a value computed from a message's or job's stable id (its results are read
+// as mentionsID reads an expression), such as a helper that formats a Kafka
+// message's topic, partition and offset.
+func (c *checker) returnsID(h *handler, fn *types.Func, depth int) bool {
+	fd := c.decls[fn]
+	if fd == nil || fd.Body == nil || depth >= 3 {
+		return false
+	}
+	return astq.Search(fd.Body, func(n ast.Node, found *bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if c.mentionsID(h, fd.Body, nil, r, depth+1) {
+					*found = true
+				}
+			}
+		}
+		return true
+	})
 }
 
 // fresh reports whether e is a new value on every run: a key generator call
