@@ -374,3 +374,19 @@ func watchJobs(ctx context.Context, q *queue) error {
 		}
 	}
 }
+
+// A worker that backs its take off by the count of consecutive failures,
+// reset once a take succeeds (kafka-go's reader.run): it retries the take.
+func workerBackoff(ctx context.Context, q *queue) {
+	failures := 0
+	for { // want "loop cap=none deadline=none waits=deterministic-growth body"
+		j, err := q.Dequeue(ctx)
+		if err != nil {
+			failures++
+			time.Sleep(time.Second << failures)
+			continue
+		}
+		failures = 0
+		process(j)
+	}
+}
