@@ -76,10 +76,10 @@ func (w *loopWalk) declined(s *Scope) string {
 // it never leaves on success (leavesOnlyOnStop), does not count its
 // failures (countsFailures), and each attempt it retries takes the next
 // item of a source (takesItem: j, err := q.Dequeue(ctx), msg, err :=
-// sub.NextMsg(d)). Every pass takes an item
-// and drops it once handled; the pass after a failure takes the next one,
-// as the pass after a success does, so the failure branch's wait paces
-// the source, it does not back off a retried call. A loop that leaves on
+// sub.NextMsg(d)). Every pass takes an item and drops it once handled;
+// the pass after a failure takes the next one, as the pass after a
+// success does, so the failure branch's wait paces the source, it does
+// not back off a retried call. A loop that leaves on
 // success, or through a flag its success sets (the loop condition), stays
 // a retry, and so does a reconnect loop: its attempt returns only an
 // error (it connects), or opens what the pass then serves (a connection or
