@@ -45,7 +45,13 @@ The check reads idemlint's retry model and reports, at the wait:
   attempts is not taken for a retry: it is far more often a read or scan loop).
 
 Waits directed by the server (` + "`Retry-After`" + `) are fine. Waits the model cannot see into (a rate limiter, a
-function of another package) are never reported. Pollers and tickers are not retries.`,
+function of another package) are never reported. Pollers and tickers are not retries, and neither are workers,
+subscription readers and queue drainers: a loop that never leaves on success (only on its context, a stop signal
+or a failure of its take), does not count its failures, and whose attempt hands the pass the next item
+(` + "`j, err := q.Dequeue(ctx)`" + `, ` + "`m, err := sub.NextMsg(d)`" + `) waits out its source after a failure; it does not
+retry a call. A reconnect loop stays a retry: its attempt returns only an error, or opens what the pass serves (a
+connection or session it closes, a stream it reads in a loop of its own), or returns what the next attempt starts
+from (a member id, a revision).`,
 	Rule: `Backoff with full jitter: sleep = random(0, min(cap, base * 2^attempt)).
 Fixed delays without jitter synchronize clients into waves (thundering herd).`,
 	Before: `

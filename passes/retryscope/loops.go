@@ -77,6 +77,15 @@ type loopWalk struct {
 	// policyAsks are where the loop asks that policy.
 	never      bool
 	policyAsks []token.Pos
+	// cond is the loop condition (nil for none); byPredicate is set when
+	// an attempt retries only by a predicate exit.
+	cond        ast.Expr
+	byPredicate bool
+	// failAt is the attempt that the failure branch of a loop that repeats
+	// on success too retries, and failErr its error variable, once found
+	// (failureRetry, failureTail, failureNext, failureSignal).
+	failAt  attemptDef
+	failErr types.Object
 }
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
@@ -125,6 +134,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		return nil
 	}
 	w.label = labelOf(fn, loop)
+	w.cond = cond
 	w.jump = m.jumpOf[loop]
 	if w.jump != nil && w.jump.fn != nil {
 		w.recurCounters()
@@ -287,7 +297,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 	case *ast.RangeStmt:
 		s.Pos = l.For
 	}
-	w.failBranch, w.pastExits = failBranch, pastExits
+	w.failBranch, w.pastExits, w.byPredicate = failBranch, pastExits, byPredicate
 	w.bounds(s, cond, rangeCap)
 	if w.never && s.Cap.Kind == CapKnown && s.Cap.N <= 1 {
 		return nil // by default its policy never retries (neverretry.go)
@@ -340,23 +350,9 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 		// retries are the failure branch's, and so are their waits.
 		s.Waits = m.loopWaits(di, failWaits)
 	}
-	// A loop paced by a ticker, with no wait of its own, polls: the ticker
-	// fires on schedule whether the last pass failed or not, so it is a
-	// period, not a backoff. (A heartbeat loop that also sleeps or arms a
-	// timer after a failure has backoffs of its own: it stays a retry.)
-	if m.receivesTicker(w.body) && !ownWait(s.Waits) {
-		return nil
-	}
-	// A loop that leaves only on a predicate of its attempt's results
-	// retries when it waits between passes; without a wait of its own it
-	// is more often a scan or a drain than a retry.
-	if byPredicate && !ownWait(s.Waits) {
-		return nil
-	}
-	// A loop that neither waits nor counts its attempts repeats a call
-	// that consumes input (reads, scans, copies) far more often than it
-	// retries: precision first.
-	if len(s.Waits) == 1 && s.Waits[0].Kind == WaitNone && s.Cap.Kind != CapKnown && s.Cap.Kind != CapBounded {
+	// the precision policies (policies.go): shapes that read as retries
+	// and are not
+	if w.declined(s) != "" {
 		return nil
 	}
 	return s
@@ -474,6 +470,7 @@ func (w *loopWalk) failureRetry() *ast.BlockStmt {
 				}
 				if w.waitsBefore(ifst.Body, br.Pos()) && !w.waitsOutside(ifst.Body) {
 					found = ifst.Body
+					w.failAt, w.failErr = at, e
 					return false
 				}
 			}

@@ -69,6 +69,7 @@ func (w *loopWalk) failureTail() *ast.BlockStmt {
 		if w.waitsIn(list[:j]) || w.waitsIn(succ) || !w.waitsIn(list[j:]) {
 			continue
 		}
+		w.failAt, w.failErr = at, e
 		return tail
 	}
 	return nil
@@ -138,6 +139,7 @@ func (w *loopWalk) failureNext() *ast.BlockStmt {
 			}
 			for o := range w.counts {
 				if mentionsIn(w.m.info, pre, o) && w.resetIn(o, list[b+1:]) {
+					w.failAt, w.failErr = at, e
 					return pre
 				}
 			}
@@ -251,6 +253,7 @@ func (w *loopWalk) failureSignal() *ast.BlockStmt {
 				if in(body, at.pos-1) {
 					// case <-trigger: wait; err := op(): the wait comes
 					// before the attempt in the case
+					w.failAt, w.failErr = at, e
 					return body
 				}
 				// case <-timer: err := op(), where the trigger's case
@@ -266,6 +269,7 @@ func (w *loopWalk) failureSignal() *ast.BlockStmt {
 				t := info.Uses[id]
 				for _, d := range w.di.defs[t] {
 					if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok && in(body, d.pos-1) && w.m.waitCall(w.di, call) != nil {
+						w.failAt, w.failErr = at, e
 						return body
 					}
 				}

@@ -54,7 +54,7 @@ func Describe(s *retryscope.Scope) string {
 }
 
 func TestRetryScope(t *testing.T) {
-	testgopath.Check(t, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators", "consumerhelpers", "policies")
+	testgopath.Check(t, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators", "consumerhelpers", "policies", "workers")
 }
 
 func TestExtraRetryFuncs(t *testing.T) {

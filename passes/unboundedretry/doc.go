@@ -52,7 +52,19 @@ itself (not its tests) reaches it with a context that has no deadline, directly 
 of its callers: ` + "`Subscribe(fn)`" + ` calling ` + "`SubscribeWithContext(context.Background(), fn)`" + `, whose
 watch retries until the context ends; the message names the function that makes that context (` + "`when called from Subscribe`" + `). When a loop leaves on a condition the model cannot
 understand (a call such as ` + "`stop()`" + `), the bound is unknown and nothing is reported: a miss costs less than a
-false alarm.`,
+false alarm.
+
+A loop that never leaves on success is not a retry when each pass takes the next item of a source: a worker
+(` + "`j, err := q.Dequeue(ctx)`" + `; on ` + "`errEmpty`" + ` or any other error it sleeps and continues, else it processes the job), a
+poller, a subscription reader (` + "`m, err := sub.NextMsg(d)`" + `) or a queue drainer, whose only exits are its context, a
+stop signal or a failure of the take (` + "`for ctx.Err() == nil`" + `, ` + "`case <-ctx.Done(): return`" + `,
+` + "`errors.Is(err, context.Canceled)`" + `), and which does not count its failures. Its wait after a failure paces the source;
+it is not reported. A loop that leaves on success (` + "`if err == nil { return }`" + `), through a flag its success sets
+(` + "`for !done`" + `) or after a successful take (a watch that ends when its callback fails), or that counts its failures
+and resets the count on success (` + "`attempt = 0`" + `), stays a retry, and so does a reconnect loop: its attempt returns only
+an error (it connects), or opens what the pass then serves (a connection or session, an ` + "`io.Closer`" + `; a stream that a
+loop nested in the pass reads until it breaks), or returns what the next attempt starts from (kafka-go's member id,
+a watch's revision).`,
 	Rule: `Every remote call has a timeout. Every retry loop has a max attempt count and an overall deadline.`,
 	Before: `
 for {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestUnboundedRetry(t *testing.T) {
-	testgopath.Check(t, unboundedretry.Analyzer, "unbounded", "jobs", "predicate", "grpcloops", "defaults", "steps")
+	testgopath.Check(t, unboundedretry.Analyzer, "unbounded", "jobs", "predicate", "grpcloops", "defaults", "steps", "workers")
 }
 
 func TestStrictContext(t *testing.T) {
