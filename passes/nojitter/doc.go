@@ -45,7 +45,11 @@ The check reads idemlint's retry model and reports, at the wait:
   attempts is not taken for a retry: it is far more often a read or scan loop).
 
 Waits directed by the server (` + "`Retry-After`" + `) are fine. Waits the model cannot see into (a rate limiter, a
-function of another package) are never reported. Pollers and tickers are not retries.`,
+function of another package) are never reported. Pollers and tickers are not retries. A layer that makes one attempt
+never waits, so it is not reported (issue 47): a go-retryablehttp client whose ` + "`RetryMax`" + ` is 0, in its literal or
+written after construction on the local it is assigned to or on the struct field the package stores it in
+(` + "`c.RetryMax = 0`" + `, ` + "`r.rc.RetryMax = 0`" + `), a retry library call of one attempt (` + "`retry.Attempts(1)`" + `). A
+` + "`Backoff`" + ` written after construction counts the same way (` + "`r.rc.Backoff = retryablehttp.LinearJitterBackoff`" + `).`,
 	Rule: `Backoff with full jitter: sleep = random(0, min(cap, base * 2^attempt)).
 Fixed delays without jitter synchronize clients into waves (thundering herd).`,
 	Before: `

@@ -486,19 +486,24 @@ func (e *ClientEnv) retryableClient(r *ClientRegion) setting {
 			case *ast.CallExpr:
 				if name, _ := e.calleeOf(n); name == retryable+".NewClient" {
 					found = true
-					if sc := e.Res.Of(n); sc != nil {
+					switch sc := e.Res.Of(n); {
+					case sc == nil:
+						s.off = true // one attempt: no scope (oneAttempt)
+					case sc.Cap.Kind == CapBounded, unreadLayer(sc.Cap):
+						s.unknown = true // RetryMax set to what the model cannot read
+					default:
 						s.set(capAttempts(sc.Cap))
-						if sc.Cap.Kind == CapKnown && sc.Cap.N <= 1 {
-							s.off = true
-						}
 					}
 				}
 			case *ast.CompositeLit:
 				if e.typeIn(n, func(p string) bool { return p == retryable }, "Client") {
 					found = true
-					if sc := e.Res.Of(n); sc == nil {
+					switch sc := e.Res.Of(n); {
+					case sc == nil:
 						s.off = true // RetryMax 0
-					} else {
+					case sc.Cap.Kind == CapBounded:
+						s.unknown = true
+					default:
 						s.set(capAttempts(sc.Cap))
 					}
 				}
@@ -632,10 +637,10 @@ func (e *ClientEnv) grpcLayer(call *ast.CallExpr, fn *types.Func) (SelfRetry, bo
 	l := SelfRetry{Library: grpcPath, Client: true}
 	worst := 1
 	for _, conn := range conns {
-		if !conn.Retries(opts) {
-			return SelfRetry{}, false
-		}
 		a := conn.Attempts(opts)
+		if oneAttempt(a) || unreadLayer(a) {
+			return SelfRetry{}, false // no retries, or none the model can tell
+		}
 		if conn.Interceptor {
 			l.Library = grpcRetry
 		}
