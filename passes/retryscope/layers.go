@@ -103,3 +103,22 @@ func (r *Result) drop(s *Scope) {
 	}
 	r.scopes = slices.DeleteFunc(r.scopes, func(o *Scope) bool { return o == s })
 }
+
+// ClientSettings returns the values the package gives field (CheckRetry,
+// RetryMax, Backoff, ...) of the go-retryablehttp client whose scope s is,
+// in its literal or written after construction: on the local it is
+// assigned to, or on the struct field the package stores it in.
+func (r *Result) ClientSettings(s *Scope, field string) []ast.Expr {
+	return r.clientSets[s][field]
+}
+
+// clientSetting records that rhs is given field of the client of scope s.
+func (r *Result) clientSetting(s *Scope, field string, rhs ast.Expr) {
+	if r.clientSets == nil {
+		r.clientSets = make(map[*Scope]map[string][]ast.Expr)
+	}
+	if r.clientSets[s] == nil {
+		r.clientSets[s] = make(map[string][]ast.Expr)
+	}
+	r.clientSets[s][field] = append(r.clientSets[s][field], rhs)
+}

@@ -1059,6 +1059,7 @@ func (m *model) retryableClient(di *defIndex, s *Scope, call *ast.CallExpr) {
 // assignment of rhs (read in di) to its field (at pos): RetryMax sets its
 // cap, Backoff its wait.
 func (m *model) retryableSetting(di *defIndex, s *Scope, field string, rhs ast.Expr, pos token.Pos) {
+	m.res.clientSetting(s, field, rhs)
 	switch field {
 	case "RetryMax":
 		s.Cap = m.retryMaxCap(di, rhs, pos)
@@ -1107,6 +1108,7 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 		if !ok {
 			continue
 		}
+		m.res.clientSetting(s, kv.Key.(*ast.Ident).Name, kv.Value)
 		switch kv.Key.(*ast.Ident).Name {
 		case "RetryMax":
 			if c := m.retryMaxCap(di, kv.Value, kv.Pos()); !oneAttempt(c) {

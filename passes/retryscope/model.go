@@ -324,6 +324,8 @@ type Result struct {
 	grpcConns map[*ast.CallExpr]*GRPCConn
 	grpcOrder []*GRPCConn
 	grpcCalls map[*ast.CallExpr]*GRPCOptions
+	// the fields set on each go-retryablehttp client (see ClientSettings)
+	clientSets map[*Scope]map[string][]ast.Expr
 	// the def index of each outermost function (see Defs)
 	info *types.Info
 	defs map[ast.Node]*DefIndex

@@ -174,3 +174,19 @@ func perCallSlice(ctx context.Context) error {
 		return err
 	})
 }
+
+// withRetries builds the package's retry interceptor option.
+func withRetries() grpc.DialOption {
+	ri := retry.UnaryClientInterceptor(retry.WithMax(3))
+	return grpc.WithChainUnaryInterceptor(ri)
+}
+
+func helperInterceptor(ctx context.Context, target string) error {
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()), withRetries())
+	if err != nil {
+		return err
+	}
+	return avast.Do(func() error {
+		return conn.Invoke(ctx, "/payments.v1.Payments/CreatePayment", nil, nil) // want `\(\*grpc\.ClientConn\)\.Invoke \(3 attempts\) inside a retry, up to 10×3 = 30 calls; pass retry\.Disable\(\) on this call`
+	})
+}

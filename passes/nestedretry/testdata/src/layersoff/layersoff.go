@@ -311,3 +311,25 @@ func (l *Ledger2) post(url string) error {
 		return err
 	})
 }
+
+// noRetries is the package's one place for the option that turns a conn's
+// retries off.
+func noRetries() grpc.DialOption { return grpc.WithDisableRetry() }
+
+type Accounts struct {
+	conn *grpc.ClientConn
+}
+
+func NewAccounts(target string) (*Accounts, error) {
+	conn, err := grpc.NewClient(target, grpc.WithDefaultServiceConfig(retryPolicy), noRetries())
+	if err != nil {
+		return nil, err
+	}
+	return &Accounts{conn: conn}, nil
+}
+
+func (a *Accounts) open(ctx context.Context, req *grpcpb.CreatePaymentRequest) error {
+	return retry.Do(func() error {
+		return a.conn.Invoke(ctx, grpcpb.Payments_CreatePayment_FullMethodName, req, new(grpcpb.Payment))
+	})
+}

@@ -71,3 +71,52 @@ func (r *Refunds) Create(ctx context.Context) error {
 	}
 	return resp.Body.Close()
 }
+
+// Orders' client retries reads only: its CheckRetry, set after
+// construction, leaves every other method to the caller.
+type Orders struct {
+	http *http.Client
+}
+
+func NewOrders() *Orders {
+	rc := retryablehttp.NewClient()
+	rc.CheckRetry = func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if resp != nil && resp.Request.Method != http.MethodGet {
+			return false, nil
+		}
+		return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	}
+	return &Orders{http: rc.StandardClient()}
+}
+
+func (o *Orders) Place(ctx context.Context, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	resp, err := o.http.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// idempotentOnly is the package's policy: retry only what is safe to send
+// again.
+func idempotentOnly(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if resp != nil && resp.Request.Method == http.MethodPost {
+		return false, nil
+	}
+	return retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+}
+
+func postWithPolicy(ctx context.Context) error {
+	c := retryablehttp.NewClient()
+	c.CheckRetry = idempotentOnly
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, endpoint, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.Do(req)
+	return err
+}
