@@ -458,6 +458,12 @@ func (m *model) sliceElems(di *defIndex, e ast.Expr, before token.Pos, depth int
 		return v.Elts, true
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(v.Fun).(*ast.Ident); ok && len(v.Args) > 0 {
+			if b, ok := m.info.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+				if len(v.Args) >= 2 && m.isZero(v.Args[1]) {
+					return []ast.Expr{}, true // make([]grpc.DialOption, 0, n)
+				}
+				return nil, false
+			}
 			if b, ok := m.info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
 				elems, ok := m.sliceElems(di, v.Args[0], v.Pos(), depth+1)
 				if !ok {
@@ -493,10 +499,23 @@ func (m *model) sliceElems(di *defIndex, e ast.Expr, before token.Pos, depth int
 		})
 		return elems, ok && elems != nil
 	case *ast.Ident:
+		o, _ := m.info.Uses[v].(*types.Var)
+		if o != nil && local(o) {
+			// var opts []grpc.DialOption: empty until appended to
+			var last *def
+			for i, d := range di.defs[o] {
+				if d.pos < before && (last == nil || d.pos > last.pos) {
+					last = &di.defs[o][i]
+				}
+			}
+			if last != nil && last.op == token.VAR && last.rhs == nil && !m.addressTaken(o) {
+				return []ast.Expr{}, true
+			}
+			return nil, false
+		}
 		// a package variable the package gives one value, and changes
 		// nowhere (no other assignment, no &v)
-		o, _ := m.info.Uses[v].(*types.Var)
-		if o == nil || local(o) || o.Pkg() != m.pass.Pkg || m.addressTaken(o) {
+		if o == nil || o.Pkg() != m.pass.Pkg || m.addressTaken(o) {
 			return nil, false
 		}
 		defs := m.packageDefs().defs[o]

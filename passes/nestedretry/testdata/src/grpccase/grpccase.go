@@ -190,3 +190,19 @@ func helperInterceptor(ctx context.Context, target string) error {
 		return conn.Invoke(ctx, "/payments.v1.Payments/CreatePayment", nil, nil) // want `\(\*grpc\.ClientConn\)\.Invoke \(3 attempts\) inside a retry, up to 10×3 = 30 calls; pass retry\.Disable\(\) on this call`
 	})
 }
+
+func declaredThenAppended(ctx context.Context, target string) error {
+	var opts []grpc.DialOption
+	opts = append(opts, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor()))
+	conn, err := grpc.NewClient(target, opts...)
+	if err != nil {
+		return err
+	}
+	client := grpcpb.NewPaymentsClient(conn)
+	callOpts := make([]grpc.CallOption, 0, 1)
+	callOpts = append(callOpts, retry.WithMax(2))
+	return avast.Do(func() error {
+		_, err := client.CreatePayment(ctx, &grpcpb.CreatePaymentRequest{}, callOpts...) // want `\(grpcpb\.PaymentsClient\)\.CreatePayment \(2 attempts\) inside a retry \(10 attempts\); pass retry\.Disable\(\) on this call`
+		return err
+	})
+}

@@ -333,3 +333,27 @@ func (a *Accounts) open(ctx context.Context, req *grpcpb.CreatePaymentRequest) e
 		return a.conn.Invoke(ctx, grpcpb.Payments_CreatePayment_FullMethodName, req, new(grpcpb.Payment))
 	})
 }
+
+type Wallets struct {
+	client grpcpb.PaymentsClient
+}
+
+func NewWallets(target string, tlsConf *tls.Config) (*Wallets, error) {
+	var opts []grpc.DialOption
+	opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(tlsConf)))
+	opts = append(opts, grpc.WithChainUnaryInterceptor(grpcretry.UnaryClientInterceptor(grpcretry.WithMax(3))))
+	conn, err := grpc.NewClient(target, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Wallets{client: grpcpb.NewPaymentsClient(conn)}, nil
+}
+
+func (w *Wallets) debit(ctx context.Context, req *grpcpb.CreatePaymentRequest) error {
+	callOpts := make([]grpc.CallOption, 0, 2)
+	callOpts = append(callOpts, grpcretry.Disable())
+	return retry.Do(func() error {
+		_, err := w.client.CreatePayment(ctx, req, callOpts...)
+		return err
+	})
+}
