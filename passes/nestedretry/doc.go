@@ -167,9 +167,9 @@ layers too). The check has no flags of its own.`},
   ` + "`grpc.WithDisableRetry()`" + `, or with neither the retry interceptor nor a ` + "`retryPolicy`" + `
   (a plain ` + "`grpc.NewClient(target, creds)`" + `, a service config with only ` + "`timeout`" + ` and
   ` + "`waitForReady`" + `). Options count wherever the package builds them: in the call, in a slice
-  literal, a slice appended to (` + "`opts = append(opts, grpc.WithDisableRetry())`" + `), a package
+  literal, a slice (declared empty or not) appended to (` + "`opts = append(opts, grpc.WithDisableRetry())`" + `), a package
   variable (` + "`var noRetry = []grpc.CallOption{retry.Disable()}`" + `) or a slice a function of the
-  package returns (` + "`grpc.NewClient(target, dialOptions()...)`" + `).
+  package returns (` + "`grpc.NewClient(target, dialOptions()...)`" + `), or an option it returns (` + "`noRetries()`" + `).
 - A layer the model cannot read: unknown means silent. A conn dialled with
   options it cannot list (the caller's ` + "`opts...`" + `, a service config that is not a
   constant), a go-retryablehttp client whose ` + "`RetryMax`" + ` is set to a value it cannot
