@@ -122,3 +122,12 @@ func (r *Result) clientSetting(s *Scope, field string, rhs ast.Expr) {
 	}
 	r.clientSets[s][field] = append(r.clientSets[s][field], rhs)
 }
+
+// clientCap records the cap a client's RetryMax value v gives, as the
+// model read it, for ClientEnv (clients.go) to read the same setting alike.
+func (r *Result) clientCap(v ast.Expr, c Cap) {
+	if r.clientCaps == nil {
+		r.clientCaps = make(map[ast.Expr]Cap)
+	}
+	r.clientCaps[v] = c
+}

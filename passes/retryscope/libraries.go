@@ -1082,6 +1082,7 @@ func (m *model) retryableSetting(di *defIndex, s *Scope, field string, rhs ast.E
 	switch field {
 	case "RetryMax":
 		s.Cap = m.retryMaxCap(di, rhs, pos)
+		m.res.clientCap(rhs, s.Cap)
 	case "Backoff":
 		k := WaitUnknown
 		if sel, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok {
@@ -1130,7 +1131,9 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 		m.res.clientSetting(s, kv.Key.(*ast.Ident).Name, kv.Value)
 		switch kv.Key.(*ast.Ident).Name {
 		case "RetryMax":
-			if c := m.retryMaxCap(di, kv.Value, kv.Pos()); !oneAttempt(c) {
+			c := m.retryMaxCap(di, kv.Value, kv.Pos())
+			m.res.clientCap(kv.Value, c)
+			if !oneAttempt(c) {
 				retries = true
 				s.Cap = c
 			}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/tls"
 	"net/http"
+	"time"
 
 	retry "github.com/avast/retry-go/v4"
 	grpcretry "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/retry"
@@ -356,4 +357,21 @@ func (w *Wallets) debit(ctx context.Context, req *grpcpb.CreatePaymentRequest) e
 		_, err := w.client.CreatePayment(ctx, req, callOpts...)
 		return err
 	})
+}
+
+// newRetryClient is the package's one constructor of retrying clients;
+// this caller turns the retries off on its own copy.
+func newRetryClient() *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	c.RetryWaitMin = 100 * time.Millisecond
+	return c
+}
+
+func pushOnce(ctx context.Context, url string) error {
+	c := newRetryClient()
+	c.RetryMax = 0
+	return retry.Do(func() error {
+		_, err := c.Post(url, "application/json", nil)
+		return err
+	}, retry.Context(ctx))
 }
