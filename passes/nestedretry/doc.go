@@ -161,8 +161,8 @@ layers too). The check has no flags of its own.`},
 - A layer that does not retry (issue 47): a retry library call of one attempt
   (` + "`retry.Attempts(1)`" + `, ` + "`MaxAttempts: 1`" + `, ` + "`Steps: 1`" + `), a go-retryablehttp client whose
   ` + "`RetryMax`" + ` is 0 (in its literal, or written after construction on the local it is
-  assigned to or on the struct field the package stores it in: ` + "`c.RetryMax = 0`" + `,
-  ` + "`r.rc.RetryMax = 0`" + `), the ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `, a gRPC call passed
+  assigned to, on the struct field the package stores it in, or on the client a helper of the package
+  returns: ` + "`c.RetryMax = 0`" + `, ` + "`r.rc.RetryMax = 0`" + `), the ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `, a gRPC call passed
   ` + "`retry.Disable()`" + ` or ` + "`retry.WithMax(1)`" + `, a call on a conn dialled with
   ` + "`grpc.WithDisableRetry()`" + `, or with neither the retry interceptor nor a ` + "`retryPolicy`" + `
   (a plain ` + "`grpc.NewClient(target, creds)`" + `, a service config with only ` + "`timeout`" + ` and
@@ -173,7 +173,9 @@ layers too). The check has no flags of its own.`},
 - A layer the model cannot read: unknown means silent. A conn dialled with
   options it cannot list (the caller's ` + "`opts...`" + `, a service config that is not a
   constant), a go-retryablehttp client whose ` + "`RetryMax`" + ` is set to a value it cannot
-  evaluate (` + "`rc.RetryMax = retries`" + `).
+  evaluate (` + "`rc.RetryMax = retries`" + `); a ` + "`RetryMax`" + ` copied from a field of the package's own is
+  read as the default the package gives that field (` + "`c.RetryMax = cfg.MaxRetries`" + ` with ` + "`MaxRetries: 2`" + `
+  in its ` + "`DefaultConfig`" + `: 3 attempts).
 - A retry inside a loop that does not retry: a loop over items, a poller or
   worker that never leaves on success.
 - A call of a function that loops over items without retrying.
