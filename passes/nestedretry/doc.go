@@ -84,8 +84,8 @@ to its vendored ` + "`wait.ExponentialBackoff`" + ` and gcrane's ` + "`backoffEr
 |---|---|---|
 | a hand-written retry loop that waits between attempts | its ` + "`for`" + ` keyword | (it is a retry) |
 | a retry library call (` + "`retry.Do`, `backoff.Retry`, `wait.ExponentialBackoff`" + `, failsafe-go, ...) | the call | (it is a retry) |
-| ` + "`(*retryablehttp.Client).Do/Get/Head/Post/PostForm`, `retryablehttp.Get/...`, `(*retryablehttp.RoundTripper).RoundTrip`" + ` | the call | ` + "`RetryMax`" + ` is 0 (or a ` + "`Client`" + ` literal without ` + "`RetryMax`" + `) |
-| ` + "`(*net/http.Client).Do/Get/...`" + ` on a client built by ` + "`(*retryablehttp.Client).StandardClient()`" + ` or with a ` + "`retryablehttp.RoundTripper`" + ` transport | the call | the retryablehttp client's ` + "`RetryMax`" + ` is 0 |
+| ` + "`(*retryablehttp.Client).Do/Get/Head/Post/PostForm`, `retryablehttp.Get/...`, `(*retryablehttp.RoundTripper).RoundTrip`" + ` | the call | ` + "`RetryMax`" + ` is 0 (or a ` + "`Client`" + ` literal without ` + "`RetryMax`" + `), or set to what the model cannot evaluate |
+| ` + "`(*net/http.Client).Do/Get/...`" + ` on a client built by ` + "`(*retryablehttp.Client).StandardClient()`" + ` or with a ` + "`retryablehttp.RoundTripper`" + ` transport | the call | the retryablehttp client's ` + "`RetryMax`" + ` is 0, or set to what the model cannot evaluate |
 | ` + "`(*net/http.Client).Do/Get/...`" + ` on a client whose transport comes (directly or under another RoundTripper) from a function of another package that returns a retrying RoundTripper: every value it returns is of one type whose ` + "`RoundTrip`" + ` reaches a retry layer (go-containerregistry's ` + "`transport.NewRetry`" + `, known by its fact) | the call | the function returns another transport |
 | stripe-go API calls (` + "`sc.V1PaymentIntents.Create`, `paymentintent.New`" + `, ...) | the call | ` + "`MaxNetworkRetries`" + ` is 0 on that backend (default 2 retries: 3 attempts) |
 | aws-sdk-go-v2 service operations (` + "`client.RunInstances(ctx, in)`" + `) | the call | the retryer is ` + "`aws.NopRetryer`" + ` or max attempts is 1 (default 3 attempts) |
@@ -158,6 +158,24 @@ so ` + "`-retry-funcs`" + ` applies: functions listed there are outer and inner
 layers too). The check has no flags of its own.`},
 		{Title: "Not reported", Text: `
 - Two retries one after the other.
+- A layer that does not retry (issue 47): a retry library call of one attempt
+  (` + "`retry.Attempts(1)`" + `, ` + "`MaxAttempts: 1`" + `, ` + "`Steps: 1`" + `), a go-retryablehttp client whose
+  ` + "`RetryMax`" + ` is 0 (in its literal, or written after construction on the local it is
+  assigned to, on the struct field the package stores it in, or on the client a helper of the package
+  returns: ` + "`c.RetryMax = 0`" + `, ` + "`r.rc.RetryMax = 0`" + `), the ` + "`*http.Client`" + ` of its ` + "`StandardClient()`" + `, a gRPC call passed
+  ` + "`retry.Disable()`" + ` or ` + "`retry.WithMax(1)`" + `, a call on a conn dialled with
+  ` + "`grpc.WithDisableRetry()`" + `, or with neither the retry interceptor nor a ` + "`retryPolicy`" + `
+  (a plain ` + "`grpc.NewClient(target, creds)`" + `, a service config with only ` + "`timeout`" + ` and
+  ` + "`waitForReady`" + `). Options count wherever the package builds them: in the call, in a slice
+  literal, a slice (declared empty or not) appended to (` + "`opts = append(opts, grpc.WithDisableRetry())`" + `), a package
+  variable (` + "`var noRetry = []grpc.CallOption{retry.Disable()}`" + `) or a slice a function of the
+  package returns (` + "`grpc.NewClient(target, dialOptions()...)`" + `), or an option it returns (` + "`noRetries()`" + `).
+- A layer the model cannot read: unknown means silent. A conn dialled with
+  options it cannot list (the caller's ` + "`opts...`" + `, a service config that is not a
+  constant), a go-retryablehttp client whose ` + "`RetryMax`" + ` is set to a value it cannot
+  evaluate (` + "`rc.RetryMax = retries`" + `); a ` + "`RetryMax`" + ` copied from a field of the package's own is
+  read as the default the package gives that field (` + "`c.RetryMax = cfg.MaxRetries`" + ` with ` + "`MaxRetries: 2`" + `
+  in its ` + "`DefaultConfig`" + `: 3 attempts).
 - A retry inside a loop that does not retry: a loop over items, a poller or
   worker that never leaves on success.
 - A call of a function that loops over items without retrying.
@@ -240,7 +258,8 @@ config whose ` + "`retryPolicy`" + ` the model can read (a constant ` + "`grpc.W
 the methods of generated stubs built on it with ` + "`pb.NewXClient(conn)`" + `, traced through variables, fields and
 the package's functions back to the dial) are a retry layer; a ` + "`retry.WithMax`" + `/` + "`retry.Disable`" + ` passed
 to the call overrides the interceptor's. grpc-go's transparent retries (an RPC that never reached the server
-application) are no layer, nor is a conn the package does not dial.
+application) are no layer, nor is a conn the package does not dial, nor one whose options the model
+cannot list or whose service config is not a constant (see Not reported: what counts as a disabled layer).
 
 ` + "```go" + `
 conn, _ := grpc.NewClient(target, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(retry.WithMax(3))))

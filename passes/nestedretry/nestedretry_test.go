@@ -67,6 +67,13 @@ func TestClients(t *testing.T) {
 	testgopath.Check(t, Analyzer, "retryablehttpcase", "stripecase", "stripeoff", "awscase", "k8scase", "gaxcase", "cloud.google.com/go/secrets", "grpccase", "funcvalues")
 }
 
+// TestDisabledLayers: look-alikes (issue 47) whose inner layer makes one
+// attempt (turned off per call, at the dial, after construction) or cannot
+// be read: no finding.
+func TestDisabledLayers(t *testing.T) {
+	testgopath.Check(t, Analyzer, "layersoff")
+}
+
 // TestAcrossPackages: layers reached through other packages' functions;
 // policyuse calls the model's policies package (retryscope's testdata, in
 // testdata/borrow.txt).

@@ -51,7 +51,11 @@ or a failure of its take), does not count its failures, and whose attempt hands 
 (` + "`j, err := q.Dequeue(ctx)`" + `, ` + "`m, err := sub.NextMsg(d)`" + `) waits out its source after a failure; it does not
 retry a call. A reconnect loop stays a retry: its attempt returns only an error, or opens what the pass serves (a
 connection or session it closes, a stream it reads in a loop of its own), or returns what the next attempt starts
-from (a member id, a revision).`,
+from (a member id, a revision). A layer that makes one attempt
+never waits, so it is not reported (issue 47): a go-retryablehttp client whose ` + "`RetryMax`" + ` is 0, in its literal or
+written after construction on the local it is assigned to or on the struct field the package stores it in
+(` + "`c.RetryMax = 0`" + `, ` + "`r.rc.RetryMax = 0`" + `), a retry library call of one attempt (` + "`retry.Attempts(1)`" + `). A
+` + "`Backoff`" + ` written after construction counts the same way (` + "`r.rc.Backoff = retryablehttp.LinearJitterBackoff`" + `).`,
 	Rule: `Backoff with full jitter: sleep = random(0, min(cap, base * 2^attempt)).
 Fixed delays without jitter synchronize clients into waves (thundering herd).`,
 	Before: `

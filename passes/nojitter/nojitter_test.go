@@ -8,7 +8,7 @@ import (
 )
 
 func TestNoJitter(t *testing.T) {
-	testgopath.Check(t, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults", "hooks", "methodvalue", "override", "workers")
+	testgopath.Check(t, nojitter.Analyzer, "jitter", "libraries", "jobs", "predicate", "delays", "notfor", "grpcbackoff", "defaults", "hooks", "methodvalue", "override", "workers", "layersoff")
 }
 
 func TestJitterFix(t *testing.T) {

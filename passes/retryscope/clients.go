@@ -486,19 +486,24 @@ func (e *ClientEnv) retryableClient(r *ClientRegion) setting {
 			case *ast.CallExpr:
 				if name, _ := e.calleeOf(n); name == retryable+".NewClient" {
 					found = true
-					if sc := e.Res.Of(n); sc != nil {
+					switch sc := e.Res.Of(n); {
+					case sc == nil:
+						s.off = true // one attempt: no scope (oneAttempt)
+					case sc.Cap.Kind == CapBounded, unreadLayer(sc.Cap):
+						s.unknown = true // RetryMax set to what the model cannot read
+					default:
 						s.set(capAttempts(sc.Cap))
-						if sc.Cap.Kind == CapKnown && sc.Cap.N <= 1 {
-							s.off = true
-						}
 					}
 				}
 			case *ast.CompositeLit:
 				if e.typeIn(n, func(p string) bool { return p == retryable }, "Client") {
 					found = true
-					if sc := e.Res.Of(n); sc == nil {
+					switch sc := e.Res.Of(n); {
+					case sc == nil:
 						s.off = true // RetryMax 0
-					} else {
+					case sc.Cap.Kind == CapBounded:
+						s.unknown = true
+					default:
 						s.set(capAttempts(sc.Cap))
 					}
 				}
@@ -508,6 +513,13 @@ func (e *ClientEnv) retryableClient(r *ClientRegion) setting {
 	}
 	if !found {
 		s = e.configured(r, "retryablehttp", e.retryMaxSetting)
+	} else {
+		// settings written on the client after construction, where the
+		// model does not see them as its own: a caller's c.RetryMax = 0
+		// on the client a helper of the package returns
+		later := e.configured(&ClientRegion{Nodes: r.Nodes}, "retryablehttp", e.retryMaxSetting)
+		s.off = s.off || later.off
+		s.unknown = s.unknown || later.unknown
 	}
 	if s.attempts == 0 {
 		s.attempts = retryableDefault
@@ -521,12 +533,27 @@ func (e *ClientEnv) retryMaxSetting(s *setting, n ast.Node) {
 		return e.typeIn(x, func(p string) bool { return p == retryable }, "Client")
 	}
 	e.fieldSetting(n, "RetryMax", isClient, func(v ast.Expr) {
-		if k, ok := e.intValue(v); !ok {
+		if c := e.retryMaxCap(v); c.Kind != CapKnown {
 			s.unknown = true
 		} else {
-			s.set(k + 1)
+			s.set(c.N)
 		}
 	})
+}
+
+// retryMaxCap reads a RetryMax value: as the model read it, when the
+// model read this setting as its client's (retryMaxCap: a constant, or a
+// field of the package's own with a default), else a constant's.
+func (e *ClientEnv) retryMaxCap(v ast.Expr) Cap {
+	if e.Res != nil {
+		if c, ok := e.Res.clientCaps[v]; ok {
+			return c
+		}
+	}
+	if k, ok := e.intValue(v); ok {
+		return Cap{Kind: CapKnown, N: k + 1}
+	}
+	return Cap{Kind: CapBounded}
 }
 
 // roundTripper evaluates a *retryablehttp.RoundTripper: it sends through
@@ -632,10 +659,10 @@ func (e *ClientEnv) grpcLayer(call *ast.CallExpr, fn *types.Func) (SelfRetry, bo
 	l := SelfRetry{Library: grpcPath, Client: true}
 	worst := 1
 	for _, conn := range conns {
-		if !conn.Retries(opts) {
-			return SelfRetry{}, false
-		}
 		a := conn.Attempts(opts)
+		if oneAttempt(a) || unreadLayer(a) {
+			return SelfRetry{}, false // no retries, or none the model can tell
+		}
 		if conn.Interceptor {
 			l.Library = grpcRetry
 		}

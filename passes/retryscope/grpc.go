@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // gRPC, as google.golang.org/grpc v1.85.0 and go-grpc-middleware v2.3.4
@@ -294,32 +296,24 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 	maxCall, maxCallUnknown := grpcMaxCallAttempts, false
 	var config ast.Expr
 	disabled := false
-	for _, o := range opts {
-		oc, ok := m.origin(di, o, call.Pos()).(*ast.CallExpr)
-		if !ok {
+	for _, opt := range m.dialOptions(di, opts, call.Pos(), 0) {
+		oc, di, before := opt.call, opt.di, opt.before
+		if oc == nil {
 			c.Unknown = true // an option held in a field or made elsewhere
 			continue
 		}
 		fn := m.callee(oc)
-		if fn == nil || fn.Pkg() == nil {
-			c.Unknown = true
-			continue
-		}
-		if fn.Pkg().Path() != grpcPath {
-			c.Unknown = true // a helper that may add interceptors
-			continue
-		}
 		switch fn.Name() {
 		case "WithUnaryInterceptor", "WithStreamInterceptor", "WithChainUnaryInterceptor", "WithChainStreamInterceptor":
 			args := oc.Args
 			if oc.Ellipsis.IsValid() {
 				var still bool
-				if args, still = m.spread(di, args, call.Pos()); still {
+				if args, still = m.spread(di, args, before); still {
 					c.Unknown = true
 				}
 			}
 			for _, a := range args {
-				ic, ifn := m.callIn(di, a, call.Pos(), grpcRetry)
+				ic, ifn := m.callIn(di, a, before, grpcRetry)
 				if ic == nil {
 					continue // an interceptor of the code's own
 				}
@@ -328,11 +322,11 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 					ropts := ic.Args
 					if ic.Ellipsis.IsValid() {
 						var still bool
-						if ropts, still = m.spread(di, ropts, call.Pos()); still {
+						if ropts, still = m.spread(di, ropts, before); still {
 							c.Options.Unknown = true
 						}
 					}
-					o := m.grpcOptions(di, ropts, call.Pos())
+					o := m.grpcOptions(di, ropts, before)
 					o.Unknown = o.Unknown || c.Options.Unknown
 					if !c.Interceptor || o.Max.Kind != CapUnknown {
 						c.Options = o
@@ -388,6 +382,53 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 		s.Waits = append(s.Waits, Wait{Kind: WaitJittered, Pos: config.Pos(), Node: config, Library: true, Setting: "retryPolicy"})
 	}
 	return s
+}
+
+// dialOption is a grpc call making a dial option, with the def index its
+// arguments are read in, before a position.
+type dialOption struct {
+	call   *ast.CallExpr
+	di     *defIndex
+	before token.Pos
+}
+
+// dialOptions returns the grpc calls that make the dial options opts (read
+// in di before a position): an option's own call, or the calls a function
+// of the package returns (withRetries() returning
+// grpc.WithChainUnaryInterceptor(...)), read in that function. A nil call
+// is an option the model cannot read: held in a field, a parameter, made
+// by another package's helper that may add interceptors.
+func (m *model) dialOptions(di *defIndex, opts []ast.Expr, before token.Pos, depth int) []dialOption {
+	var out []dialOption
+	for _, o := range opts {
+		oc, ok := m.origin(di, o, before).(*ast.CallExpr)
+		fn := (*types.Func)(nil)
+		if ok {
+			fn = m.callee(oc)
+		}
+		switch {
+		case fn == nil || fn.Pkg() == nil:
+			out = append(out, dialOption{})
+		case fn.Pkg().Path() == grpcPath:
+			out = append(out, dialOption{oc, di, before})
+		case m.funcs[fn] != nil && fn.Signature().Results().Len() == 1 && depth < maxDepth:
+			fd := m.funcs[fn]
+			fdi := m.defIndex(fd)
+			n := len(out)
+			astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+				if ret, isRet := n.(*ast.ReturnStmt); isRet && len(ret.Results) == 1 {
+					out = append(out, m.dialOptions(fdi, ret.Results, ret.Pos(), depth+1)...)
+				}
+				return true
+			})
+			if len(out) == n {
+				out = append(out, dialOption{})
+			}
+		default:
+			out = append(out, dialOption{})
+		}
+	}
+	return out
 }
 
 // grpcOptions reads go-grpc-middleware retry options.

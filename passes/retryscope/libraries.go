@@ -187,8 +187,18 @@ func inPkg(name, path string) (string, bool) {
 	return rest, true
 }
 
-// call returns the retry scope a library call makes, or nil.
+// call returns the retry scope a library call makes, or nil: none when
+// it makes one attempt (oneAttempt).
 func (m *model) call(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
+	s := m.libraryCall(di, fn, call)
+	if s == nil || oneAttempt(s.Cap) {
+		return nil
+	}
+	return s
+}
+
+// libraryCall reads the retry scope a library call makes, or nil.
+func (m *model) libraryCall(di *defIndex, fn ast.Node, call *ast.CallExpr) *Scope {
 	callee := m.callee(call)
 	if callee == nil || callee.Pkg() == nil {
 		return nil
@@ -406,28 +416,115 @@ func unknownOptions(s *Scope, wait *Wait) {
 }
 
 // spread returns the options of a call whose last argument is a spread
-// slice (opts...): the other arguments and the elements of the slice
-// literal the local variable was made from (opts := []retry.Option{...}).
-// It reports true (still spread) when the model cannot list them.
+// slice (opts...): the other arguments and the elements the slice holds
+// (sliceElems). It reports true (still spread) when the model cannot list
+// them.
 func (m *model) spread(di *defIndex, args []ast.Expr, before token.Pos) ([]ast.Expr, bool) {
 	if len(args) == 0 {
 		return args, true
 	}
-	lit, ok := m.origin(di, args[len(args)-1], before).(*ast.CompositeLit)
+	elems, ok := m.sliceElems(di, args[len(args)-1], before, 0)
 	if !ok {
 		return args, true
 	}
-	if t := m.info.TypeOf(lit); t == nil {
-		return args, true
-	} else if _, ok := t.Underlying().(*types.Slice); !ok {
-		return args, true
+	return append(append([]ast.Expr(nil), args[:len(args)-1]...), elems...), false
+}
+
+// sliceElems lists the elements of the slice e holds before a position,
+// wherever the package builds it: a slice literal (opts :=
+// []retry.Option{...}), a local appended to (opts = append(opts, o), or
+// append(opts, more...)), a package variable whose only value is one
+// (var noRetry = []grpc.CallOption{...}), or the result of a function of
+// the package every return of which is one (dialOptions()). Elements made
+// in another function are returned as they are written there. It reports
+// false when the model cannot list them: a parameter, a field, a value
+// changed elsewhere.
+func (m *model) sliceElems(di *defIndex, e ast.Expr, before token.Pos, depth int) ([]ast.Expr, bool) {
+	if depth > maxDepth {
+		return nil, false
 	}
-	for _, e := range lit.Elts {
-		if _, ok := e.(*ast.KeyValueExpr); ok {
-			return args, true
+	switch v := m.origin(di, e, before).(type) {
+	case *ast.CompositeLit:
+		if t := m.info.TypeOf(v); t == nil {
+			return nil, false
+		} else if _, ok := t.Underlying().(*types.Slice); !ok {
+			return nil, false
 		}
+		for _, e := range v.Elts {
+			if _, ok := e.(*ast.KeyValueExpr); ok {
+				return nil, false
+			}
+		}
+		return v.Elts, true
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(v.Fun).(*ast.Ident); ok && len(v.Args) > 0 {
+			if b, ok := m.info.Uses[id].(*types.Builtin); ok && b.Name() == "make" {
+				if len(v.Args) >= 2 && m.isZero(v.Args[1]) {
+					return []ast.Expr{}, true // make([]grpc.DialOption, 0, n)
+				}
+				return nil, false
+			}
+			if b, ok := m.info.Uses[id].(*types.Builtin); ok && b.Name() == "append" {
+				elems, ok := m.sliceElems(di, v.Args[0], v.Pos(), depth+1)
+				if !ok {
+					return nil, false
+				}
+				more := v.Args[1:]
+				if v.Ellipsis.IsValid() {
+					if more, ok = m.sliceElems(di, more[len(more)-1], v.Pos(), depth+1); !ok {
+						return nil, false
+					}
+				}
+				return append(append([]ast.Expr(nil), elems...), more...), true
+			}
+		}
+		fn := m.callee(v)
+		fd := m.funcs[fn]
+		if fn == nil || fd == nil || fn.Signature().Results().Len() != 1 {
+			return nil, false
+		}
+		fdi := m.defIndex(fd)
+		var elems []ast.Expr
+		ok := true
+		astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+			if ret, isRet := n.(*ast.ReturnStmt); isRet && ok {
+				var es []ast.Expr
+				if len(ret.Results) != 1 {
+					ok = false
+				} else if es, ok = m.sliceElems(fdi, ret.Results[0], ret.Pos(), depth+1); ok {
+					elems = append(elems, es...)
+				}
+			}
+			return ok
+		})
+		return elems, ok && elems != nil
+	case *ast.Ident:
+		o, _ := m.info.Uses[v].(*types.Var)
+		if o != nil && local(o) {
+			// var opts []grpc.DialOption: empty until appended to
+			var last *def
+			for i, d := range di.defs[o] {
+				if d.pos < before && (last == nil || d.pos > last.pos) {
+					last = &di.defs[o][i]
+				}
+			}
+			if last != nil && last.op == token.VAR && last.rhs == nil && !m.addressTaken(o) {
+				return []ast.Expr{}, true
+			}
+			return nil, false
+		}
+		// a package variable the package gives one value, and changes
+		// nowhere (no other assignment, no &v)
+		if o == nil || o.Pkg() != m.pass.Pkg || m.addressTaken(o) {
+			return nil, false
+		}
+		defs := m.packageDefs().defs[o]
+		if len(defs) != 1 || defs[0].op != token.VAR || defs[0].rhs == nil || defs[0].tuple >= 0 {
+			return nil, false
+		}
+		return m.sliceElems(m.packageDefs(), defs[0].rhs, defs[0].pos+1, depth+1)
 	}
-	return append(append([]ast.Expr(nil), args[:len(args)-1]...), lit.Elts...), false
+	return nil, false
 }
 
 // opBody returns the body of the operation passed to a library, when it is
@@ -956,42 +1053,64 @@ func (m *model) retryPolicy(di *defIndex, e ast.Expr) (backoff, bool) {
 
 // retryableClient models retryablehttp.NewClient(): 4 retries (5 attempts),
 // exponential backoff without jitter, no overall deadline; field
-// assignments on the client change them.
+// assignments on the client change them (retryableSetting), on the local
+// it is assigned to here, and on the struct field the package stores it
+// in (storedClientSettings).
 func (m *model) retryableClient(di *defIndex, s *Scope, call *ast.CallExpr) {
 	s.Kind = Client
 	s.Cap = Cap{Kind: CapKnown, N: 5, Pos: call.Pos()}
 	s.Deadline = Deadline{Kind: DeadlineNone}
 	s.Trigger = TriggerStatus
-	wait := Wait{Kind: WaitGrowth, Pos: call.Pos(), Node: call, Library: true, Setting: "retryablehttp.DefaultBackoff"}
+	s.Waits = []Wait{{Kind: WaitGrowth, Pos: call.Pos(), Node: call, Library: true, Setting: "retryablehttp.DefaultBackoff"}}
 	for o, defs := range di.defs {
 		for _, d := range defs {
 			if d.rhs != call {
 				continue
 			}
 			for _, fs := range di.fields[o] {
-				switch fs.field {
-				case "RetryMax":
-					if n, ok := m.intConst(fs.rhs); ok {
-						s.Cap = Cap{Kind: CapKnown, N: int(n) + 1, Pos: fs.pos}
-					} else {
-						s.Cap = Cap{Kind: CapBounded, Pos: fs.pos}
-					}
-				case "Backoff":
-					k := WaitUnknown
-					if sel, ok := ast.Unparen(fs.rhs).(*ast.SelectorExpr); ok {
-						switch m.objName(sel.Sel) {
-						case retryable + ".DefaultBackoff":
-							k = WaitGrowth
-						case retryable + ".LinearJitterBackoff", retryable + ".RateLimitLinearJitterBackoff":
-							k = WaitJittered
-						}
-					}
-					wait = Wait{Kind: k, Pos: fs.pos, Node: fs.rhs, Library: true, Setting: "Backoff"}
-				}
+				m.retryableSetting(di, s, fs.field, fs.rhs, fs.pos)
 			}
 		}
 	}
-	s.Waits = []Wait{wait}
+}
+
+// retryableSetting applies to a go-retryablehttp client's scope s the
+// assignment of rhs (read in di) to its field (at pos): RetryMax sets its
+// cap, Backoff its wait.
+func (m *model) retryableSetting(di *defIndex, s *Scope, field string, rhs ast.Expr, pos token.Pos) {
+	m.res.clientSetting(s, field, rhs)
+	switch field {
+	case "RetryMax":
+		s.Cap = m.retryMaxCap(di, rhs, pos)
+		m.res.clientCap(rhs, s.Cap)
+	case "Backoff":
+		k := WaitUnknown
+		if sel, ok := ast.Unparen(rhs).(*ast.SelectorExpr); ok {
+			switch m.objName(sel.Sel) {
+			case retryable + ".DefaultBackoff":
+				k = WaitGrowth
+			case retryable + ".LinearJitterBackoff", retryable + ".RateLimitLinearJitterBackoff":
+				k = WaitJittered
+			}
+		}
+		s.Waits = []Wait{{Kind: k, Pos: pos, Node: rhs, Library: true, Setting: "Backoff"}}
+	}
+}
+
+// retryMaxCap is the cap a go-retryablehttp RetryMax value (read in di)
+// gives: a constant's, or the default the package gives the field of its
+// own the value is read from (c.RetryMax = cfg.MaxRetries, intDefault);
+// bounded otherwise (a parameter, a computed value: the users' choice).
+func (m *model) retryMaxCap(di *defIndex, rhs ast.Expr, pos token.Pos) Cap {
+	if n, ok := m.intConst(rhs); ok {
+		return Cap{Kind: CapKnown, N: int(n) + 1, Pos: pos}
+	}
+	if f := m.fieldOf(m.origin(di, rhs, pos)); f != nil {
+		if n, ok := m.intDefault(f, 0); ok {
+			return Cap{Kind: CapKnown, N: int(n) + 1, Pos: pos}
+		}
+	}
+	return Cap{Kind: CapBounded, Pos: pos}
 }
 
 // clientLit models &retryablehttp.Client{...}: a literal retries only when
@@ -1009,16 +1128,14 @@ func (m *model) clientLit(di *defIndex, fn ast.Node, lit *ast.CompositeLit) *Sco
 		if !ok {
 			continue
 		}
+		m.res.clientSetting(s, kv.Key.(*ast.Ident).Name, kv.Value)
 		switch kv.Key.(*ast.Ident).Name {
 		case "RetryMax":
-			if n, ok := m.intConst(kv.Value); ok {
-				if n > 0 {
-					retries = true
-					s.Cap = Cap{Kind: CapKnown, N: int(n) + 1, Pos: kv.Pos()}
-				}
-			} else {
+			c := m.retryMaxCap(di, kv.Value, kv.Pos())
+			m.res.clientCap(kv.Value, c)
+			if !oneAttempt(c) {
 				retries = true
-				s.Cap = Cap{Kind: CapBounded, Pos: kv.Pos()}
+				s.Cap = c
 			}
 		case "Backoff":
 			if sel, ok := ast.Unparen(kv.Value).(*ast.SelectorExpr); ok {

@@ -324,6 +324,10 @@ type Result struct {
 	grpcConns map[*ast.CallExpr]*GRPCConn
 	grpcOrder []*GRPCConn
 	grpcCalls map[*ast.CallExpr]*GRPCOptions
+	// the fields set on each go-retryablehttp client (see ClientSettings)
+	clientSets map[*Scope]map[string][]ast.Expr
+	// the cap each RetryMax value the model read gives (retryMaxCap)
+	clientCaps map[ast.Expr]Cap
 	// the def index of each outermost function (see Defs)
 	info *types.Info
 	defs map[ast.Node]*DefIndex

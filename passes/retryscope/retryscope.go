@@ -190,6 +190,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.consumers()
 	m.res.sort()
 	m.indexFlows()
+	m.storedClientSettings()
 	return m.res
 }
 

@@ -138,6 +138,21 @@ func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
 	return true
 }
 
+// resendsEveryMethod reports whether the retrying client sc re-sends a
+// POST as it does a GET: every CheckRetry the package gives it, in its
+// literal or after construction (retryscope.ClientSettings), is a policy
+// that retries every method alike (everyMethodPolicy), or it has none (the
+// library's default). A policy the check cannot read, or one that reads
+// the request's method, may leave POSTs alone: no finding (issue 47).
+func (c *checker) resendsEveryMethod(sc *retryscope.Scope) bool {
+	for _, v := range c.res.ClientSettings(sc, "CheckRetry") {
+		if !c.everyMethodPolicy(v) {
+			return false
+		}
+	}
+	return true
+}
+
 // predicateField reports whether key names the retry predicate field of
 // a client literal (retryablehttp's Client.CheckRetry).
 func (c *checker) predicateField(key ast.Expr) bool {

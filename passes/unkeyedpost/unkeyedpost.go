@@ -635,6 +635,9 @@ func (c *checker) check(fd *ast.FuncDecl, s *sendInfo) {
 	var scope *retryscope.Scope
 	where, fix := "", "mint one above the retry with idempotency.NewKey()"
 	if s.client != nil {
+		if !c.resendsEveryMethod(s.client) {
+			return
+		}
 		scope = s.client
 		where, fix = " through a retryablehttp client", "set one from idempotency.NewKey()"
 	} else {

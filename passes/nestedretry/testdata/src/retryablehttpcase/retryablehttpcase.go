@@ -148,3 +148,29 @@ func ifacePlain(url string) error {
 		time.Sleep(time.Second)
 	}
 }
+
+// Config's MaxRetries defaults to 2 in the package: a RetryMax read from
+// it is 3 attempts, wherever the client is configured (issue 47).
+type Config struct {
+	MaxRetries int
+}
+
+func DefaultConfig() *Config { return &Config{MaxRetries: 2} }
+
+type API struct {
+	cfg *Config
+}
+
+func (a *API) client() *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	c.RetryMax = a.cfg.MaxRetries
+	return c
+}
+
+func (a *API) sync(url string) error {
+	rc := a.client()
+	return retry.Do(func() error {
+		_, err := rc.Post(url, "application/json", nil) // want `\(\*retryablehttp\.Client\)\.Post retries by itself \(3 attempts\) inside a retry, up to 10×3 = 30 calls; set RetryMax to 0`
+		return err
+	})
+}

@@ -52,9 +52,21 @@ func dials(ctx context.Context, cfg string) {
 	grpc.NewClient("dns:///payments", grpc.WithDefaultServiceConfig(cfg)) // a config the model cannot read
 	grpc.NewClient("dns:///payments", grpc.WithUnaryInterceptor(logging)) // an interceptor of the code's own
 	more := []grpc.DialOption{creds}
-	more = append(more, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(retry.WithMax(3))))
-	grpc.NewClient("dns:///payments", more...) // options the model cannot list
+	more = append(more, grpc.WithDisableRetry())
+	grpc.NewClient("dns:///payments", append(more, grpc.WithDefaultServiceConfig(policy))...) // appended options are listed: retries disabled
+	grpc.NewClient("dns:///payments", callerOptions()...)                                     // a helper's options the model cannot list
 }
+
+// options appended to a slice are listed (issue 47)
+func appended() {
+	more := []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	more = append(more, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(retry.WithMax(3))))
+	grpc.NewClient("dns:///payments", more...) // want `retrying-client cap=3 deadline=caller's-context waits=jittered nobody`
+}
+
+var extra []grpc.DialOption
+
+func callerOptions() []grpc.DialOption { return extra }
 
 func logging(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	return invoker(ctx, method, req, reply, cc, opts...)

@@ -12,9 +12,10 @@ func optionsInSlice() {
 	retrygo.Do(op, opts...) // want `library-call cap=none deadline=none waits=constant body`
 }
 
+// options appended to a slice are listed (issue 47)
 func optionsInSliceBounded() {
 	opts := []retrygo.Option{retrygo.Attempts(3)}
-	retrygo.Do(op, append(opts, retrygo.Delay(time.Second))...) // want `library-call cap=unknown deadline=unknown waits=unknown body`
+	retrygo.Do(op, append(opts, retrygo.Delay(time.Second))...) // want `library-call cap=3 deadline=none waits=jittered body`
 }
 
 var attemptsOpt = func(n uint) retrygo.Option { return retrygo.Attempts(n) }
