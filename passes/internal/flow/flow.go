@@ -97,6 +97,8 @@ type Package struct {
 	info   *types.Info
 	mu     sync.Mutex
 	forest map[*ssa.Function]*Forest
+
+	noReturn map[*types.Func]bool // the package's own functions that never return
 }
 
 func build(in Input) (p *Package, err error) {
@@ -109,7 +111,8 @@ func build(in Input) (p *Package, err error) {
 		}
 	}()
 	prog := ssa.NewProgram(in.Fset, ssa.BuilderMode(0))
-	prog.SetNoReturn(NeverReturns)
+	own := ownNoReturn(in.Files, in.Info)
+	prog.SetNoReturn(func(fn *types.Func) bool { return NeverReturns(fn) || own[fn.Origin()] })
 	for _, imp := range in.Pkg.Imports() {
 		prog.CreatePackage(imp, nil, nil, true)
 	}
@@ -123,6 +126,8 @@ func build(in Input) (p *Package, err error) {
 		bySyn:  make(map[ast.Node]*ssa.Function),
 		info:   in.Info,
 		forest: make(map[*ssa.Function]*Forest),
+
+		noReturn: own,
 	}
 	var add func(fn *ssa.Function)
 	add = func(fn *ssa.Function) {

@@ -22,6 +22,12 @@ const (
 	// closure the iterator calls once a pass; returning true asks for the
 	// next pass.
 	Yield
+	// Recursion is a call graph cycle: a function that calls itself,
+	// directly or through one of its own function literals (Cycles).
+	Recursion
+	// Reschedule is a function that schedules itself with time.AfterFunc
+	// (Cycles).
+	Reschedule
 )
 
 func (k LoopKind) String() string {
@@ -32,12 +38,18 @@ func (k LoopKind) String() string {
 		return "irreducible"
 	case Yield:
 		return "yield"
+	case Recursion:
+		return "recursion"
+	case Reschedule:
+		return "reschedule"
 	}
 	return "?"
 }
 
 // An Edge is a control-flow edge. To is nil for the back edge of a Yield
-// loop: From returns true, and the iterator calls the closure again.
+// loop (From returns true, and the iterator calls the closure again) and
+// of a Recursion or Reschedule (From holds the call that starts the next
+// pass).
 type Edge struct {
 	From, To *ssa.BasicBlock
 }
@@ -77,7 +89,14 @@ type Loop struct {
 	Children []*Loop
 
 	in []bool // by block index
+
+	site   *ssa.Call // the call that starts a Recursion or Reschedule's next pass
+	forest *Forest   // the loops of Fn, for a Recursion or Reschedule
 }
+
+// Site returns the call that starts the next pass of a Recursion or
+// Reschedule; nil for the other kinds.
+func (l *Loop) Site() *ssa.Call { return l.site }
 
 // Contains reports whether b is one of the loop's blocks.
 func (l *Loop) Contains(b *ssa.BasicBlock) bool {

@@ -71,14 +71,19 @@ func TestModelLoops(t *testing.T) {
 		}
 		engine := make(map[token.Pos]bool)
 		for _, fn := range p.Funcs {
-			for _, l := range p.Loops(fn).Loops {
-				calls := l.RepeatingCalls()
-				if len(calls) == 0 || l.Syntax == nil {
+			loops := append(slices.Clone(p.Loops(fn).Loops), p.Cycles(fn)...)
+			for _, l := range loops {
+				attempts := l.Attempts()
+				if len(attempts) == 0 || l.Syntax == nil {
 					continue
 				}
 				var cs []string
-				for _, c := range calls {
-					cs = append(cs, callName(c))
+				for _, a := range attempts {
+					c := callName(a.Call) + ":" + a.Test.String()
+					if a.OnSuccess {
+						c += ":on-success"
+					}
+					cs = append(cs, c)
 				}
 				pos := l.Syntax.Pos()
 				engine[pos] = true
