@@ -52,9 +52,10 @@ func (t Test) String() string {
 type Attempt struct {
 	Call *ssa.Call
 	Test Test
-	// If is the branch that decides: the first, in block order, of the
-	// loop's branches on the call's results with one edge that repeats and
-	// one that does not; for ErrNil, the If of Outcome.
+	// If is the branch that decides: of the loop's branches on the call's
+	// results with one edge that repeats and one that does not, the first
+	// in block order that does not repeat on success, else the first; for
+	// an ErrNil whose failure edge repeats, the If of Outcome.
 	If           *ssa.If
 	Again, Leave Edge
 	// OnSuccess is true when the pass repeats when the call succeeded: the
@@ -77,10 +78,6 @@ func (l *Loop) Attempts() []*Attempt {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
 			if !ok || !Fallible(call) || call == l.site {
-				continue
-			}
-			// a cycle's attempt is made in the loop of Fn that makes the call
-			if l.forest != nil && l.forest.Of(b) != l.forest.Of(l.site.Block()) {
 				continue
 			}
 			if a := l.attempt(call); a != nil {
@@ -109,8 +106,9 @@ type taint struct {
 
 // decision follows call's results through the loop's values (extracts,
 // operators, fields, type assertions, phis, local cells, calls given them)
-// to the first branch, in block order, that has one edge that repeats and
-// one that does not.
+// to the branches that have one edge that repeats and one that does not:
+// the first, in block order, that does not repeat on success (a failed
+// result tested after an err == nil), else the first.
 func (l *Loop) decision(call *ssa.Call) *Attempt {
 	seen := make(map[ssa.Value]taint)
 	var work []ssa.Value
@@ -146,7 +144,7 @@ func (l *Loop) decision(call *ssa.Call) *Attempt {
 			}
 			switch r := r.(type) {
 			case *ssa.If:
-				if a := l.decide(call, r, seen[v], v); a != nil && (best == nil || before(a.If, best.If)) {
+				if a := l.decide(call, r, seen[v], v); a != nil && better(a, best) {
 					best = a
 				}
 			case *ssa.BinOp, *ssa.UnOp, *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.Index,
@@ -258,6 +256,19 @@ func returnsBool(call *ssa.Call) bool {
 		}
 	}
 	return false
+}
+
+// better reports whether decision a is to be preferred to best: a pass
+// that repeats on a failure (or a failed result, tested after a success)
+// over one that repeats on success, then the first in block order.
+func better(a, best *Attempt) bool {
+	if best == nil {
+		return true
+	}
+	if a.OnSuccess != best.OnSuccess {
+		return !a.OnSuccess
+	}
+	return before(a.If, best.If)
 }
 
 // before reports whether instruction a comes before b in their function's

@@ -16,9 +16,10 @@ import (
 // whose Blocks are the blocks from which the call is reached, whose one
 // back edge leaves the call's block (To nil: the call starts the next
 // pass) and whose Syntax is the call expression. Its Attempts are the
-// fallible calls of the pass that decide whether the call is reached,
-// made in the same loop of fn as the call (a failure that ends a loop of
-// fn and reaches the call after it is another attempt's).
+// fallible calls of the pass that decide whether the call is reached
+// within one pass of each loop of fn that does not hold the call: a
+// failure that goes on to that loop's next pass, and reaches the call
+// once the loop ends, is another attempt's.
 func (p *Package) Cycles(fn *ssa.Function) []*Loop {
 	var out []*Loop
 	for _, b := range fn.Blocks {
@@ -34,7 +35,11 @@ func (p *Package) Cycles(fn *ssa.Function) []*Loop {
 			l := cycleLoop(kind, fn, call)
 			l.Syntax = callSyntax(fn, call)
 			l.site = call
-			l.forest = p.Loops(fn)
+			for _, inner := range p.Loops(fn).Loops {
+				if !inner.Contains(call.Block()) {
+					l.blocked = append(l.blocked, inner.Back...)
+				}
+			}
 			l.exits()
 			out = append(out, l)
 		}

@@ -91,7 +91,10 @@ type Loop struct {
 	in []bool // by block index
 
 	site   *ssa.Call // the call that starts a Recursion or Reschedule's next pass
-	forest *Forest   // the loops of Fn, for a Recursion or Reschedule
+	// blocked are the back edges of the loops of Fn that do not hold a
+	// Recursion or Reschedule's call: a pass that takes one goes on with
+	// another attempt of that loop, not this one's
+	blocked []Edge
 }
 
 // Site returns the call that starts the next pass of a Recursion or

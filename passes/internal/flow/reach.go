@@ -35,6 +35,9 @@ func (l *Loop) RepeatsAvoiding(e Edge, avoid func(*ssa.BasicBlock) bool) bool {
 			return true
 		}
 		for _, s := range b.Succs {
+			if slices.Contains(l.blocked, Edge{b, s}) {
+				continue
+			}
 			if l.IsBack(Edge{b, s}) {
 				return true
 			}
