@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -71,13 +72,14 @@ type Attempt struct {
 // error result whose failure edge leads to the next pass (Outcome,
 // Repeats), then, for the calls with no such edge, a decision on their
 // results through errors.Is or errors.As, a predicate, a bool result or a
-// comparison (taint). A call whose results decide nothing is no attempt.
+// comparison (taint). A call whose results decide nothing is no attempt,
+// nor is the attempt of a loop inside l (innerAttempt).
 func (l *Loop) Attempts() []*Attempt {
 	var out []*Attempt
 	for _, b := range l.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !Fallible(call) || call == l.site {
+			if !ok || !Fallible(call) || call == l.site || l.innerAttempt(call) {
 				continue
 			}
 			if a := l.attempt(call); a != nil {
@@ -86,6 +88,29 @@ func (l *Loop) Attempts() []*Attempt {
 		}
 	}
 	return out
+}
+
+// innerAttempt reports whether call is the attempt of a loop inside l:
+// its failure starts that loop's next pass (not on success), and reaches
+// l's only through that loop's entry, once the inner loop ends (a scan
+// that skips what it cannot decode, inside a loop that reconnects). A
+// failure that also goes straight to l's next pass (a labelled continue,
+// a goto to a label inside l) is l's attempt too.
+func (l *Loop) innerAttempt(call *ssa.Call) bool {
+	if l.forest == nil {
+		return false
+	}
+	for in := l.forest.Of(call.Block()); in != nil && in != l; in = in.Parent {
+		a := in.attempt(call)
+		if a == nil || a.OnSuccess {
+			continue
+		}
+		entry := func(b *ssa.BasicBlock) bool { return slices.Contains(in.Entries, b) }
+		if !l.RepeatsAvoiding(a.Again, entry) {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *Loop) attempt(call *ssa.Call) *Attempt {

@@ -90,6 +90,7 @@ type Loop struct {
 
 	in []bool // by block index
 
+	forest *Forest   // the loops of Fn, for a Natural, Irreducible or Yield loop
 	site   *ssa.Call // the call that starts a Recursion or Reschedule's next pass
 	// blocked are the back edges of the loops of Fn that do not hold a
 	// Recursion or Reschedule's call: a pass that takes one goes on with
@@ -210,6 +211,7 @@ func (p *Package) loops(fn *ssa.Function) *Forest {
 		}
 		l.exits()
 		l.inductions()
+		l.forest = f
 		f.Loops = append(f.Loops, l)
 	}
 	if ix != nil {
