@@ -1,0 +1,257 @@
+// Package policies holds, for each policy of the flow engine's policy
+// package, a loop it rejects and a near one it keeps. The test judges the
+// innermost loop (or the call-graph cycle) of each function that has an
+// attempt.
+package policies
+
+import (
+	"context"
+	"errors"
+	"syscall"
+	"time"
+)
+
+func op() error                       { return nil }
+func opCtx(ctx context.Context) error { return nil }
+func send(item string) error          { return nil }
+func sendN(n int) error               { return nil }
+func status() (string, error)         { return "", nil }
+func poll() (bool, error)             { return false, nil }
+func write(p []byte) (int, error)     { return 0, nil }
+func process()                        {}
+
+var errBusy = errors.New("busy")
+
+func retry() error {
+	for {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func onSuccess() error {
+	for i := 0; i < 3; i++ {
+		if err := op(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contextQuery(ctx context.Context, full func() bool) {
+	for full() {
+		if ctx.Err() != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return
+	}
+}
+
+func contextOp(ctx context.Context, full func() bool) {
+	for full() {
+		if opCtx(ctx) != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return
+	}
+}
+
+func poller() {
+	for {
+		if err := op(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		process()
+		time.Sleep(10 * time.Second)
+	}
+}
+
+// a reconnect loop: the count of failures is reset once connected
+func reconnect(ctx context.Context) {
+	for attempt := 0; true; attempt++ {
+		if attempt != 0 {
+			time.Sleep(time.Duration(attempt) * time.Second)
+		}
+		if err := op(); err != nil {
+			continue
+		}
+		attempt = 0
+		process()
+	}
+}
+
+func delivery() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func ticker(t *time.Ticker) {
+	for range t.C {
+		if err := op(); err != nil {
+			continue
+		}
+		return
+	}
+}
+
+func eintr(p []byte) (int, error) {
+	for {
+		n, err := write(p)
+		if err == syscall.EINTR {
+			continue
+		}
+		return n, err
+	}
+}
+
+func sentinel(p []byte) (int, error) {
+	for {
+		n, err := write(p)
+		if err == errBusy {
+			time.Sleep(time.Second)
+			continue
+		}
+		return n, err
+	}
+}
+
+func nextItem(items []string) {
+	for _, it := range items {
+		if err := send(it); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+func attemptNumber() {
+	for i := 0; i < 3; i++ {
+		if err := sendN(i); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+func predicateNoWait() {
+	for {
+		st, err := status()
+		if err != nil {
+			return
+		}
+		if st == "ready" {
+			return
+		}
+	}
+}
+
+func predicateWaits() {
+	for {
+		st, err := status()
+		if err != nil {
+			return
+		}
+		if st == "ready" {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a registration polled for inside a retry
+func pollInRetry() error {
+	for attempts := 0; attempts < 3; attempts++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		for {
+			done, err := poll()
+			if err != nil {
+				return err
+			}
+			if done {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return nil
+}
+
+func pollAlone() error {
+	for {
+		done, err := poll()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func neitherWaitsNorCounts() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+	}
+}
+
+func counts() {
+	for i := 0; i < 3; i++ {
+		if err := op(); err == nil {
+			return
+		}
+	}
+}
+
+func rejoin(retries int) error {
+	time.Sleep(time.Second)
+	err := op()
+	if err != nil && retries < 0 {
+		return rejoin(retries - 1)
+	}
+	process()
+	return nil
+}
+
+func refresh(retries int) error {
+	err := op()
+	if err == nil {
+		return nil
+	}
+	if retries > 0 {
+		time.Sleep(time.Second)
+		return refresh(retries - 1)
+	}
+	return err
+}
+
+func nested() error {
+	var err error
+	for i := 0; i < 3; i++ {
+	again:
+		err = op()
+		if err == nil {
+			return nil
+		}
+		if i < 0 {
+			goto again
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
