@@ -162,6 +162,13 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			return item(v.X, depth+1)
 		case *ssa.BinOp:
 			return item(v.X, depth+1) || item(v.Y, depth+1)
+		case *ssa.Alloc:
+			// a local variable: what the loop stores in it
+			for _, r := range *v.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(v) && item(st.Val, depth+1) {
+					return true
+				}
+			}
 		case *ssa.Phi:
 			if v.Block() != l.Header {
 				return false

@@ -117,7 +117,7 @@ func TestEINTR(t *testing.T) {
 }
 
 func TestNextItem(t *testing.T) {
-	check(t, policy.NextItem, map[string]bool{"nextItem": true, "attemptNumber": false, "retry": false})
+	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false})
 }
 
 func TestPredicateMustWait(t *testing.T) {

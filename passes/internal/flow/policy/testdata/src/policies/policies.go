@@ -255,3 +255,28 @@ func nested() error {
 	}
 	return err
 }
+
+type event struct{ obj any }
+
+func accessor(any) (string, error) { return "", nil }
+func record(string)                {}
+
+// each pass handles the next event a select receives
+func selectItem(ctx context.Context, events <-chan event) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			name, err := accessor(ev.obj)
+			if err != nil {
+				time.Sleep(time.Second)
+				continue
+			}
+			record(name)
+		}
+	}
+}
