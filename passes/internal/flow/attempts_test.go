@@ -48,6 +48,7 @@ var describeAttempts = &analysis.Analyzer{
 }
 
 func TestAttempts(t *testing.T) {
+	t.Parallel() // each loads its packages from source: the loads overlap
 	results := analysistest.Run(t, analysistest.TestData(), describeAttempts, "attempts")
 	p := results[0].Result.(*flow.Package)
 	scope := results[0].Pass.Pkg.Scope()

@@ -36,6 +36,7 @@ import (
 // policies keep is not among the reviewed differences (reviewedEngineOnly).
 // go test -v -run ModelLoops prints the differences and the figures.
 func TestModelLoops(t *testing.T) {
+	t.Parallel() // each loads its packages from source: the loads overlap
 	tree, err := filepath.Abs(filepath.Join("..", "..", "retryscope", "testdata"))
 	if err != nil {
 		t.Fatal(err)
