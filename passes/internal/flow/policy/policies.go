@@ -340,6 +340,29 @@ func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	return false
 }
 
+// PollForState rejects an attempt decided by a predicate or a comparison
+// on a result that is no response (Knowledge.Response): a job's state, a
+// count, a status string. The loop waits for a state, it does not retry
+// a failed request. A type assertion on the result (a typed failure
+// reply) is a failed result, not a state.
+func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.Predicate && a.Test != flow.ResultTest {
+		return false
+	}
+	if ex, ok := a.If.Cond.(*ssa.Extract); ok {
+		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			return false
+		}
+	}
+	res := a.Call.Call.Signature().Results()
+	for i := 0; i < res.Len()-1; i++ { // the last is the error
+		if c.Know.Response != nil && c.Know.Response(res.At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
+
 // PredicateMustWait rejects an attempt decided by anything but a nil test
 // of its error (a predicate, a bool result, a comparison on a result, an
 // errors.Is) when the pass does not wait before the attempt is made

@@ -27,6 +27,9 @@ type Knowledge struct {
 	// library's sleep); the package's own functions that call one are
 	// found from their code (waiters).
 	Waits func(fn *types.Func) bool
+	// Response reports whether t is a response type: a reply whose
+	// content can say the request failed (*http.Response); nil for none.
+	Response func(t types.Type) bool
 	// JobScope reports whether the model treats the loop statement n as
 	// a job scope (a consumer's delivery loop); nil for none.
 	JobScope func(n ast.Node) bool
@@ -65,6 +68,7 @@ func init() {
 		{"ticker", Ticker},
 		{"eintr", EINTR},
 		{"next-item", NextItem},
+		{"poll-for-state", PollForState},
 		{"predicate-must-wait", PredicateMustWait},
 		{"predicate-in-scope", PredicateInScope},
 		{"waits-or-counts", WaitsOrCounts},

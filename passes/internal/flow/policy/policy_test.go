@@ -32,7 +32,8 @@ var (
 )
 
 // context returns the policies' context on the testdata package: waits
-// are time.Sleep and time.After, the job scope is function delivery.
+// are time.Sleep and time.After, the response type the package's
+// response, the job scope is function delivery.
 func context(t *testing.T) *policy.Context {
 	t.Helper()
 	once.Do(func() {
@@ -49,6 +50,14 @@ func context(t *testing.T) *policy.Context {
 	}
 	return policy.NewContext(pkg, policy.Knowledge{
 		Waits: func(fn *types.Func) bool { return names.IsFull(fn, "time.Sleep", "time.After") },
+		Response: func(t types.Type) bool {
+			p, ok := t.(*types.Pointer)
+			if !ok {
+				return false
+			}
+			n, ok := p.Elem().(*types.Named)
+			return ok && n.Obj().Name() == "response" && n.Obj().Pkg() == pkg.SSA.Pkg
+		},
 		JobScope: func(n ast.Node) bool {
 			return delivery != nil && delivery.Pos() <= n.Pos() && n.End() <= delivery.End()
 		},
@@ -120,6 +129,10 @@ func TestNextItem(t *testing.T) {
 	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false})
 }
 
+func TestPollForState(t *testing.T) {
+	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false})
+}
+
 func TestPredicateMustWait(t *testing.T) {
 	check(t, policy.PredicateMustWait, map[string]bool{"predicateNoWait": true, "predicateWaits": false, "counts": false})
 }
@@ -154,7 +167,8 @@ func TestJudge(t *testing.T) {
 	for name, want := range map[string]string{
 		"retry": "", "refresh": "", "counts": "", "predicateWaits": "", "reconnect": "",
 		"onSuccess": "repeats-on-success", "poller": "poller", "eintr": "eintr",
-		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts",
+		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts", "pollState": "poll-for-state",
+		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -171,7 +185,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.Policies) != 12 {
+	if len(policy.Policies) != 13 {
 		t.Errorf("%d policies; each needs a test here", len(policy.Policies))
 	}
 }

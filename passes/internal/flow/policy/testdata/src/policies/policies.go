@@ -144,13 +144,17 @@ func attemptNumber() {
 	}
 }
 
+type response struct{ StatusCode int }
+
+func get() (*response, error) { return nil, nil }
+
 func predicateNoWait() {
 	for {
-		st, err := status()
+		res, err := get()
 		if err != nil {
 			return
 		}
-		if st == "ready" {
+		if res.StatusCode < 500 {
 			return
 		}
 	}
@@ -158,11 +162,43 @@ func predicateNoWait() {
 
 func predicateWaits() {
 	for {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a state awaited, not a failed request
+func pollState() {
+	for {
 		st, err := status()
 		if err != nil {
 			return
 		}
 		if st == "ready" {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+type failed struct{}
+
+func execute() (any, error) { return nil, nil }
+
+// a typed failure reply is a failed result
+func failureReply() {
+	for {
+		r, err := execute()
+		if err != nil {
+			return
+		}
+		if _, ok := r.(*failed); !ok {
 			return
 		}
 		time.Sleep(time.Second)
