@@ -48,19 +48,17 @@ type Context struct {
 	Pkg  *flow.Package
 	Know Knowledge
 
-	waiters map[*ssa.Function]bool
+	waiters  map[*ssa.Function]bool
+	verdicts map[*flow.Loop]*Verdict
 }
 
 // NewContext returns the policies' context for p.
 func NewContext(p *flow.Package, k Knowledge) *Context { return &Context{Pkg: p, Know: k} }
 
-// Policies are the model's precision filters, in the order they are
-// tried; the first that rejects an attempt names why. (Set in init: a
-// policy may judge the loop around its own.)
-var Policies []Policy
-
-func init() {
-	Policies = []Policy{
+// All returns the model's precision filters, in the order they are
+// tried; the first that rejects an attempt names why.
+func All() []Policy {
+	return []Policy{
 		{"repeats-on-success", RepeatsOnSuccess},
 		{"context-query", ContextQuery},
 		{"poller", Poller},
@@ -89,9 +87,16 @@ type Verdict struct {
 	Rejected map[*flow.Attempt]string
 }
 
-// Judge applies the policies to each attempt of l.
+// Judge applies the policies to each attempt of l, once per loop.
 func (c *Context) Judge(l *flow.Loop) *Verdict {
+	if v, ok := c.verdicts[l]; ok {
+		return v
+	}
+	if c.verdicts == nil {
+		c.verdicts = make(map[*flow.Loop]*Verdict)
+	}
 	v := &Verdict{Loop: l, Rejected: make(map[*flow.Attempt]string)}
+	c.verdicts[l] = v
 	v.All = l.Attempts()
 	for _, a := range v.All {
 		if why := c.reject(l, a); why != "" {
@@ -104,7 +109,7 @@ func (c *Context) Judge(l *flow.Loop) *Verdict {
 }
 
 func (c *Context) reject(l *flow.Loop, a *flow.Attempt) string {
-	for _, p := range Policies {
+	for _, p := range All() {
 		if p.Reject(c, l, a) {
 			return p.Name
 		}

@@ -185,7 +185,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.Policies) != 13 {
-		t.Errorf("%d policies; each needs a test here", len(policy.Policies))
+	if len(policy.All()) != 13 {
+		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }
