@@ -340,6 +340,38 @@ func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	return false
 }
 
+// ReadsInput rejects an attempt that is a method of a reader (a type with
+// io.Reader's Read: each call reads what comes next) or the Accept of a
+// listener (its result a net.Conn: each call takes the next connection):
+// a failure there is waited out, not retried.
+func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
+	var fn *types.Func
+	if a.Call.Call.IsInvoke() {
+		fn = a.Call.Call.Method
+	} else if callee := a.Call.Call.StaticCallee(); callee != nil {
+		fn, _ = callee.Object().(*types.Func)
+	}
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	recv := fn.Signature().Recv().Type()
+	if types.Implements(recv, reader) || types.Implements(types.NewPointer(recv), reader) {
+		return true
+	}
+	res := fn.Signature().Results()
+	return fn.Name() == "Accept" && res.Len() == 2 && isNamed(res.At(0).Type(), "net", "Conn")
+}
+
+// reader is io.Reader, built here so that a package need not import io.
+var reader = func() *types.Interface {
+	bytes := types.NewSlice(types.Typ[types.Byte])
+	sig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewParam(token.NoPos, nil, "p", bytes)),
+		types.NewTuple(types.NewParam(token.NoPos, nil, "n", types.Typ[types.Int]),
+			types.NewParam(token.NoPos, nil, "err", types.Universe.Lookup("error").Type())), false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Read", sig)}, nil).Complete()
+}()
+
 // PollForState rejects an attempt decided by a predicate or a comparison
 // on a result that is no response (Knowledge.Response): a job's state, a
 // count, a status string. The loop waits for a state, it does not retry

@@ -66,6 +66,7 @@ func All() []Policy {
 		{"ticker", Ticker},
 		{"eintr", EINTR},
 		{"next-item", NextItem},
+		{"reads-input", ReadsInput},
 		{"poll-for-state", PollForState},
 		{"predicate-must-wait", PredicateMustWait},
 		{"predicate-in-scope", PredicateInScope},

@@ -129,6 +129,10 @@ func TestNextItem(t *testing.T) {
 	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false})
 }
 
+func TestReadsInput(t *testing.T) {
+	check(t, policy.ReadsInput, map[string]bool{"readFrames": true, "acceptLoop": true, "dialLoop": false, "retry": false})
+}
+
 func TestPollForState(t *testing.T) {
 	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false})
 }
@@ -169,6 +173,7 @@ func TestJudge(t *testing.T) {
 		"onSuccess": "repeats-on-success", "poller": "poller", "eintr": "eintr",
 		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts", "pollState": "poll-for-state",
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
+		"readFrames": "reads-input", "dialLoop": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -185,7 +190,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.All()) != 13 {
+	if len(policy.All()) != 14 {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }
