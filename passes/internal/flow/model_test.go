@@ -184,7 +184,7 @@ func TestModelLoops(t *testing.T) {
 // testWaits are the calls that wait, for the differential: the model's
 // table of waits (passes/retryscope, waitCall) is what stage 2b gives the
 // policies; the test names the standard library's.
-var testWaits = []string{"time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick"}
+var testWaits = []string{"time.Sleep", "time.After"}
 
 // isHTTPResponse reports whether t is *net/http.Response: the response
 // type of the differential (the model's tables name the others).
@@ -208,7 +208,6 @@ var reviewedEngineOnly = map[string]string{
 	"predicate/predicate.go pollReady": "a poll for status 200, tested in place: the model reads the status compared (stage 2b)",
 	"shapes/shapes.go poll":            "a poll of a condition func that gives up on every error (stage 2b)",
 	// the rest
-	"lookalikes/lookalikes.go serve":      "the pass's wait is (*time.Timer).Reset, which waits only when the timer's channel is received: the waits table is the model's (stage 2b)",
 	"policies/policies.go PerformRequest": "a loop whose policy never retries by default: the model reads the policy's default types (neverretry.go, stage 2b)",
 	"repeats/repeats.go serve":            "the next dispatch waits on a select for another's trigger: a blocking select counts as a wait",
 }

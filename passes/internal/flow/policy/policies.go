@@ -61,6 +61,16 @@ func tickerChan(ch ssa.Value) bool {
 	return false
 }
 
+// timerChan reports whether ch is the C field of a time.Timer.
+func timerChan(ch ssa.Value) bool {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	return ok && isNamed(fa.X.Type(), "time", "Timer")
+}
+
 // EINTR rejects an attempt whose pass repeats only through a test of its
 // error against a system call's errno (err == syscall.EINTR, EAGAIN, or
 // errors.Is(err, syscall.EADDRINUSE)): every way from the failure to the
@@ -478,8 +488,8 @@ func Nested(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 
 // WaitsAgain reports whether a pass that takes a's Again edge waits before
 // it makes a's call again: a call that waits (Knowledge.Waits, or a
-// function of the package that calls one, waiters) or a blocking select on
-// the way from the edge to the loop's next pass and on to the call; for a
+// function of the package that calls one, waiters), a receive from a
+// timer's or a ticker's channel, or a blocking select on the way from the edge to the loop's next pass and on to the call; for a
 // range-over-func loop, an iterator of the package that waits between its
 // yields; for a Reschedule, time.AfterFunc's delay.
 func (c *Context) WaitsAgain(l *flow.Loop, a *flow.Attempt) bool {
@@ -508,7 +518,7 @@ func (c *Context) WaitsAgain(l *flow.Loop, a *flow.Attempt) bool {
 			if b == a.Call.Block() && instr == ssa.Instruction(a.Call) {
 				break
 			}
-			if call, ok := instr.(ssa.CallInstruction); ok && c.waits(call.Common()) {
+			if c.waitsAt(instr) {
 				return true
 			}
 			if sel, ok := instr.(*ssa.Select); ok && sel.Blocking {
@@ -598,6 +608,25 @@ func returnedFuncs(v ssa.Value) []*ssa.Function {
 	return nil
 }
 
+// waitsAt reports whether instr waits: a call that waits (waits), or a
+// receive, alone or in a select, from a timer's or a ticker's channel
+// (<-timer.C after a NewTimer or a Reset).
+func (c *Context) waitsAt(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case ssa.CallInstruction:
+		return c.waits(instr.Common())
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW && (tickerChan(instr.X) || timerChan(instr.X))
+	case *ssa.Select:
+		for _, st := range instr.States {
+			if st.Dir == types.RecvOnly && (tickerChan(st.Chan) || timerChan(st.Chan)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // waits reports whether the call cc waits.
 func (c *Context) waits(cc *ssa.CallCommon) bool {
 	fn := cc.StaticCallee()
@@ -611,8 +640,9 @@ func (c *Context) waits(cc *ssa.CallCommon) bool {
 }
 
 // waitersOf returns the package's functions that wait: that call a
-// function Knowledge.Waits names, or another of them, found to a fixed
-// point over the package's call graph.
+// function Knowledge.Waits names, or another of them, or receive from a
+// timer's or a ticker's channel (waitsAt), found to a fixed point over the
+// package's call graph.
 func (c *Context) waitersOf() map[*ssa.Function]bool {
 	if c.waiters != nil {
 		return c.waiters
@@ -627,7 +657,7 @@ func (c *Context) waitersOf() map[*ssa.Function]bool {
 		scan:
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
-					if call, ok := instr.(ssa.CallInstruction); ok && c.waits(call.Common()) {
+					if c.waitsAt(instr) {
 						c.waiters[fn] = true
 						changed = true
 						break scan

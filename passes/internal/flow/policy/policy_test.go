@@ -146,7 +146,9 @@ func TestPredicateInScope(t *testing.T) {
 }
 
 func TestWaitsOrCounts(t *testing.T) {
-	check(t, policy.WaitsOrCounts, map[string]bool{"neitherWaitsNorCounts": true, "counts": false, "retry": false})
+	check(t, policy.WaitsOrCounts, map[string]bool{
+		"neitherWaitsNorCounts": true, "resetOnly": true, "counts": false, "retry": false, "timerHelper": false,
+	})
 }
 
 func TestFailureLeavesPass(t *testing.T) {

@@ -360,3 +360,29 @@ func dialLoop(d dialer) net.Conn {
 		return c
 	}
 }
+
+// pause waits on a timer's channel: a helper that waits
+func pause(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	<-t.C
+}
+
+func timerHelper() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		pause(time.Second)
+	}
+}
+
+// a timer reset whose channel nobody receives from waits for nothing
+func resetOnly(t *time.Timer) {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		t.Reset(time.Second)
+	}
+}
