@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -56,7 +57,10 @@ func TestModelLoops(t *testing.T) {
 	var scopes, raw, both, modelOnly, engineOnly, rawModelOnly, rawEngineOnly, mapped int
 	var lines []string
 	rejections := make(map[string]int)
+	var mu sync.Mutex // the checker runs the packages' actions in parallel
 	testgopath.Probe(t, retryscope.Analyzer, loaded, func(pass *analysis.Pass, res *retryscope.Result) {
+		mu.Lock()
+		defer mu.Unlock()
 		p := flow.ForPass(pass).Get()
 		if p == nil {
 			t.Errorf("%s: no SSA: %v", pass.Pkg.Path(), flow.ForPass(pass).Err())
