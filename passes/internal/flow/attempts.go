@@ -68,12 +68,12 @@ type Attempt struct {
 	Pred *ssa.Call
 }
 
-// Attempts returns the loop's attempts, in block order: the calls with an
+// Attempts returns the loop's attempts, in block order: each call with an
 // error result whose failure edge leads to the next pass (Outcome,
-// Repeats), then, for the calls with no such edge, a decision on their
-// results through errors.Is or errors.As, a predicate, a bool result or a
-// comparison (taint). A call whose results decide nothing is no attempt,
-// nor is the attempt of a loop inside l (innerAttempt).
+// Repeats), or, when it has no such edge, whose results decide the next
+// pass through errors.Is or errors.As, a predicate, a bool result or a
+// comparison (decision). A call whose results decide nothing is no
+// attempt, nor is the attempt of a loop inside l (innerAttempt).
 func (l *Loop) Attempts() []*Attempt {
 	var out []*Attempt
 	for _, b := range l.Blocks {
