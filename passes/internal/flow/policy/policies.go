@@ -685,3 +685,219 @@ func staticIs(cc *ssa.CallCommon, full ...string) bool {
 	obj, ok := fn.Object().(*types.Func)
 	return ok && names.IsFull(obj, full...)
 }
+
+// TakesNextItem rejects the attempt of a worker, a poller, a subscription
+// reader or a queue drainer: a loop that never leaves on success (its
+// exits past a success, and its loop condition, test only a stop: a
+// context, a clock, a stop channel), does not count its failures (no
+// variable of the loop set back to a constant), and whose attempt takes
+// an item (takesItem). The pass after a failure takes the next item, as
+// the pass after a success does: the failure's wait paces the source, it
+// does not back off a retried call.
+func TakesNextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ErrNil || a.OnSuccess || l.Header == nil || resetsAnywhere(l) || !takesItem(l, a) {
+		return false
+	}
+	for _, e := range l.Exits {
+		if e.From == l.Header && !stopTest(e.From) {
+			return false // a loop condition on a bound or a flag
+		}
+	}
+	// the exits a success can reach within its pass
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{a.Leave.To}
+	if l.IsExit(a.Leave) {
+		return false
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == nil || seen[b] || !l.Contains(b) {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			e := flow.Edge{From: b, To: s}
+			if l.IsExit(e) && !stopTest(b) {
+				return false
+			}
+			if !l.IsBack(e) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return true
+}
+
+// resetsAnywhere reports whether a back edge of l gives a phi of its
+// header a constant, directly or through a phi of the loop: a count the
+// loop sets back (failures = 0 after a success).
+func resetsAnywhere(l *flow.Loop) bool {
+	for _, b := range l.Blocks {
+		for _, s := range b.Succs {
+			if l.IsBack(flow.Edge{From: b, To: s}) && resets(l, flow.Edge{From: b, To: s}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stopTest reports whether the branch that ends b tests a stop: a
+// context's Err or Done, a clock (time.Now, time.Since, time.Until, a
+// time.Time's Before or After), a constant, or which case of a select
+// over a context's Done or a stop channel (chan struct{}) fired.
+func stopTest(b *ssa.BasicBlock) bool {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return true // a jump: no test
+	}
+	seen := make(map[ssa.Value]bool)
+	var stop func(v ssa.Value) bool
+	stop = func(v ssa.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Const:
+			return true
+		case *ssa.UnOp:
+			return stop(v.X)
+		case *ssa.BinOp:
+			if isNilConstant(v.Y) || isIntConstant(v.Y) {
+				return stop(v.X)
+			}
+			return stop(v.X) && stop(v.Y)
+		case *ssa.Call:
+			return staticIs(v.Common(), "time.Now", "time.Since", "time.Until", "(time.Time).Before", "(time.Time).After") ||
+				(v.Call.IsInvoke() && names.IsFull(v.Call.Method, "(context.Context).Err", "(context.Context).Done"))
+		case *ssa.Extract:
+			if sel, ok := v.Tuple.(*ssa.Select); ok && v.Index == 0 {
+				for _, st := range sel.States {
+					if st.Dir == types.RecvOnly && stopChan(st.Chan) {
+						return true
+					}
+				}
+				return false
+			}
+			return stop(v.Tuple)
+		}
+		return false
+	}
+	return stop(ifi.Cond)
+}
+
+// stopChan reports whether ch is a context's Done or a chan struct{}.
+func stopChan(ch ssa.Value) bool {
+	if call, ok := ch.(*ssa.Call); ok && call.Call.IsInvoke() && names.IsFull(call.Call.Method, "(context.Context).Done") {
+		return true
+	}
+	c, ok := ch.Type().Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	s, ok := c.Elem().Underlying().(*types.Struct)
+	return ok && s.NumFields() == 0
+}
+
+func isNilConstant(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+func isIntConstant(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil
+}
+
+// takesItem reports whether attempt a hands the pass an item: a result
+// beside its error that the pass uses, none of which is closed (an
+// io.Closer: a connection, a session), given to a call in a loop nested
+// in l (a stream read until it breaks), or carried into the next attempt
+// (the attempt is given a value the loop's header takes from it). An
+// attempt that returns only its error takes nothing.
+func takesItem(l *flow.Loop, a *flow.Attempt) bool {
+	tup, ok := a.Call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	item := false
+	for _, r := range *a.Call.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index == tup.Len()-1 || len(*ex.Referrers()) == 0 {
+			continue
+		}
+		t := ex.Type()
+		if types.Implements(t, closer) || (!types.IsInterface(t) && types.Implements(types.NewPointer(t), closer)) {
+			return false
+		}
+		if servedInLoop(l, ex) || feedsAttempt(l, ex, a.Call) {
+			return false
+		}
+		item = true
+	}
+	return item
+}
+
+// closer is io.Closer, built here so that a package need not import io.
+var closer = func() *types.Interface {
+	sig := types.NewSignatureType(nil, nil, nil, nil,
+		types.NewTuple(types.NewParam(token.NoPos, nil, "", types.Universe.Lookup("error").Type())), false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Close", sig)}, nil).Complete()
+}()
+
+// servedInLoop reports whether v is the receiver or an argument of a call
+// made in a loop nested in l.
+func servedInLoop(l *flow.Loop, v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		call, ok := r.(ssa.CallInstruction)
+		if !ok || call.Block() == nil {
+			continue
+		}
+		for _, child := range l.Children {
+			if child.Contains(call.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// feedsAttempt reports whether call is given, directly or through a few
+// steps, a phi of l's header that takes v, or a value made from it, on a
+// back edge: the next attempt starts from what this one returned.
+func feedsAttempt(l *flow.Loop, v ssa.Value, call *ssa.Call) bool {
+	from := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 && len(from) < 64 {
+		x := work[0]
+		work = work[1:]
+		if from[x] {
+			continue
+		}
+		from[x] = true
+		refs := x.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if rv, ok := r.(ssa.Value); ok && r.Block() != nil && l.Contains(r.Block()) {
+				if _, isCall := r.(*ssa.Call); !isCall {
+					work = append(work, rv)
+				}
+			}
+		}
+	}
+	for _, arg := range append([]ssa.Value{call.Call.Value}, call.Call.Args...) {
+		if phi, ok := arg.(*ssa.Phi); ok && phi.Block() == l.Header && from[phi] {
+			return true
+		}
+		if from[arg] {
+			if _, ok := arg.(*ssa.Phi); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

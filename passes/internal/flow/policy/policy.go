@@ -62,6 +62,7 @@ func All() []Policy {
 		{"repeats-on-success", RepeatsOnSuccess},
 		{"context-query", ContextQuery},
 		{"poller", Poller},
+		{"takes-next-item", TakesNextItem},
 		{"job-scope", JobScope},
 		{"ticker", Ticker},
 		{"eintr", EINTR},

@@ -133,6 +133,17 @@ func TestReadsInput(t *testing.T) {
 	check(t, policy.ReadsInput, map[string]bool{"readFrames": true, "acceptLoop": true, "dialLoop": false, "retry": false})
 }
 
+func TestTakesNextItem(t *testing.T) {
+	check(t, policy.TakesNextItem, map[string]bool{"worker": true, "untilFlag": false, "reconnect": false, "retry": false})
+	c := context(t)
+	l, as := loopOf(t, c, "streamLoop", true)
+	for _, a := range as {
+		if policy.TakesNextItem(c, l, a) {
+			t.Errorf("streamLoop: an attempt that opens what the pass serves is rejected as a take")
+		}
+	}
+}
+
 func TestPollForState(t *testing.T) {
 	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false})
 }
@@ -175,7 +186,7 @@ func TestJudge(t *testing.T) {
 		"onSuccess": "repeats-on-success", "poller": "poller", "eintr": "eintr",
 		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts", "pollState": "poll-for-state",
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
-		"readFrames": "reads-input", "dialLoop": "",
+		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -192,7 +203,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.All()) != 14 {
+	if len(policy.All()) != 15 {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }

@@ -386,3 +386,55 @@ func resetOnly(t *time.Timer) {
 		t.Reset(time.Second)
 	}
 }
+
+type queue struct{}
+
+func (q *queue) Dequeue(ctx context.Context) (string, error) { return "", nil }
+
+type stream struct{}
+
+func (s *stream) Recv() (string, error) { return "", nil }
+
+func openStream() (*stream, error) { return nil, nil }
+
+// each pass takes the next job: a worker
+func worker(ctx context.Context, q *queue) {
+	for {
+		j, err := q.Dequeue(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		record(j)
+	}
+}
+
+// the same take, until a flag its success sets
+func untilFlag(ctx context.Context, q *queue) {
+	done := false
+	for !done {
+		j, err := q.Dequeue(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		record(j)
+		done = true
+	}
+}
+
+// the attempt opens what the pass serves in a loop of its own
+func streamLoop() {
+	for {
+		s, err := openStream()
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		for {
+			if _, err := s.Recv(); err != nil {
+				break
+			}
+		}
+	}
+}
