@@ -4,8 +4,12 @@
 // loops from dominators and back edges, strongly connected components where
 // a goto makes the graph irreducible, the yield closure of a range-over-func
 // loop), their exits, their induction variables and the exits that compare
-// one with a bound, reachability from an edge, and the calls that never
-// return. An index maps SSA back to syntax (calls by Lparen, functions by
+// one with a bound, reachability from an edge, the calls that never
+// return (the table and the package's own functions), the attempts of a
+// loop (the calls whose results decide whether the pass goes on to the
+// next one, Loop.Attempts) and the call-graph cycles that start a
+// function again (recursion, time.AfterFunc: Package.Cycles). The model's
+// precision filters are policies over that answer, in package policy. An index maps SSA back to syntax (calls by Lparen, functions by
 // Syntax(), loops to their for, range or labelled statement) so that
 // positions, messages and fixes stay on the AST.
 //
@@ -97,6 +101,8 @@ type Package struct {
 	info   *types.Info
 	mu     sync.Mutex
 	forest map[*ssa.Function]*Forest
+
+	noReturn map[*types.Func]bool // the package's own functions that never return
 }
 
 func build(in Input) (p *Package, err error) {
@@ -109,7 +115,8 @@ func build(in Input) (p *Package, err error) {
 		}
 	}()
 	prog := ssa.NewProgram(in.Fset, ssa.BuilderMode(0))
-	prog.SetNoReturn(NeverReturns)
+	own := ownNoReturn(in.Files, in.Info)
+	prog.SetNoReturn(func(fn *types.Func) bool { return NeverReturns(fn) || own[fn.Origin()] })
 	for _, imp := range in.Pkg.Imports() {
 		prog.CreatePackage(imp, nil, nil, true)
 	}
@@ -123,6 +130,8 @@ func build(in Input) (p *Package, err error) {
 		bySyn:  make(map[ast.Node]*ssa.Function),
 		info:   in.Info,
 		forest: make(map[*ssa.Function]*Forest),
+
+		noReturn: own,
 	}
 	var add func(fn *ssa.Function)
 	add = func(fn *ssa.Function) {

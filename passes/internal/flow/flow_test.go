@@ -192,6 +192,7 @@ func TestHandle(t *testing.T) {
 }
 
 func TestShapes(t *testing.T) {
+	t.Parallel() // each loads its packages from source: the loads overlap
 	results := analysistest.Run(t, analysistest.TestData(), describe, "shapes")
 	p := results[0].Result.(*flow.Package)
 	if len(p.Funcs) == 0 {

@@ -67,17 +67,17 @@ func (l *Loop) inductions() {
 		}
 		for _, ind := range l.Inductions {
 			switch {
-			case ind.is(cmp.X):
+			case ind.Is(cmp.X):
 				l.Bounds = append(l.Bounds, &Bound{Exit: e, Var: ind, Cmp: cmp, Bound: cmp.Y})
-			case ind.is(cmp.Y):
+			case ind.Is(cmp.Y):
 				l.Bounds = append(l.Bounds, &Bound{Exit: e, Var: ind, Cmp: cmp, Bound: cmp.X})
 			}
 		}
 	}
 }
 
-// is reports whether v is the variable or one of its stepped values.
-func (ind *Induction) is(v ssa.Value) bool {
+// Is reports whether v is the variable or one of its stepped values.
+func (ind *Induction) Is(v ssa.Value) bool {
 	if ind.Cell {
 		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == ssa.Value(ind.Phi) {
 			return true

@@ -22,6 +22,12 @@ const (
 	// closure the iterator calls once a pass; returning true asks for the
 	// next pass.
 	Yield
+	// Recursion is a call graph cycle: a function that calls itself,
+	// directly or through one of its own function literals (Cycles).
+	Recursion
+	// Reschedule is a function that schedules itself with time.AfterFunc
+	// (Cycles).
+	Reschedule
 )
 
 func (k LoopKind) String() string {
@@ -32,12 +38,18 @@ func (k LoopKind) String() string {
 		return "irreducible"
 	case Yield:
 		return "yield"
+	case Recursion:
+		return "recursion"
+	case Reschedule:
+		return "reschedule"
 	}
 	return "?"
 }
 
 // An Edge is a control-flow edge. To is nil for the back edge of a Yield
-// loop: From returns true, and the iterator calls the closure again.
+// loop (From returns true, and the iterator calls the closure again) and
+// of a Recursion or Reschedule (From holds the call that starts the next
+// pass).
 type Edge struct {
 	From, To *ssa.BasicBlock
 }
@@ -77,7 +89,18 @@ type Loop struct {
 	Children []*Loop
 
 	in []bool // by block index
+
+	forest *Forest   // the loops of Fn, for a Natural, Irreducible or Yield loop
+	site   *ssa.Call // the call that starts a Recursion or Reschedule's next pass
+	// blocked are the back edges of the loops of Fn that do not hold a
+	// Recursion or Reschedule's call: a pass that takes one goes on with
+	// another attempt of that loop, not this one's
+	blocked []Edge
 }
+
+// Site returns the call that starts the next pass of a Recursion or
+// Reschedule; nil for the other kinds.
+func (l *Loop) Site() *ssa.Call { return l.site }
 
 // Contains reports whether b is one of the loop's blocks.
 func (l *Loop) Contains(b *ssa.BasicBlock) bool {
@@ -188,6 +211,7 @@ func (p *Package) loops(fn *ssa.Function) *Forest {
 		}
 		l.exits()
 		l.inductions()
+		l.forest = f
 		f.Loops = append(f.Loops, l)
 	}
 	if ix != nil {

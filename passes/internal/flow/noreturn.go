@@ -1,7 +1,10 @@
 package flow
 
 import (
+	"go/ast"
 	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
@@ -58,4 +61,84 @@ var neverReturn = []string{
 // ssa.Program.SetNoReturn.
 func NeverReturns(fn *types.Func) bool {
 	return fn != nil && names.IsFull(fn.Origin(), neverReturn...)
+}
+
+// ownNoReturn returns the functions and methods of the package whose every
+// path ends in a call that never returns (NeverReturns, panic, or another
+// of these): a body with no return statement (outside its function
+// literals) whose last statement ends in such a call (terminal), found to
+// a fixed point so that a helper of a helper counts. The builder is told
+// of them (SetNoReturn), so that a failure branch that calls the
+// package's own fatal helper leaves the loop.
+func ownNoReturn(files []*ast.File, info *types.Info) map[*types.Func]bool {
+	var decls []*ast.FuncDecl
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !returns(fd.Body) {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	own := make(map[*types.Func]bool)
+	for changed := true; changed; {
+		changed = false
+		for _, fd := range decls {
+			obj, _ := info.Defs[fd.Name].(*types.Func)
+			if obj == nil || own[obj] {
+				continue
+			}
+			if terminal(info, own, fd.Body) {
+				own[obj] = true
+				changed = true
+			}
+		}
+	}
+	return own
+}
+
+// returns reports whether body holds a return statement of its own.
+func returns(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// terminal reports whether every path through s ends in a call that never
+// returns: s is such a call, a block whose last statement is terminal, or
+// an if with an else whose both branches are.
+func terminal(info *types.Info, own map[*types.Func]bool, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return len(s.List) > 0 && terminal(info, own, s.List[len(s.List)-1])
+	case *ast.IfStmt:
+		return s.Else != nil && terminal(info, own, s.Body) && terminal(info, own, s.Else)
+	case *ast.ExprStmt:
+		call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+				return true
+			}
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		return fn != nil && (own[fn.Origin()] || NeverReturns(fn))
+	}
+	return false
+}
+
+// NeverReturns reports whether a call of fn never returns: one of the
+// engine's table (NeverReturns) or a function of the package whose every
+// path ends in such a call (ownNoReturn).
+func (p *Package) NeverReturns(fn *types.Func) bool {
+	return fn != nil && (NeverReturns(fn) || p.noReturn[fn.Origin()])
 }

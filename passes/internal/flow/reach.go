@@ -31,10 +31,13 @@ func (l *Loop) RepeatsAvoiding(e Edge, avoid func(*ssa.BasicBlock) bool) bool {
 			continue
 		}
 		seen[b.Index] = true
-		if l.Kind == Yield && l.IsBack(Edge{From: b}) {
+		if l.Kind >= Yield && l.IsBack(Edge{From: b}) {
 			return true
 		}
 		for _, s := range b.Succs {
+			if slices.Contains(l.blocked, Edge{b, s}) {
+				continue
+			}
 			if l.IsBack(Edge{b, s}) {
 				return true
 			}

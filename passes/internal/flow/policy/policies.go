@@ -1,0 +1,903 @@
+package policy
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/names"
+)
+
+// RepeatsOnSuccess rejects an attempt whose pass repeats when it
+// succeeded and leaves when it failed: a batch or a read loop that stops
+// on the first error, not a retry of a failure.
+func RepeatsOnSuccess(_ *Context, _ *flow.Loop, a *flow.Attempt) bool { return a.OnSuccess }
+
+// JobScope rejects the attempts of a loop the model treats as a job scope
+// (a consumer's delivery loop, in the handler its broker redelivers to):
+// the framework's redelivery is the retry, reported on the job.
+func JobScope(c *Context, l *flow.Loop, _ *flow.Attempt) bool {
+	return c.Know.JobScope != nil && l.Syntax != nil && c.Know.JobScope(l.Syntax)
+}
+
+// Ticker rejects the attempts of a loop whose pass starts on a tick: its
+// header receives from a time.Ticker's channel or time.Tick's (for range
+// t.C, or a select with a case <-t.C). The ticker's period paces the work; a failure waits for the next
+// round, it is not retried.
+func Ticker(_ *Context, l *flow.Loop, _ *flow.Attempt) bool {
+	if l.Header == nil {
+		return false
+	}
+	for _, instr := range l.Header.Instrs {
+		switch instr := instr.(type) {
+		case *ssa.UnOp:
+			if instr.Op == token.ARROW && tickerChan(instr.X) {
+				return true
+			}
+		case *ssa.Select:
+			for _, st := range instr.States {
+				if st.Dir == types.RecvOnly && tickerChan(st.Chan) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tickerChan reports whether ch is a ticker's channel: the C field of a
+// time.Ticker, or what time.Tick returns.
+func tickerChan(ch ssa.Value) bool {
+	switch ch := ch.(type) {
+	case *ssa.UnOp:
+		if fa, ok := ch.X.(*ssa.FieldAddr); ok && ch.Op == token.MUL {
+			return isNamed(fa.X.Type(), "time", "Ticker")
+		}
+	case *ssa.Call:
+		return staticIs(ch.Common(), "time.Tick")
+	}
+	return false
+}
+
+// timerChan reports whether ch is the C field of a time.Timer.
+func timerChan(ch ssa.Value) bool {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	return ok && isNamed(fa.X.Type(), "time", "Timer")
+}
+
+// EINTR rejects an attempt whose pass repeats only through a test of its
+// error against a system call's errno (err == syscall.EINTR, EAGAIN, or
+// errors.Is(err, syscall.EADDRINUSE)): every way from the failure to the
+// next pass passes such a test. A system call restarted, as the
+// runtime's poller does, not an operation retried.
+func EINTR(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if errnoTest(a.If) {
+		return true
+	}
+	found := false
+	avoid := func(b *ssa.BasicBlock) bool {
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if ok && errnoTest(ifi) {
+			found = true
+			return true
+		}
+		return false
+	}
+	return !l.RepeatsAvoiding(a.Again, avoid) && found
+}
+
+// errnoTest reports whether ifi tests an error against an errno: a
+// comparison with one, or errors.Is given one.
+func errnoTest(ifi *ssa.If) bool {
+	switch cond := ifi.Cond.(type) {
+	case *ssa.BinOp:
+		return isErrno(cond.X) || isErrno(cond.Y)
+	case *ssa.UnOp:
+		if cond.Op == token.NOT {
+			if call, ok := cond.X.(*ssa.Call); ok {
+				return errorsIsErrno(call)
+			}
+		}
+	case *ssa.Call:
+		return errorsIsErrno(cond)
+	}
+	return false
+}
+
+func errorsIsErrno(call *ssa.Call) bool {
+	return staticIs(call.Common(), "errors.Is") && len(call.Call.Args) == 2 && isErrno(call.Call.Args[1])
+}
+
+func isErrno(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	return isNamed(v.Type(), "syscall", "Errno") || isNamed(v.Type(), "golang.org/x/sys/unix", "Errno")
+}
+
+// NextItem rejects an attempt whose call works on another item each pass:
+// one of its operands is an element the loop ranges over (a slice, array
+// or map element, a channel or select receive), or a value the loop's
+// header takes from a call each pass (b = next(b)) or advances by anything
+// but a constant count (page = page + "x"). A failure is skipped for the next
+// item, not retried.
+func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
+	seen := make(map[ssa.Value]bool)
+	var item func(v ssa.Value, depth int) bool
+	item = func(v ssa.Value, depth int) bool {
+		if v == nil || seen[v] || depth > 8 {
+			return false
+		}
+		seen[v] = true
+		instr, ok := v.(ssa.Instruction)
+		if !ok || instr.Block() == nil || !l.Contains(instr.Block()) {
+			return false
+		}
+		switch v := v.(type) {
+		case *ssa.Next:
+			return true
+		case *ssa.Lookup:
+			return true
+		case *ssa.UnOp:
+			if v.Op == token.ARROW {
+				return true
+			}
+			return item(v.X, depth+1)
+		case *ssa.IndexAddr:
+			return inducted(l, v.Index) || item(v.X, depth+1)
+		case *ssa.Index:
+			return inducted(l, v.Index) || item(v.X, depth+1)
+		case *ssa.Extract:
+			if _, ok := v.Tuple.(*ssa.Select); ok {
+				return true // a value a select received
+			}
+			return item(v.Tuple, depth+1)
+		case *ssa.FieldAddr:
+			return item(v.X, depth+1)
+		case *ssa.Field:
+			return item(v.X, depth+1)
+		case *ssa.ChangeType:
+			return item(v.X, depth+1)
+		case *ssa.Convert:
+			return item(v.X, depth+1)
+		case *ssa.MakeInterface:
+			return item(v.X, depth+1)
+		case *ssa.TypeAssert:
+			return item(v.X, depth+1)
+		case *ssa.BinOp:
+			return item(v.X, depth+1) || item(v.Y, depth+1)
+		case *ssa.Alloc:
+			// a local variable: what the loop stores in it
+			for _, r := range *v.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(v) && item(st.Val, depth+1) {
+					return true
+				}
+			}
+		case *ssa.Phi:
+			if v.Block() != l.Header {
+				return false
+			}
+			for i, e := range v.Edges {
+				if !l.Contains(v.Block().Preds[i]) {
+					continue
+				}
+				if call, ok := e.(*ssa.Call); ok && call != a.Call {
+					return true // the header's next value: b = next(b)
+				}
+				if _, ok := e.(*ssa.BinOp); ok && !inducted(l, v) {
+					return true // advanced each pass, not counted: page = page + "x"
+				}
+			}
+		}
+		return false
+	}
+	for _, arg := range a.Call.Call.Args {
+		if item(arg, 0) {
+			return true
+		}
+	}
+	return a.Call.Call.IsInvoke() && item(a.Call.Call.Value, 0)
+}
+
+// inducted reports whether index is an induction variable of l, or one of
+// its stepped values.
+func inducted(l *flow.Loop, index ssa.Value) bool {
+	for _, ind := range l.Inductions {
+		if ind.Is(index) {
+			return true
+		}
+	}
+	return false
+}
+
+// ContextQuery rejects an attempt that is (context.Context).Err: a query
+// of the context's cancellation, not an operation.
+func ContextQuery(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
+	return a.Call.Call.IsInvoke() && names.IsFull(a.Call.Call.Method, "(context.Context).Err")
+}
+
+// Poller rejects an attempt whose pass never leaves the loop after a
+// success: every way from its error's nil test on success leads to the
+// next pass, waiting on the way, and resets no count of failures (a
+// reconnect loop sets attempt = 0 once connected: its waits are sized by
+// the failures, a retry's). The loop runs every period whatever the
+// call returned (a poller that processes every round); its failures are
+// skipped for the next round, not retried.
+func Poller(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ErrNil || a.OnSuccess || !l.Repeats(a.Leave) || leaves(l, a.Leave) || resets(l, a.Leave) {
+		return false
+	}
+	onSuccess := *a
+	onSuccess.Again, onSuccess.Leave = a.Leave, a.Again
+	return c.WaitsAgain(l, &onSuccess)
+}
+
+// resets reports whether a pass that takes e sets a variable of the loop
+// back to a constant: a phi at l's header takes, on a back edge, a
+// constant set on the way from e (directly, or stepped after a phi that
+// merges it: attempt = 0 before the loop's attempt++).
+func resets(l *flow.Loop, e flow.Edge) bool {
+	if l.Header == nil {
+		return false
+	}
+	from := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{e.To}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == nil || from[b] || !l.Contains(b) {
+			continue
+		}
+		from[b] = true
+		for _, s := range b.Succs {
+			if !l.IsBack(flow.Edge{From: b, To: s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	// resetBy reports whether v, a value a back edge gives the header's
+	// phi (stepped, merged by phis in the loop), is a constant set on the
+	// way from e
+	seen := make(map[ssa.Value]bool)
+	var resetBy func(v ssa.Value) bool
+	resetBy = func(v ssa.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			return l.Contains(v.Block()) && resetBy(v.X)
+		case *ssa.Phi:
+			if !l.Contains(v.Block()) || v.Block() == l.Header {
+				return false
+			}
+			for i, in := range v.Edges {
+				if _, isConst := in.(*ssa.Const); isConst && from[v.Block().Preds[i]] {
+					return true
+				}
+				if resetBy(in) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, instr := range l.Header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		for i, v := range phi.Edges {
+			pred := l.Header.Preds[i]
+			if l.IsBack(flow.Edge{From: pred, To: l.Header}) {
+				if _, isConst := v.(*ssa.Const); (isConst && from[pred]) || resetBy(v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// leaves reports whether a pass that takes e can leave l before its next
+// pass: an exit of l is reached from e without taking a back edge.
+func leaves(l *flow.Loop, e flow.Edge) bool {
+	if l.IsExit(e) {
+		return true
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{e.To}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == nil || seen[b] || !l.Contains(b) {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			out := flow.Edge{From: b, To: s}
+			if l.IsExit(out) {
+				return true
+			}
+			if !l.IsBack(out) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
+
+// PredicateInScope rejects an attempt decided by anything but a nil test
+// of its error in a loop held by another loop that the policies keep: a
+// poll for a state inside a retry (a registration awaited before the
+// request is sent again) paces the poll, it is not a retry of its own.
+func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test == flow.ErrNil {
+		return false
+	}
+	for o := c.Pkg.Outer(l); o != nil; o = c.Pkg.Outer(o) {
+		if len(c.Judge(o).Kept) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsInput rejects an attempt that is a method of a reader (a type with
+// io.Reader's Read: each call reads what comes next) or the Accept of a
+// listener (its result a net.Conn: each call takes the next connection):
+// a failure there is waited out, not retried.
+func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
+	var fn *types.Func
+	if a.Call.Call.IsInvoke() {
+		fn = a.Call.Call.Method
+	} else if callee := a.Call.Call.StaticCallee(); callee != nil {
+		fn, _ = callee.Object().(*types.Func)
+	}
+	if fn == nil || fn.Signature().Recv() == nil {
+		return false
+	}
+	recv := fn.Signature().Recv().Type()
+	if types.Implements(recv, reader) || types.Implements(types.NewPointer(recv), reader) {
+		return true
+	}
+	res := fn.Signature().Results()
+	return fn.Name() == "Accept" && res.Len() == 2 && isNamed(res.At(0).Type(), "net", "Conn")
+}
+
+// reader is io.Reader, built here so that a package need not import io.
+var reader = func() *types.Interface {
+	bytes := types.NewSlice(types.Typ[types.Byte])
+	sig := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(types.NewParam(token.NoPos, nil, "p", bytes)),
+		types.NewTuple(types.NewParam(token.NoPos, nil, "n", types.Typ[types.Int]),
+			types.NewParam(token.NoPos, nil, "err", types.Universe.Lookup("error").Type())), false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Read", sig)}, nil).Complete()
+}()
+
+// PollForState rejects an attempt decided by a predicate or a comparison
+// on a result that is no response (Knowledge.Response): a job's state, a
+// count, a status string. The loop waits for a state, it does not retry
+// a failed request. A type assertion on the result (a typed failure
+// reply) is a failed result, not a state.
+func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.Predicate && a.Test != flow.ResultTest {
+		return false
+	}
+	if ex, ok := a.If.Cond.(*ssa.Extract); ok {
+		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			return false
+		}
+	}
+	res := a.Call.Call.Signature().Results()
+	for i := 0; i < res.Len()-1; i++ { // the last is the error
+		if c.Know.Response != nil && c.Know.Response(res.At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// PredicateMustWait rejects an attempt decided by anything but a nil test
+// of its error (a predicate, a bool result, a comparison on a result, an
+// errors.Is) when the pass does not wait before the attempt is made
+// again: such a loop reads input more often than it retries.
+func PredicateMustWait(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	return a.Test != flow.ErrNil && !c.WaitsAgain(l, a)
+}
+
+// WaitsOrCounts rejects an attempt that is made again with no wait and
+// no count: the loop has no exit on an induction variable (Bounds) and no
+// wait lies between a failure and the attempt's next call. Neither
+// waiting nor counting is more often a read loop than a retry. A cycle of
+// the call graph must wait: a call of itself with no wait is a walk.
+func WaitsOrCounts(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if c.WaitsAgain(l, a) {
+		return false
+	}
+	return l.Site() != nil || len(l.Bounds) == 0
+}
+
+// FailureLeavesPass rejects the attempt of a call-graph cycle whose
+// failure does not leave the pass: the code the failure path runs without
+// calling the function again is also run on success (a call on both
+// sides), so the call after it is made whatever the attempt did.
+func FailureLeavesPass(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
+	site := l.Site()
+	if site == nil {
+		return false
+	}
+	fromAgain := reach(a.Again.To, site.Block())
+	fromLeave := reach(a.Leave.To, site.Block())
+	for b := range fromAgain {
+		if fromLeave[b] && b != site.Block() && holdsCall(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// reach returns the blocks reached from b without passing stop.
+func reach(b, stop *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == nil || seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b != stop {
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return seen
+}
+
+func holdsCall(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if _, ok := instr.(ssa.CallInstruction); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Nested rejects an attempt of a loop held by another loop (or, for a
+// yield closure, the loop around its range statement) that retries the
+// same call: the outer loop is the retry, the inner one a step of it (a
+// label a goto jumps back to, inside a counted loop).
+func Nested(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	for o := c.Pkg.Outer(l); o != nil; o = c.Pkg.Outer(o) {
+		for _, oa := range o.Attempts() {
+			if oa.Call == a.Call && !oa.OnSuccess {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WaitsAgain reports whether a pass that takes a's Again edge waits before
+// it makes a's call again: a call that waits (Knowledge.Waits, or a
+// function of the package that calls one, waiters), a receive from a
+// timer's or a ticker's channel, or a blocking select on the way from the edge to the loop's next pass and on to the call; for a
+// range-over-func loop, an iterator of the package that waits between its
+// yields; for a Reschedule, time.AfterFunc's delay.
+func (c *Context) WaitsAgain(l *flow.Loop, a *flow.Attempt) bool {
+	switch l.Kind {
+	case flow.Reschedule:
+		return true // time.AfterFunc's delay
+	case flow.Yield:
+		if c.iteratorWaits(l) {
+			return true
+		}
+	}
+	start := a.Again.To
+	if start == nil {
+		return false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{start}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || !l.Contains(b) {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if b == a.Call.Block() && instr == ssa.Instruction(a.Call) {
+				break
+			}
+			if c.waitsAt(instr) {
+				return true
+			}
+			if sel, ok := instr.(*ssa.Select); ok && sel.Blocking {
+				return true // blocks until a case is ready: a wait of unknown length
+			}
+		}
+		if b == a.Call.Block() || (l.Site() != nil && b == l.Site().Block()) {
+			continue // the attempt, or the call that starts the next pass
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+// iteratorWaits reports whether the iterator a range-over-func loop
+// ranges over is a function of the package that waits (waiters): the
+// function given the loop's yield closure, or the function that a call of
+// the package returns there (for range retryTimer(ctx, n)).
+func (c *Context) iteratorWaits(l *flow.Loop) bool {
+	parent := l.Fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !givenClosure(call.Common(), l.Fn) {
+				continue
+			}
+			for _, it := range returnedFuncs(call.Common().Value) {
+				if c.waitersOf()[it] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// givenClosure reports whether fn, or a closure of it, is an argument of cc.
+func givenClosure(cc *ssa.CallCommon, fn *ssa.Function) bool {
+	for _, arg := range cc.Args {
+		if arg == ssa.Value(fn) {
+			return true
+		}
+		if mc, ok := arg.(*ssa.MakeClosure); ok && mc.Fn == ssa.Value(fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnedFuncs returns the functions v may be: v itself, or what the
+// static callee that made v returns (a function or closure literal).
+func returnedFuncs(v ssa.Value) []*ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return []*ssa.Function{v}
+	case *ssa.MakeClosure:
+		if fn, ok := v.Fn.(*ssa.Function); ok {
+			return []*ssa.Function{fn}
+		}
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		if callee == nil {
+			return nil
+		}
+		var out []*ssa.Function
+		for _, b := range callee.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == 1 {
+				r := ret.Results[0]
+				if ct, ok := r.(*ssa.ChangeType); ok {
+					r = ct.X // a func literal returned as iter.Seq
+				}
+				switch r := r.(type) {
+				case *ssa.Function:
+					out = append(out, r)
+				case *ssa.MakeClosure:
+					if fn, ok := r.Fn.(*ssa.Function); ok {
+						out = append(out, fn)
+					}
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// waitsAt reports whether instr waits: a call that waits (waits), or a
+// receive, alone or in a select, from a timer's or a ticker's channel
+// (<-timer.C after a NewTimer or a Reset).
+func (c *Context) waitsAt(instr ssa.Instruction) bool {
+	switch instr := instr.(type) {
+	case ssa.CallInstruction:
+		return c.waits(instr.Common())
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW && (tickerChan(instr.X) || timerChan(instr.X))
+	case *ssa.Select:
+		for _, st := range instr.States {
+			if st.Dir == types.RecvOnly && (tickerChan(st.Chan) || timerChan(st.Chan)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waits reports whether the call cc waits.
+func (c *Context) waits(cc *ssa.CallCommon) bool {
+	fn := cc.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && c.Know.Waits != nil && c.Know.Waits(obj) {
+		return true
+	}
+	return c.waitersOf()[fn]
+}
+
+// waitersOf returns the package's functions that wait: that call a
+// function Knowledge.Waits names, or another of them, or receive from a
+// timer's or a ticker's channel (waitsAt), found to a fixed point over the
+// package's call graph.
+func (c *Context) waitersOf() map[*ssa.Function]bool {
+	if c.waiters != nil {
+		return c.waiters
+	}
+	c.waiters = make(map[*ssa.Function]bool)
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.Pkg.Funcs {
+			if c.waiters[fn] {
+				continue
+			}
+		scan:
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if c.waitsAt(instr) {
+						c.waiters[fn] = true
+						changed = true
+						break scan
+					}
+				}
+			}
+		}
+	}
+	return c.waiters
+}
+
+func isNamed(t types.Type, path, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
+}
+
+func staticIs(cc *ssa.CallCommon, full ...string) bool {
+	fn := cc.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return ok && names.IsFull(obj, full...)
+}
+
+// TakesNextItem rejects the attempt of a worker, a poller, a subscription
+// reader or a queue drainer: a loop that never leaves on success (its
+// exits past a success, and its loop condition, test only a stop: a
+// context, a clock, a stop channel), does not count its failures (no
+// variable of the loop set back to a constant), and whose attempt takes
+// an item (takesItem). The pass after a failure takes the next item, as
+// the pass after a success does: the failure's wait paces the source, it
+// does not back off a retried call.
+func TakesNextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ErrNil || a.OnSuccess || l.Header == nil || resetsAnywhere(l) || !takesItem(l, a) {
+		return false
+	}
+	for _, e := range l.Exits {
+		if e.From == l.Header && !stopTest(e.From) {
+			return false // a loop condition on a bound or a flag
+		}
+	}
+	// the exits a success can reach within its pass
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{a.Leave.To}
+	if l.IsExit(a.Leave) {
+		return false
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == nil || seen[b] || !l.Contains(b) {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			e := flow.Edge{From: b, To: s}
+			if l.IsExit(e) && !stopTest(b) {
+				return false
+			}
+			if !l.IsBack(e) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return true
+}
+
+// resetsAnywhere reports whether a back edge of l gives a phi of its
+// header a constant, directly or through a phi of the loop: a count the
+// loop sets back (failures = 0 after a success).
+func resetsAnywhere(l *flow.Loop) bool {
+	for _, b := range l.Blocks {
+		for _, s := range b.Succs {
+			if l.IsBack(flow.Edge{From: b, To: s}) && resets(l, flow.Edge{From: b, To: s}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stopTest reports whether the branch that ends b tests a stop: a
+// context's Err or Done, a clock (time.Now, time.Since, time.Until, a
+// time.Time's Before or After), a constant, or which case of a select
+// over a context's Done or a stop channel (chan struct{}) fired.
+func stopTest(b *ssa.BasicBlock) bool {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return true // a jump: no test
+	}
+	seen := make(map[ssa.Value]bool)
+	var stop func(v ssa.Value) bool
+	stop = func(v ssa.Value) bool {
+		if seen[v] {
+			return false
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Const:
+			return true
+		case *ssa.UnOp:
+			return stop(v.X)
+		case *ssa.BinOp:
+			if isNilConstant(v.Y) || isIntConstant(v.Y) {
+				return stop(v.X)
+			}
+			return stop(v.X) && stop(v.Y)
+		case *ssa.Call:
+			return staticIs(v.Common(), "time.Now", "time.Since", "time.Until", "(time.Time).Before", "(time.Time).After") ||
+				(v.Call.IsInvoke() && names.IsFull(v.Call.Method, "(context.Context).Err", "(context.Context).Done"))
+		case *ssa.Extract:
+			if sel, ok := v.Tuple.(*ssa.Select); ok && v.Index == 0 {
+				for _, st := range sel.States {
+					if st.Dir == types.RecvOnly && stopChan(st.Chan) {
+						return true
+					}
+				}
+				return false
+			}
+			return stop(v.Tuple)
+		}
+		return false
+	}
+	return stop(ifi.Cond)
+}
+
+// stopChan reports whether ch is a context's Done or a chan struct{}.
+func stopChan(ch ssa.Value) bool {
+	if call, ok := ch.(*ssa.Call); ok && call.Call.IsInvoke() && names.IsFull(call.Call.Method, "(context.Context).Done") {
+		return true
+	}
+	c, ok := ch.Type().Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	s, ok := c.Elem().Underlying().(*types.Struct)
+	return ok && s.NumFields() == 0
+}
+
+func isNilConstant(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+func isIntConstant(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil
+}
+
+// takesItem reports whether attempt a hands the pass an item: a result
+// beside its error that the pass uses, none of which is closed (an
+// io.Closer: a connection, a session), given to a call in a loop nested
+// in l (a stream read until it breaks), or carried into the next attempt
+// (the attempt is given a value the loop's header takes from it). An
+// attempt that returns only its error takes nothing.
+func takesItem(l *flow.Loop, a *flow.Attempt) bool {
+	tup, ok := a.Call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	item := false
+	for _, r := range *a.Call.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || ex.Index == tup.Len()-1 || len(*ex.Referrers()) == 0 {
+			continue
+		}
+		t := ex.Type()
+		if types.Implements(t, closer) || (!types.IsInterface(t) && types.Implements(types.NewPointer(t), closer)) {
+			return false
+		}
+		if servedInLoop(l, ex) || feedsAttempt(l, ex, a.Call) {
+			return false
+		}
+		item = true
+	}
+	return item
+}
+
+// closer is io.Closer, built here so that a package need not import io.
+var closer = func() *types.Interface {
+	sig := types.NewSignatureType(nil, nil, nil, nil,
+		types.NewTuple(types.NewParam(token.NoPos, nil, "", types.Universe.Lookup("error").Type())), false)
+	return types.NewInterfaceType([]*types.Func{types.NewFunc(token.NoPos, nil, "Close", sig)}, nil).Complete()
+}()
+
+// servedInLoop reports whether v is the receiver or an argument of a call
+// made in a loop nested in l.
+func servedInLoop(l *flow.Loop, v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		call, ok := r.(ssa.CallInstruction)
+		if !ok || call.Block() == nil {
+			continue
+		}
+		for _, child := range l.Children {
+			if child.Contains(call.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// feedsAttempt reports whether call is given, directly or through a few
+// steps, a phi of l's header that takes v, or a value made from it, on a
+// back edge: the next attempt starts from what this one returned.
+func feedsAttempt(l *flow.Loop, v ssa.Value, call *ssa.Call) bool {
+	from := make(map[ssa.Value]bool)
+	work := []ssa.Value{v}
+	for len(work) > 0 && len(from) < 64 {
+		x := work[0]
+		work = work[1:]
+		if from[x] {
+			continue
+		}
+		from[x] = true
+		refs := x.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			if rv, ok := r.(ssa.Value); ok && r.Block() != nil && l.Contains(r.Block()) {
+				if _, isCall := r.(*ssa.Call); !isCall {
+					work = append(work, rv)
+				}
+			}
+		}
+	}
+	for _, arg := range append([]ssa.Value{call.Call.Value}, call.Call.Args...) {
+		if phi, ok := arg.(*ssa.Phi); ok && phi.Block() == l.Header && from[phi] {
+			return true
+		}
+		if from[arg] {
+			if _, ok := arg.(*ssa.Phi); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,440 @@
+// Package policies holds, for each policy of the flow engine's policy
+// package, a loop it rejects and a near one it keeps. The test judges the
+// innermost loop (or the call-graph cycle) of each function that has an
+// attempt.
+package policies
+
+import (
+	"context"
+	"errors"
+	"net"
+	"syscall"
+	"time"
+)
+
+func op() error                       { return nil }
+func opCtx(ctx context.Context) error { return nil }
+func send(item string) error          { return nil }
+func sendN(n int) error               { return nil }
+func status() (string, error)         { return "", nil }
+func poll() (bool, error)             { return false, nil }
+func write(p []byte) (int, error)     { return 0, nil }
+func process()                        {}
+
+var errBusy = errors.New("busy")
+
+func retry() error {
+	for {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func onSuccess() error {
+	for i := 0; i < 3; i++ {
+		if err := op(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func contextQuery(ctx context.Context, full func() bool) {
+	for full() {
+		if ctx.Err() != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return
+	}
+}
+
+func contextOp(ctx context.Context, full func() bool) {
+	for full() {
+		if opCtx(ctx) != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		return
+	}
+}
+
+func poller() {
+	for {
+		if err := op(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		process()
+		time.Sleep(10 * time.Second)
+	}
+}
+
+// a reconnect loop: the count of failures is reset once connected
+func reconnect(ctx context.Context) {
+	for attempt := 0; true; attempt++ {
+		if attempt != 0 {
+			time.Sleep(time.Duration(attempt) * time.Second)
+		}
+		if err := op(); err != nil {
+			continue
+		}
+		attempt = 0
+		process()
+	}
+}
+
+func delivery() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func ticker(t *time.Ticker) {
+	for range t.C {
+		if err := op(); err != nil {
+			continue
+		}
+		return
+	}
+}
+
+func eintr(p []byte) (int, error) {
+	for {
+		n, err := write(p)
+		if err == syscall.EINTR {
+			continue
+		}
+		return n, err
+	}
+}
+
+func sentinel(p []byte) (int, error) {
+	for {
+		n, err := write(p)
+		if err == errBusy {
+			time.Sleep(time.Second)
+			continue
+		}
+		return n, err
+	}
+}
+
+func nextItem(items []string) {
+	for _, it := range items {
+		if err := send(it); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+func attemptNumber() {
+	for i := 0; i < 3; i++ {
+		if err := sendN(i); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+type response struct{ StatusCode int }
+
+func get() (*response, error) { return nil, nil }
+
+func predicateNoWait() {
+	for {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode < 500 {
+			return
+		}
+	}
+}
+
+func predicateWaits() {
+	for {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a state awaited, not a failed request
+func pollState() {
+	for {
+		st, err := status()
+		if err != nil {
+			return
+		}
+		if st == "ready" {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+type failed struct{}
+
+func execute() (any, error) { return nil, nil }
+
+// a typed failure reply is a failed result
+func failureReply() {
+	for {
+		r, err := execute()
+		if err != nil {
+			return
+		}
+		if _, ok := r.(*failed); !ok {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a registration polled for inside a retry
+func pollInRetry() error {
+	for attempts := 0; attempts < 3; attempts++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		for {
+			done, err := poll()
+			if err != nil {
+				return err
+			}
+			if done {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return nil
+}
+
+func pollAlone() error {
+	for {
+		done, err := poll()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func neitherWaitsNorCounts() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+	}
+}
+
+func counts() {
+	for i := 0; i < 3; i++ {
+		if err := op(); err == nil {
+			return
+		}
+	}
+}
+
+func rejoin(retries int) error {
+	time.Sleep(time.Second)
+	err := op()
+	if err != nil && retries < 0 {
+		return rejoin(retries - 1)
+	}
+	process()
+	return nil
+}
+
+func refresh(retries int) error {
+	err := op()
+	if err == nil {
+		return nil
+	}
+	if retries > 0 {
+		time.Sleep(time.Second)
+		return refresh(retries - 1)
+	}
+	return err
+}
+
+func nested() error {
+	var err error
+	for i := 0; i < 3; i++ {
+	again:
+		err = op()
+		if err == nil {
+			return nil
+		}
+		if i < 0 {
+			goto again
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+type event struct{ obj any }
+
+func accessor(any) (string, error) { return "", nil }
+func record(string)                {}
+
+// each pass handles the next event a select receives
+func selectItem(ctx context.Context, events <-chan event) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-events:
+			if !ok {
+				return
+			}
+			name, err := accessor(ev.obj)
+			if err != nil {
+				time.Sleep(time.Second)
+				continue
+			}
+			record(name)
+		}
+	}
+}
+
+type frames struct{}
+
+func (frames) Read(p []byte) (int, error)         { return 0, nil }
+func (frames) ReadFrame() ([]byte, error)         { return nil, nil }
+func (frames) Reconnect(addr string) (int, error) { return 0, nil }
+
+// each call reads the next frame: a failure is waited out
+func readFrames(f frames) {
+	for {
+		if _, err := f.ReadFrame(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+func acceptLoop(l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		go c.Close()
+	}
+}
+
+type dialer struct{}
+
+func (dialer) Dial() (net.Conn, error) { return nil, nil }
+
+func dialLoop(d dialer) net.Conn {
+	for {
+		c, err := d.Dial()
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return c
+	}
+}
+
+// pause waits on a timer's channel: a helper that waits
+func pause(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	<-t.C
+}
+
+func timerHelper() {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		pause(time.Second)
+	}
+}
+
+// a timer reset whose channel nobody receives from waits for nothing
+func resetOnly(t *time.Timer) {
+	for {
+		if err := op(); err == nil {
+			return
+		}
+		t.Reset(time.Second)
+	}
+}
+
+type queue struct{}
+
+func (q *queue) Dequeue(ctx context.Context) (string, error) { return "", nil }
+
+type stream struct{}
+
+func (s *stream) Recv() (string, error) { return "", nil }
+
+func openStream() (*stream, error) { return nil, nil }
+
+// each pass takes the next job: a worker
+func worker(ctx context.Context, q *queue) {
+	for {
+		j, err := q.Dequeue(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		record(j)
+	}
+}
+
+// the same take, until a flag its success sets
+func untilFlag(ctx context.Context, q *queue) {
+	done := false
+	for !done {
+		j, err := q.Dequeue(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		record(j)
+		done = true
+	}
+}
+
+// the attempt opens what the pass serves in a loop of its own
+func streamLoop() {
+	for {
+		s, err := openStream()
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		for {
+			if _, err := s.Recv(); err != nil {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,199 @@
+// Package attempts holds the shapes of Loop.Attempts, Package.Cycles and
+// the package's own never-returning functions.
+package attempts
+
+import (
+	"errors"
+	"io"
+	"os"
+	"time"
+)
+
+func op() error                { return nil }
+func get() (*response, error)  { return nil, nil }
+func try() (bool, error)       { return false, nil }
+func retryable(err error) bool { return err != nil }
+func ready(res *response) bool { return res != nil }
+func read() (int, error)       { return 0, nil }
+
+type response struct{ StatusCode int }
+
+var errBusy = errors.New("busy")
+
+func errNil() {
+	for { // want `loop natural for attempts=\[attempts.op:err-nil\]`
+		if err := op(); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func errorsIs() error {
+	err := op()
+	for r := 0; errors.Is(err, errBusy) && r < 3; r++ { // want `loop natural for attempts=\[attempts.op:err-test\]`
+		time.Sleep(time.Second)
+		err = op()
+	}
+	return err
+}
+
+func helperOnError() error {
+	for { // want `loop natural for attempts=\[attempts.op:err-test pred=attempts.retryable\]`
+		err := op()
+		if !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func predicate() {
+	for { // want `loop natural for attempts=\[attempts.get:predicate pred=attempts.ready\]`
+		res, _ := get()
+		if ready(res) {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func boolResult() error {
+	for { // want `loop natural for attempts=\[attempts.try:bool-result\]`
+		again, err := try()
+		if !again {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// the error leaves; a 5xx is retried
+func failedResult() {
+	for i := 0; i < 3; i++ { // want `loop natural for attempts=\[attempts.get:result-test\]`
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// the error is tested first: its failure repeats
+func errFirst() {
+	for i := 0; i < 3; i++ { // want `loop natural for attempts=\[attempts.get:err-nil\]`
+		res, err := get()
+		if err == nil && res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func onSuccess() error {
+	for i := 0; i < 3; i++ { // want `loop natural for attempts=\[attempts.op:err-nil:on-success\]`
+		if err := op(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readUntilEOF() {
+	var err error
+	for !errors.Is(err, io.EOF) { // want `loop natural for attempts=\[attempts.read:err-test:on-success\]`
+		_, err = read()
+	}
+}
+
+// the scan's attempt is the inner loop's; the outer loop retries connect
+func inner() {
+	for { // want `loop natural for attempts=\[attempts.op:err-nil\]`
+		if err := op(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		for i := 0; i < 10; i++ { // want `loop natural for attempts=\[attempts.read:err-nil\]`
+			if _, err := read(); err != nil {
+				continue
+			}
+			break
+		}
+	}
+}
+
+// no attempt: the call's result decides nothing
+func ignored() {
+	for i := 0; i < 3; i++ { // want `loop natural for attempts=\[\]`
+		_ = op()
+	}
+}
+
+type client struct{ n int }
+
+func (c *client) refresh(left int) error {
+	err := op()
+	if err == nil {
+		return nil
+	}
+	if left > 0 {
+		time.Sleep(time.Second)
+		return c.refresh(left - 1) // want `loop recursion call attempts=\[attempts.op:err-nil\]`
+	}
+	return err
+}
+
+func viaClosure(left int) error {
+	again := func() error {
+		left--
+		return viaClosure(left)
+	}
+	if err := op(); err != nil && left > 0 {
+		return again() // want `loop recursion call attempts=\[attempts.op:err-nil\]`
+	}
+	return nil
+}
+
+func (c *client) attempt() {
+	if err := op(); err != nil {
+		c.n++
+		time.AfterFunc(time.Second, c.attempt) // want `loop reschedule call attempts=\[attempts.op:err-nil\]`
+	}
+}
+
+func closureVar() {
+	var f func()
+	f = func() {
+		if err := op(); err != nil {
+			time.AfterFunc(time.Second, f) // want `loop reschedule call attempts=\[attempts.op:err-nil\]`
+		}
+	}
+	f()
+}
+
+// a walk, not a retry of a failure: no attempt
+func walk(n int) {
+	if n == 0 {
+		return
+	}
+	walk(n - 1) // want `loop recursion call attempts=\[\]`
+}
+
+// fatal never returns: the package's own, through another of its own
+func fatal(msg string) {
+	println(msg)
+	os.Exit(1)
+}
+
+func die() { fatal("die") }
+
+func neverReturns() {
+	for { // want `loop natural for attempts=\[attempts.op:err-nil:on-success\]`
+		if err := op(); err != nil {
+			die()
+		}
+	}
+}
