@@ -151,16 +151,7 @@ func binding(fv *ssa.FreeVar) ssa.Value {
 // the blocks from which call's block is reached.
 func cycleLoop(kind LoopKind, fn *ssa.Function, call *ssa.Call) *Loop {
 	in := make([]bool, len(fn.Blocks))
-	stack := []*ssa.BasicBlock{call.Block()}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if in[b.Index] {
-			continue
-		}
-		in[b.Index] = true
-		stack = append(stack, b.Preds...)
-	}
+	reachers(in, call.Block())
 	l := newLoop(kind, fn, in)
 	l.Header = fn.Blocks[0]
 	l.Entries = []*ssa.BasicBlock{l.Header}

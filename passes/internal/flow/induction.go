@@ -137,13 +137,7 @@ func (l *Loop) induction(phi *ssa.Phi) *Induction {
 			if k == nil || k.Value == nil || k.Value.Kind() != constant.Int || !stepped(x) {
 				return false
 			}
-			sign := constant.Sign(k.Value)
-			if v.Op == token.SUB {
-				sign = -sign
-			}
-			ind.Up = ind.Up && sign > 0
-			ind.Down = ind.Down && sign < 0
-			ind.Steps = append(ind.Steps, v)
+			ind.step(v, k)
 			return true
 		}
 		return false
@@ -204,13 +198,7 @@ func (l *Loop) cellInduction(phi *ssa.Phi) *Induction {
 				!(isLoadOf(step.X, cell) || isLoadOf(step.X, phi)) {
 				return nil
 			}
-			sign := constant.Sign(k.Value)
-			if step.Op == token.SUB {
-				sign = -sign
-			}
-			ind.Up = ind.Up && sign > 0
-			ind.Down = ind.Down && sign < 0
-			ind.Steps = append(ind.Steps, step)
+			ind.step(step, k)
 		}
 	}
 	if len(ind.Steps) == 0 {
@@ -231,4 +219,16 @@ func isComparison(op token.Token) bool {
 		return true
 	}
 	return false
+}
+
+// step records v, an addition or a subtraction of the integer constant k,
+// as a step of ind: an up step keeps Up, a down step Down.
+func (ind *Induction) step(v *ssa.BinOp, k *ssa.Const) {
+	sign := constant.Sign(k.Value)
+	if v.Op == token.SUB {
+		sign = -sign
+	}
+	ind.Up = ind.Up && sign > 0
+	ind.Down = ind.Down && sign < 0
+	ind.Steps = append(ind.Steps, v)
 }

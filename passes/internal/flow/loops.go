@@ -282,7 +282,14 @@ func naturalLoops(fn *ssa.Function, ix *stmts) ([]*Loop, map[Edge]bool) {
 func bodyOf(fn *ssa.Function, header *ssa.BasicBlock, latches []*ssa.BasicBlock) []bool {
 	in := make([]bool, len(fn.Blocks))
 	in[header.Index] = true
-	stack := slices.Clone(latches)
+	reachers(in, latches...)
+	return in
+}
+
+// reachers adds to in (a set by block index) the blocks from which one of
+// to is reached, without passing a block in already holds.
+func reachers(in []bool, to ...*ssa.BasicBlock) {
+	stack := slices.Clone(to)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -292,7 +299,6 @@ func bodyOf(fn *ssa.Function, header *ssa.BasicBlock, latches []*ssa.BasicBlock)
 		in[b.Index] = true
 		stack = append(stack, b.Preds...)
 	}
-	return in
 }
 
 // splitLatches groups the latches of header by the innermost for or range
@@ -405,23 +411,14 @@ func irreducibleLoops(fn *ssa.Function, back map[Edge]bool) []*Loop {
 // yieldLoop returns the loop of a range-over-func yield closure: the blocks
 // from which a return of true (the next pass) is reached.
 func yieldLoop(fn *ssa.Function) *Loop {
-	in := make([]bool, len(fn.Blocks))
-	var latches, stack []*ssa.BasicBlock
+	var latches []*ssa.BasicBlock
 	for _, b := range fn.Blocks {
 		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 && isTrue(ret.Results[0]) {
 			latches = append(latches, b)
-			stack = append(stack, b)
 		}
 	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if in[b.Index] {
-			continue
-		}
-		in[b.Index] = true
-		stack = append(stack, b.Preds...)
-	}
+	in := make([]bool, len(fn.Blocks))
+	reachers(in, latches...)
 	in[0] = true // a body that never continues is still one pass
 	l := newLoop(Yield, fn, in)
 	l.Header = fn.Blocks[0]
