@@ -246,21 +246,7 @@ func resets(l *flow.Loop, e flow.Edge) bool {
 	if l.Header == nil {
 		return false
 	}
-	from := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{e.To}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == nil || from[b] || !l.Contains(b) {
-			continue
-		}
-		from[b] = true
-		for _, s := range b.Succs {
-			if !l.IsBack(flow.Edge{From: b, To: s}) {
-				stack = append(stack, s)
-			}
-		}
-	}
+	from := passFrom(l, e.To)
 	// resetBy reports whether v, a value a back edge gives the header's
 	// phi (stepped, merged by phis in the loop), is a constant set on the
 	// way from e
@@ -312,26 +298,35 @@ func leaves(l *flow.Loop, e flow.Edge) bool {
 	if l.IsExit(e) {
 		return true
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{e.To}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == nil || seen[b] || !l.Contains(b) {
-			continue
-		}
-		seen[b] = true
+	for b := range passFrom(l, e.To) {
 		for _, s := range b.Succs {
-			out := flow.Edge{From: b, To: s}
-			if l.IsExit(out) {
+			if l.IsExit(flow.Edge{From: b, To: s}) {
 				return true
-			}
-			if !l.IsBack(out) {
-				stack = append(stack, s)
 			}
 		}
 	}
 	return false
+}
+
+// passFrom returns the blocks of l a pass goes through from b on, before
+// its next pass: those reached from b within l without taking a back edge.
+func passFrom(l *flow.Loop, b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	in := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[b] || !l.Contains(b) {
+			continue
+		}
+		in[b] = true
+		for _, s := range b.Succs {
+			if !l.IsBack(flow.Edge{From: b, To: s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return in
 }
 
 // PredicateInScope rejects an attempt decided by anything but a nil test
@@ -704,25 +699,13 @@ func TakesNextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 		}
 	}
 	// the exits a success can reach within its pass
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{a.Leave.To}
 	if l.IsExit(a.Leave) {
 		return false
 	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == nil || seen[b] || !l.Contains(b) {
-			continue
-		}
-		seen[b] = true
+	for b := range passFrom(l, a.Leave.To) {
 		for _, s := range b.Succs {
-			e := flow.Edge{From: b, To: s}
-			if l.IsExit(e) && !stopTest(b) {
+			if l.IsExit(flow.Edge{From: b, To: s}) && !stopTest(b) {
 				return false
-			}
-			if !l.IsBack(e) {
-				stack = append(stack, s)
 			}
 		}
 	}
