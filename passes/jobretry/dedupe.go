@@ -322,7 +322,7 @@ func (d *dedupe) compare(e *ast.BinaryExpr) seen {
 	if !ok {
 		return unknown
 	}
-	zero, one, two := holds(op, 0, k), holds(op, 1, k), holds(op, 2, k)
+	zero, one, two := astq.Compare(0, op, k), astq.Compare(1, op, k), astq.Compare(2, op, k)
 	switch {
 	case d.claimCount(x, e.Pos()):
 		// a claim affects no row for an id seen before, one for a new id
@@ -340,25 +340,6 @@ func (d *dedupe) compare(e *ast.BinaryExpr) seen {
 		}
 	}
 	return unknown
-}
-
-// holds evaluates n op k.
-func holds(op token.Token, n, k int64) bool {
-	switch op {
-	case token.EQL:
-		return n == k
-	case token.NEQ:
-		return n != k
-	case token.LSS:
-		return n < k
-	case token.LEQ:
-		return n <= k
-	case token.GTR:
-		return n > k
-	case token.GEQ:
-		return n >= k
-	}
-	return false
 }
 
 // flip is the comparison with its operands swapped.

@@ -1216,7 +1216,7 @@ func (w *walker) leaf(e ast.Expr, code int, st state) (bool, bool) {
 		}
 		if a, ok := w.intVal(x.X, code); ok {
 			if b, ok := w.intVal(x.Y, code); ok {
-				return compare(a, x.Op, b), true
+				return astq.Compare(a, x.Op, b), true
 			}
 		}
 		if x.Op != token.EQL && x.Op != token.NEQ {
@@ -1321,24 +1321,6 @@ func (w *walker) intVal(e ast.Expr, code int) (int64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func compare(a int64, op token.Token, b int64) bool {
-	switch op {
-	case token.EQL:
-		return a == b
-	case token.NEQ:
-		return a != b
-	case token.LSS:
-		return a < b
-	case token.LEQ:
-		return a <= b
-	case token.GTR:
-		return a > b
-	case token.GEQ:
-		return a >= b
-	}
-	return false
 }
 
 func isNil(info *types.Info, e ast.Expr) bool {

@@ -157,6 +157,26 @@ func IsNil(info *types.Info, e ast.Expr) bool {
 	return ok && tv.IsNil()
 }
 
+// Compare reports whether a op b holds, for op one of the comparison
+// operators (==, !=, <, <=, >, >=); false for any other op.
+func Compare(a int64, op token.Token, b int64) bool {
+	switch op {
+	case token.EQL:
+		return a == b
+	case token.NEQ:
+		return a != b
+	case token.LSS:
+		return a < b
+	case token.LEQ:
+		return a <= b
+	case token.GTR:
+		return a > b
+	case token.GEQ:
+		return a >= b
+	}
+	return false
+}
+
 // Callee returns the function or method call statically calls (for a
 // generic one, as its identifier names it), or nil.
 func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
