@@ -10,6 +10,9 @@
 package idemotel
 
 import (
+	"errors"
+	"fmt"
+
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -120,7 +123,7 @@ func WithAttributes(attrs ...attribute.KeyValue) Option {
 // http.request.resend_count.
 func WithHTTP() Option { return func(c *config) { c.http = true } }
 
-func newConfig(opts []Option) (config, metric.Meter) {
+func newConfig(opts []Option) (config, *instruments) {
 	var c config
 	for _, o := range opts {
 		o(&c)
@@ -128,5 +131,41 @@ func newConfig(opts []Option) (config, metric.Meter) {
 	if c.mp == nil {
 		c.mp = otel.GetMeterProvider()
 	}
-	return c, c.mp.Meter(ScopeName)
+	return c, &instruments{m: c.mp.Meter(ScopeName)}
+}
+
+// instruments makes the instruments of one recorder on a meter, joining
+// their errors for err.
+type instruments struct {
+	m   metric.Meter
+	err error
+}
+
+func (in *instruments) counter(name, unit, desc string) metric.Int64Counter {
+	c, err := in.m.Int64Counter(name, metric.WithUnit(unit), metric.WithDescription(desc))
+	in.err = errors.Join(in.err, err)
+	return c
+}
+
+func (in *instruments) intHistogram(name, unit, desc string, buckets []float64) metric.Int64Histogram {
+	h, err := in.m.Int64Histogram(name, metric.WithUnit(unit), metric.WithDescription(desc),
+		metric.WithExplicitBucketBoundaries(buckets...))
+	in.err = errors.Join(in.err, err)
+	return h
+}
+
+func (in *instruments) histogram(name, unit, desc string, buckets []float64) metric.Float64Histogram {
+	h, err := in.m.Float64Histogram(name, metric.WithUnit(unit), metric.WithDescription(desc),
+		metric.WithExplicitBucketBoundaries(buckets...))
+	in.err = errors.Join(in.err, err)
+	return h
+}
+
+// done returns the errors of the instruments made, as those of the
+// recorder's what instruments.
+func (in *instruments) done(what string) error {
+	if in.err != nil {
+		return fmt.Errorf("idemotel: %s instruments: %w", what, in.err)
+	}
+	return nil
 }

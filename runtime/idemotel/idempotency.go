@@ -2,7 +2,6 @@ package idemotel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -25,18 +24,16 @@ type Idempotency struct {
 
 // NewIdempotency returns an Idempotency recording through the options' MeterProvider.
 func NewIdempotency(opts ...Option) (*Idempotency, error) {
-	c, m := newConfig(opts)
-	o := &Idempotency{attrs: c.attrs}
-	var err, e error
-	o.requests, e = m.Int64Counter(MetricRequests, metric.WithUnit("{request}"),
-		metric.WithDescription("Requests handled by the idempotency middleware, by outcome."))
-	err = errors.Join(err, e)
-	o.store, e = m.Float64Histogram(MetricStoreDuration, metric.WithUnit("s"),
-		metric.WithDescription("Time a request spent in the idempotency store (claim and completion)."),
-		metric.WithExplicitBucketBoundaries(latencyBuckets...))
-	err = errors.Join(err, e)
-	if err != nil {
-		return nil, fmt.Errorf("idemotel: idempotency instruments: %w", err)
+	c, in := newConfig(opts)
+	o := &Idempotency{
+		attrs: c.attrs,
+		requests: in.counter(MetricRequests, "{request}",
+			"Requests handled by the idempotency middleware, by outcome."),
+		store: in.histogram(MetricStoreDuration, "s",
+			"Time a request spent in the idempotency store (claim and completion).", latencyBuckets),
+	}
+	if err := in.done("idempotency"); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

@@ -28,20 +28,18 @@ type Retry struct {
 
 // NewRetry returns a Retry recording through the options' MeterProvider.
 func NewRetry(opts ...Option) (*Retry, error) {
-	c, m := newConfig(opts)
-	r := &Retry{attrs: c.attrs, http: c.http}
-	var err, e error
-	r.retries, e = m.Int64Counter(MetricRetries, metric.WithUnit("{retry}"),
-		metric.WithDescription("Retries: failed attempts followed by a wait and another attempt."))
-	err = errors.Join(err, e)
-	r.giveUps, e = m.Int64Counter(MetricGiveUps, metric.WithUnit("{give_up}"),
-		metric.WithDescription("Retry runs that stopped without success, by reason."))
-	err = errors.Join(err, e)
-	r.wait, e = m.Float64Histogram(MetricWait, metric.WithUnit("s"),
-		metric.WithDescription("Waits before retries."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
-	err = errors.Join(err, e)
-	if err != nil {
-		return nil, fmt.Errorf("idemotel: retry instruments: %w", err)
+	c, in := newConfig(opts)
+	r := &Retry{
+		attrs: c.attrs,
+		http:  c.http,
+		retries: in.counter(MetricRetries, "{retry}",
+			"Retries: failed attempts followed by a wait and another attempt."),
+		giveUps: in.counter(MetricGiveUps, "{give_up}",
+			"Retry runs that stopped without success, by reason."),
+		wait: in.histogram(MetricWait, "s", "Waits before retries.", latencyBuckets),
+	}
+	if err := in.done("retry"); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -97,19 +95,16 @@ type GRPCCalls struct {
 
 // NewGRPCCalls returns a GRPCCalls recording through the options' MeterProvider.
 func NewGRPCCalls(opts ...Option) (*GRPCCalls, error) {
-	c, m := newConfig(opts)
-	g := &GRPCCalls{attrs: c.attrs}
-	var err, e error
-	g.retries, e = m.Int64Histogram(MetricGRPCRetries, metric.WithUnit("{retry}"),
-		metric.WithDescription("Number of retry attempts made during the client call; the original attempt is not counted."),
-		metric.WithExplicitBucketBoundaries(countBuckets...))
-	err = errors.Join(err, e)
-	g.delay, e = m.Float64Histogram(MetricGRPCRetryDelay, metric.WithUnit("s"),
-		metric.WithDescription("Total time of delay while there is no active attempt during the client call."),
-		metric.WithExplicitBucketBoundaries(latencyBuckets...))
-	err = errors.Join(err, e)
-	if err != nil {
-		return nil, fmt.Errorf("idemotel: grpc instruments: %w", err)
+	c, in := newConfig(opts)
+	g := &GRPCCalls{
+		attrs: c.attrs,
+		retries: in.intHistogram(MetricGRPCRetries, "{retry}",
+			"Number of retry attempts made during the client call; the original attempt is not counted.", countBuckets),
+		delay: in.histogram(MetricGRPCRetryDelay, "s",
+			"Total time of delay while there is no active attempt during the client call.", latencyBuckets),
+	}
+	if err := in.done("grpc"); err != nil {
+		return nil, err
 	}
 	return g, nil
 }
