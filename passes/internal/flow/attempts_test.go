@@ -2,26 +2,20 @@ package flow_test
 
 import (
 	"go/types"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
 )
 
 // describeAttempts reports each loop and call-graph cycle of the package
 // with its attempts, as the testdata's wants spell them.
-var describeAttempts = &analysis.Analyzer{
-	Name:       "flowattempts",
-	Doc:        "describe the flow engine's attempts and cycles",
-	Requires:   []*analysis.Analyzer{flow.Analyzer},
-	ResultType: reflect.TypeFor[*flow.Package](),
-	Run: func(pass *analysis.Pass) (any, error) {
-		p := pass.ResultOf[flow.Analyzer].(*flow.Handle).Get()
+var describeAttempts = flowtest.Analyzer("flowattempts", "describe the flow engine's attempts and cycles",
+	func(pass *analysis.Pass, p *flow.Package) error {
 		for _, fn := range p.Funcs {
 			loops := append(slices.Clone(p.Loops(fn).Loops), p.Cycles(fn)...)
 			for _, l := range loops {
@@ -43,15 +37,13 @@ var describeAttempts = &analysis.Analyzer{
 				pass.Reportf(l.Syntax.Pos(), "loop %s %s attempts=[%s]", l.Kind, kind, strings.Join(as, " "))
 			}
 		}
-		return p, nil
-	},
-}
+		return nil
+	})
 
 func TestAttempts(t *testing.T) {
 	t.Parallel() // each loads its packages from source: the loads overlap
-	results := analysistest.Run(t, analysistest.TestData(), describeAttempts, "attempts")
-	p := results[0].Result.(*flow.Package)
-	scope := results[0].Pass.Pkg.Scope()
+	p, pass := flowtest.Run(t, describeAttempts, "attempts")
+	scope := pass.Pkg.Scope()
 	for name, want := range map[string]bool{"fatal": true, "die": true, "op": false, "walk": false} {
 		fn, _ := scope.Lookup(name).(*types.Func)
 		if got := p.NeverReturns(fn); got != want {

@@ -6,34 +6,27 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
 )
 
 // describe reports each loop of the package as the testdata's wants spell
 // it, and reports as an error every call, function and loop the index
 // fails to map.
-var describe = &analysis.Analyzer{
-	Name:       "flowdescribe",
-	Doc:        "describe the flow engine's loops",
-	Requires:   []*analysis.Analyzer{flow.Analyzer},
-	ResultType: reflect.TypeFor[*flow.Package](),
-	Run: func(pass *analysis.Pass) (any, error) {
-		h := pass.ResultOf[flow.Analyzer].(*flow.Handle)
-		p := h.Get()
-		if h.Get() != p {
-			return nil, fmt.Errorf("a second Get built again")
+var describe = flowtest.Analyzer("flowdescribe", "describe the flow engine's loops",
+	func(pass *analysis.Pass, p *flow.Package) error {
+		if pass.ResultOf[flow.Analyzer].(*flow.Handle).Get() != p {
+			return fmt.Errorf("a second Get built again")
 		}
 		if p == nil {
-			return nil, fmt.Errorf("no SSA for %s", pass.Pkg.Path())
+			return fmt.Errorf("no SSA for %s", pass.Pkg.Path())
 		}
 		calls := make(map[token.Pos]*ast.CallExpr)
 		for _, f := range pass.Files {
@@ -73,9 +66,8 @@ var describe = &analysis.Analyzer{
 					l.Kind, stmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls), outer)
 			}
 		}
-		return p, nil
-	},
-}
+		return nil
+	})
 
 func isCall(info *types.Info, call *ast.CallExpr) bool {
 	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
@@ -193,8 +185,7 @@ func TestHandle(t *testing.T) {
 
 func TestShapes(t *testing.T) {
 	t.Parallel() // each loads its packages from source: the loads overlap
-	results := analysistest.Run(t, analysistest.TestData(), describe, "shapes")
-	p := results[0].Result.(*flow.Package)
+	p, pass := flowtest.Run(t, describe, "shapes")
 	if len(p.Funcs) == 0 {
 		t.Fatal("no functions")
 	}
@@ -208,7 +199,7 @@ func TestShapes(t *testing.T) {
 	if !found {
 		t.Error("the literal of var poll is not among the package's functions")
 	}
-	t.Run("queries", func(t *testing.T) { testQueries(t, p, results[0].Pass) })
+	t.Run("queries", func(t *testing.T) { testQueries(t, p, pass) })
 }
 
 // testQueries asks the engine's questions of one function of the shapes

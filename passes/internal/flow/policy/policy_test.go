@@ -3,28 +3,17 @@ package policy_test
 import (
 	"go/ast"
 	"go/types"
-	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
 	"github.com/idemlint/idemlint/passes/internal/flow/policy"
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
-var build = &analysis.Analyzer{
-	Name:       "policybuild",
-	Doc:        "build the flow engine's package for the policy tests",
-	Requires:   []*analysis.Analyzer{flow.Analyzer},
-	ResultType: reflect.TypeFor[*flow.Package](),
-	Run: func(pass *analysis.Pass) (any, error) {
-		return pass.ResultOf[flow.Analyzer].(*flow.Handle).Get(), nil
-	},
-}
+var build = flowtest.Analyzer("policybuild", "build the flow engine's package for the policy tests", nil)
 
 var (
 	once sync.Once
@@ -37,7 +26,7 @@ var (
 func context(t *testing.T) *policy.Context {
 	t.Helper()
 	once.Do(func() {
-		pkg = analysistest.Run(t, analysistest.TestData(), build, "policies")[0].Result.(*flow.Package)
+		pkg, _ = flowtest.Run(t, build, "policies")
 	})
 	if pkg == nil {
 		t.Fatal("no package")
