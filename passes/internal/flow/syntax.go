@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/passes/internal/astq"
 )
 
 // stmts indexes the statements of one function's syntax that a loop can
@@ -23,29 +25,16 @@ type stmts struct {
 // stmtsOf returns the statement index of fn; nil for a function with no
 // syntax.
 func (p *Package) stmtsOf(fn *ssa.Function) *stmts {
-	var body *ast.BlockStmt
-	switch syn := fn.Syntax().(type) {
-	case *ast.FuncDecl:
-		body = syn.Body
-	case *ast.FuncLit:
-		body = syn.Body
-	case *ast.RangeStmt:
-		body = syn.Body
+	_, body := astq.Func(fn.Syntax())
+	if rs, ok := fn.Syntax().(*ast.RangeStmt); ok {
+		body = rs.Body // a yield closure's
 	}
 	if body == nil {
 		return nil
 	}
 	ix := &stmts{gotos: make(map[types.Object]bool), labelEnd: make(map[*ast.LabeledStmt]token.Pos)}
 	ast.Inspect(body, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
+		list, _ := astq.StmtList(n)
 		for _, st := range list {
 			for ls, ok := st.(*ast.LabeledStmt); ok; ls, ok = ls.Stmt.(*ast.LabeledStmt) {
 				ix.labelEnd[ls] = n.End()
