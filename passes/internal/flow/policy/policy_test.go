@@ -76,12 +76,24 @@ func loopOf(t *testing.T, c *policy.Context, name string, outer bool) (*flow.Loo
 	return nil, nil
 }
 
-// check asserts what p says of every attempt of each function's loop.
+// check asserts what p says of every attempt of each function's loop (its
+// innermost loop with an attempt).
 func check(t *testing.T, p func(*policy.Context, *flow.Loop, *flow.Attempt) bool, want map[string]bool) {
+	t.Helper()
+	checkLoops(t, p, false, want)
+}
+
+// checkOuter is check on each function's outermost loop with an attempt.
+func checkOuter(t *testing.T, p func(*policy.Context, *flow.Loop, *flow.Attempt) bool, want map[string]bool) {
+	t.Helper()
+	checkLoops(t, p, true, want)
+}
+
+func checkLoops(t *testing.T, p func(*policy.Context, *flow.Loop, *flow.Attempt) bool, outer bool, want map[string]bool) {
 	t.Helper()
 	c := context(t)
 	for name, rejected := range want {
-		l, as := loopOf(t, c, name, false)
+		l, as := loopOf(t, c, name, outer)
 		for _, a := range as {
 			if got := p(c, l, a); got != rejected {
 				t.Errorf("%s: rejected = %t, want %t", name, got, rejected)
@@ -124,13 +136,8 @@ func TestReadsInput(t *testing.T) {
 
 func TestTakesNextItem(t *testing.T) {
 	check(t, policy.TakesNextItem, map[string]bool{"worker": true, "untilFlag": false, "reconnect": false, "retry": false})
-	c := context(t)
-	l, as := loopOf(t, c, "streamLoop", true)
-	for _, a := range as {
-		if policy.TakesNextItem(c, l, a) {
-			t.Errorf("streamLoop: an attempt that opens what the pass serves is rejected as a take")
-		}
-	}
+	// an attempt that opens what the pass serves is not a take
+	checkOuter(t, policy.TakesNextItem, map[string]bool{"streamLoop": false})
 }
 
 func TestPollForState(t *testing.T) {
@@ -157,13 +164,8 @@ func TestFailureLeavesPass(t *testing.T) {
 
 func TestNested(t *testing.T) {
 	check(t, policy.Nested, map[string]bool{"nested": true, "retry": false})
-	c := context(t)
-	l, as := loopOf(t, c, "nested", true)
-	for _, a := range as {
-		if policy.Nested(c, l, a) {
-			t.Errorf("nested: the outer loop's attempt is rejected as nested")
-		}
-	}
+	// the outer loop's attempt is not nested
+	checkOuter(t, policy.Nested, map[string]bool{"nested": false})
 }
 
 // TestJudge checks that Judge keeps the retries and names the first
