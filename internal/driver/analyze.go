@@ -255,7 +255,9 @@ func registerFacts(analyzers []*analysis.Analyzer) {
 	}
 }
 
-func newInfo() *types.Info {
+// NewInfo returns the types.Info a pass gets: every map the type-checker
+// fills.
+func NewInfo() *types.Info {
 	return &types.Info{
 		Types:        make(map[ast.Expr]types.TypeAndValue),
 		Defs:         make(map[*ast.Ident]types.Object),
@@ -297,7 +299,7 @@ func (e *engine) load(s *pkgState, w *worker) *typed {
 		t.fset, t.universe = w.fset, w.universe
 	}
 	if p.PkgPath == "unsafe" {
-		t.pkg, t.files, t.info = types.Unsafe, []*ast.File{}, newInfo()
+		t.pkg, t.files, t.info = types.Unsafe, []*ast.File{}, NewInfo()
 		return t
 	}
 	appendError := func(err error) {
@@ -337,7 +339,7 @@ func (e *engine) load(s *pkgState, w *worker) *typed {
 			t.files = append(t.files, f)
 		}
 	}
-	t.info = newInfo()
+	t.info = NewInfo()
 	t.pkg = types.NewPackage(p.PkgPath, p.Name)
 	conf := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) { return e.importPath(t, p, path) }),

@@ -1,12 +1,12 @@
 package flow_test
 
 import (
-	"go/ast"
 	"go/types"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/idemlint/idemlint/internal/driver"
 	"github.com/idemlint/idemlint/passes/internal/flow"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkTypeCheck(b *testing.B) {
 		b.Run(path, func(b *testing.B) {
 			for b.Loop() {
 				conf := types.Config{Importer: importerOf(p), GoVersion: p.TypesInfo.FileVersions[p.Syntax[0]]}
-				info := newInfo()
+				info := driver.NewInfo()
 				if _, err := conf.Check(p.PkgPath, p.Fset, p.Syntax, info); err != nil {
 					b.Fatal(err)
 				}
@@ -91,17 +91,4 @@ func importerOf(p *packages.Package) types.Importer {
 		}
 		return p.Imports[path].Types, nil
 	})
-}
-
-func newInfo() *types.Info {
-	return &types.Info{
-		Types:        make(map[ast.Expr]types.TypeAndValue),
-		Defs:         make(map[*ast.Ident]types.Object),
-		Uses:         make(map[*ast.Ident]types.Object),
-		Implicits:    make(map[ast.Node]types.Object),
-		Instances:    make(map[*ast.Ident]types.Instance),
-		Scopes:       make(map[ast.Node]*types.Scope),
-		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
-		FileVersions: make(map[*ast.File]string),
-	}
 }
