@@ -1,0 +1,281 @@
+// Package blind measures idemlint's recall over the blind sample of
+// testdata/blind: retry bugs and look-alikes in repositories of GitHub
+// (applications and services as well as libraries), labelled by reading the
+// code against the rules of idempotency-and-retries.md before any run of
+// the tool, and never taught to it in the same issue.
+//
+// Labels are in the format of testdata/recall/bugs.txt (internal/recall
+// parses and matches them), keyed by repository and commit instead of
+// module and version:
+//
+//	id  kind  owner/repo@commit  package-dir  file  from-to  check  reason
+//
+// package-dir and file are relative to the repository's root. The code is
+// read from the mirrors the fetch tool leaves under /work/.mirror (the
+// runner cannot fetch them), exported to a temporary directory, and
+// analyzed there; a finding's position becomes "owner/repo@commit/file:line:col"
+// so that recall.Entry.Matches reads it as it reads a module cache position.
+package blind
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/idemlint/idemlint/internal/corpus"
+	"github.com/idemlint/idemlint/internal/recall"
+)
+
+// Parse reads one labels file (bugs-*.txt).
+func Parse(data []byte) ([]recall.Entry, error) {
+	es, err := recall.ParseWith(data, repoOrigin)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		if path.Dir(e.File) != e.Package {
+			return nil, fmt.Errorf("line %d: file %s is not in package dir %s", e.Line, e.File, e.Package)
+		}
+	}
+	return es, nil
+}
+
+// repoOrigin reads "owner/repo@commit" (a full 40-hex commit) and a package
+// directory relative to the repository's root ("." for the root).
+func repoOrigin(where, pkg string) (string, string, error) {
+	repo, commit, ok := strings.Cut(where, "@")
+	owner, name, ok2 := strings.Cut(repo, "/")
+	if !ok || !ok2 || owner == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", fmt.Errorf("%q is not owner/repo@commit", where)
+	}
+	if len(commit) != 40 || strings.Trim(commit, "0123456789abcdef") != "" {
+		return "", "", fmt.Errorf("%q: commit %q is not 40 lower-case hex digits", where, commit)
+	}
+	if pkg == "" || path.Clean(pkg) != pkg || path.IsAbs(pkg) || pkg == ".." || strings.HasPrefix(pkg, "../") {
+		return "", "", fmt.Errorf("package dir %q is not a clean path relative to the repository", pkg)
+	}
+	return repo, commit, nil
+}
+
+// Labels are the entries of every bugs-*.txt of a directory, in file order.
+type Labels struct {
+	Entries []recall.Entry
+	Source  []string // Source[i]: the file Entries[i] is in
+}
+
+// Where names an entry's line: "bugs-a.txt:12".
+func (l Labels) Where(i int) string { return fmt.Sprintf("%s:%d", l.Source[i], l.Entries[i].Line) }
+
+// Load reads every bugs-*.txt of dir; an id used in two files is an error.
+func Load(dir string) (Labels, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "bugs-*.txt"))
+	if err != nil {
+		return Labels{}, err
+	}
+	if len(files) == 0 {
+		return Labels{}, fmt.Errorf("no bugs-*.txt in %s", dir)
+	}
+	slices.Sort(files)
+	var l Labels
+	seen := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return Labels{}, err
+		}
+		es, err := Parse(data)
+		name := filepath.Base(f)
+		if err != nil {
+			return Labels{}, fmt.Errorf("%s: %v", name, err)
+		}
+		for _, e := range es {
+			if prev, ok := seen[e.ID]; ok {
+				return Labels{}, fmt.Errorf("%s:%d: id %s is used in %s too", name, e.Line, e.ID, prev)
+			}
+			seen[e.ID] = name
+			l.Entries = append(l.Entries, e)
+			l.Source = append(l.Source, name)
+		}
+	}
+	return l, nil
+}
+
+// Repo is one repository at one commit and its labelled package dirs.
+type Repo struct {
+	Repo, Commit string
+	Packages     []string
+}
+
+// Repos groups the entries by repository and commit, in order of first
+// appearance.
+func Repos(es []recall.Entry) []Repo {
+	var out []Repo
+	for _, e := range es {
+		i := slices.IndexFunc(out, func(r Repo) bool { return r.Repo == e.Module && r.Commit == e.Version })
+		if i < 0 {
+			out = append(out, Repo{Repo: e.Module, Commit: e.Version})
+			i = len(out) - 1
+		}
+		if !slices.Contains(out[i].Packages, e.Package) {
+			out[i].Packages = append(out[i].Packages, e.Package)
+		}
+	}
+	return out
+}
+
+// MirrorDir is the git directory the fetch tool leaves for repo
+// ("owner/name") under mirrors: mirrors/owner+name/repo.
+func MirrorDir(mirrors, repo string) string {
+	return filepath.Join(mirrors, strings.Replace(repo, "/", "+", 1), "repo")
+}
+
+// Export writes r's tree at its commit into dst (an empty directory),
+// reading the mirror's objects through a throwaway index; the mirror itself
+// is not written. A missing mirror or commit is an error that names the
+// repository to fetch.
+func Export(mirrors string, r Repo, dst string) error {
+	git := MirrorDir(mirrors, r.Repo)
+	if _, err := os.Stat(git); err != nil {
+		return fmt.Errorf("%s: no mirror at %s: fetch github:%s (the fetch tool), then run again", r.Repo, git, r.Repo)
+	}
+	if out, err := gitIn(git, dst, "cat-file", "-e", r.Commit+"^{commit}"); err != nil {
+		return fmt.Errorf("%s: commit %s is not in the mirror %s (fetch github:%s again?): %v %s", r.Repo, r.Commit, git, r.Repo, err, out)
+	}
+	if out, err := gitIn(git, dst, "read-tree", r.Commit); err != nil {
+		return fmt.Errorf("%s: git read-tree %s: %v\n%s", r.Repo, r.Commit, err, out)
+	}
+	if out, err := gitIn(git, dst, "checkout-index", "--all", "--force"); err != nil {
+		return fmt.Errorf("%s: git checkout-index: %v\n%s", r.Repo, err, out)
+	}
+	return os.Remove(filepath.Join(dst, ".blind-index"))
+}
+
+func gitIn(gitDir, work string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"--git-dir=" + gitDir, "--work-tree=" + work}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+filepath.Join(work, ".blind-index"))
+	return cmd.CombinedOutput()
+}
+
+// ModuleOf returns the directory of the module that holds the package dir
+// pkg of the tree at root: the nearest directory at or above it with a
+// go.mod (so nested modules are analyzed as themselves).
+func ModuleOf(root, pkg string) (string, error) {
+	dir := filepath.Join(root, filepath.FromSlash(pkg))
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		if dir == root {
+			return "", fmt.Errorf("package dir %s has no go.mod at or above it", pkg)
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// Env is the environment of the go command and idemlint in an exported
+// tree: dependencies through the module proxy (-mod=mod also ignores a
+// vendor directory and lets the go command complete a stale go.sum), no
+// go.work of the repository, and this machine's toolchain.
+var Env = []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
+
+// Download runs `go mod download` in the module directory dir.
+func Download(dir string) error {
+	cmd := exec.Command("go", "mod", "download")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), Env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+	}
+	return nil
+}
+
+// Rel returns the position rewriter for a tree of r exported at root:
+// root/file:line:col becomes owner/repo@commit/file:line:col; positions
+// elsewhere (dependencies) are left as they are.
+func Rel(root string, r Repo) func(string) string {
+	prefix := filepath.ToSlash(root) + "/"
+	return func(posn string) string {
+		p := filepath.ToSlash(posn)
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			return r.Repo + "@" + r.Commit + "/" + rest
+		}
+		return p
+	}
+}
+
+// CheckRanges reports entries of r whose file is missing from the tree at
+// root or whose range runs past its end.
+func CheckRanges(l Labels, r Repo, root string) []error {
+	var errs []error
+	for i, e := range l.Entries {
+		if e.Module != r.Repo || e.Version != r.Commit {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.File)))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %s: %v", l.Where(i), e.ID, err))
+			continue
+		}
+		if n := bytes.Count(data, []byte("\n")) + 1; e.To > n {
+			errs = append(errs, fmt.Errorf("%s: %s: range %d-%d past the end of %s (%d lines)", l.Where(i), e.ID, e.From, e.To, e.File, n))
+		}
+	}
+	return errs
+}
+
+// Analyze exports r into a new directory under work, downloads the
+// dependencies of each module holding a labelled package, and runs the
+// idemlint binary over the labelled packages, module by module.
+func Analyze(idemlint, mirrors, work string, l Labels, r Repo) ([]corpus.Finding, error) {
+	root, err := os.MkdirTemp(work, strings.Replace(r.Repo, "/", "+", 1)+"-")
+	if err != nil {
+		return nil, err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return nil, err
+	}
+	if err := Export(mirrors, r, root); err != nil {
+		return nil, err
+	}
+	if errs := CheckRanges(l, r, root); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	byModule := map[string][]string{}
+	var order []string
+	for _, p := range r.Packages {
+		m, err := ModuleOf(root, p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Repo, err)
+		}
+		rel, err := filepath.Rel(m, filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, err
+		}
+		if byModule[m] == nil {
+			order = append(order, m)
+		}
+		pattern := "./" + filepath.ToSlash(rel)
+		if rel == "." {
+			pattern = "."
+		}
+		byModule[m] = append(byModule[m], pattern)
+	}
+	var all []corpus.Finding
+	for _, m := range order {
+		if err := Download(m); err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Repo, err)
+		}
+		fs, err := corpus.RunPatterns(idemlint, m, byModule[m], Rel(root, r))
+		if err != nil {
+			return nil, fmt.Errorf("%s (module %s): %v", r.Repo, m, err)
+		}
+		all = append(all, fs...)
+	}
+	return all, nil
+}
