@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -136,30 +137,81 @@ func MirrorDir(mirrors, repo string) string {
 }
 
 // Export writes r's tree at its commit into dst (an empty directory),
-// reading the mirror's objects through a throwaway index; the mirror itself
-// is not written. A missing mirror or commit is an error that names the
-// repository to fetch.
-func Export(mirrors string, r Repo, dst string) error {
+// reading blobs from the mirror with git cat-file; the mirror is not
+// written, and export-ignore drops nothing. The fetch tool's snapshots lack
+// files of 4 MiB and more: such a blob is skipped and its path returned
+// (CheckRanges reports a labelled file among them). A missing mirror or
+// commit is an error that names the repository to fetch.
+func Export(mirrors string, r Repo, dst string) (skipped []string, err error) {
 	git := MirrorDir(mirrors, r.Repo)
 	if _, err := os.Stat(git); err != nil {
-		return fmt.Errorf("%s: no mirror at %s: fetch github:%s (the fetch tool), then run again", r.Repo, git, r.Repo)
+		return nil, fmt.Errorf("%s: no mirror at %s: fetch github:%s (the fetch tool), then run again", r.Repo, git, r.Repo)
 	}
-	if out, err := gitIn(git, dst, "cat-file", "-e", r.Commit+"^{commit}"); err != nil {
-		return fmt.Errorf("%s: commit %s is not in the mirror %s (fetch github:%s again?): %v %s", r.Repo, r.Commit, git, r.Repo, err, out)
+	if out, err := gitCmd(git, "cat-file", "-e", r.Commit+"^{commit}").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("%s: commit %s is not in the mirror %s (fetch github:%s again?): %v %s", r.Repo, r.Commit, git, r.Repo, err, out)
 	}
-	if out, err := gitIn(git, dst, "read-tree", r.Commit); err != nil {
-		return fmt.Errorf("%s: git read-tree %s: %v\n%s", r.Repo, r.Commit, err, out)
+	tree, err := gitCmd(git, "ls-tree", "-r", "-z", "--full-tree", r.Commit).Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: git ls-tree %s: %v", r.Repo, r.Commit, err)
 	}
-	if out, err := gitIn(git, dst, "checkout-index", "--all", "--force"); err != nil {
-		return fmt.Errorf("%s: git checkout-index: %v\n%s", r.Repo, err, out)
+	type blob struct{ mode, sha, path string }
+	var blobs []blob
+	for _, rec := range strings.Split(strings.TrimSuffix(string(tree), "\x00"), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || f[1] != "blob" { // submodules (commit entries) have no content here
+			continue
+		}
+		blobs = append(blobs, blob{f[0], f[2], path})
 	}
-	return os.Remove(filepath.Join(dst, ".blind-index"))
+	cmd := gitCmd(git, "cat-file", "--batch")
+	var in bytes.Buffer
+	for _, b := range blobs {
+		in.WriteString(b.sha + "\n")
+	}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: git cat-file --batch: %v", r.Repo, err)
+	}
+	for _, b := range blobs {
+		header, rest, _ := bytes.Cut(out, []byte("\n"))
+		f := strings.Fields(string(header))
+		if len(f) == 2 && f[1] == "missing" {
+			skipped = append(skipped, b.path)
+			out = rest
+			continue
+		}
+		var size int
+		if len(f) != 3 || f[0] != b.sha {
+			return nil, fmt.Errorf("%s: git cat-file --batch: unexpected header %q for %s", r.Repo, header, b.path)
+		}
+		if _, err := fmt.Sscan(f[2], &size); err != nil || size+1 > len(rest) {
+			return nil, fmt.Errorf("%s: git cat-file --batch: bad size in %q", r.Repo, header)
+		}
+		content := rest[:size]
+		out = rest[size+1:]
+		p := filepath.Join(dst, filepath.FromSlash(b.path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		switch b.mode {
+		case "120000":
+			err = os.Symlink(string(content), p)
+		case "100755":
+			err = os.WriteFile(p, content, 0o755)
+		default:
+			err = os.WriteFile(p, content, 0o644)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return skipped, nil
 }
 
-func gitIn(gitDir, work string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"--git-dir=" + gitDir, "--work-tree=" + work}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+filepath.Join(work, ".blind-index"))
-	return cmd.CombinedOutput()
+func gitCmd(gitDir string, args ...string) *exec.Cmd {
+	return exec.Command("git", append([]string{"--git-dir=" + gitDir}, args...)...)
 }
 
 // ModuleOf returns the directory of the module that holds the package dir
@@ -184,15 +236,41 @@ func ModuleOf(root, pkg string) (string, error) {
 // go.work of the repository, and this machine's toolchain.
 var Env = []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
 
-// Download runs `go mod download` in the module directory dir.
-func Download(dir string) error {
-	cmd := exec.Command("go", "mod", "download")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), Env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+// refused is the go command's report of a module the proxy will not serve.
+var refused = regexp.MustCompile(`go: (\S+)@(\S+): reading \S+: (403 Forbidden|404 Not Found|410 Gone)`)
+
+// Download runs `go mod download` in the module directory dir. A
+// requirement of the module's go.mod that the module proxy refuses (403, 404,
+// 410: a private or vanished module, often one only tests import) is dropped
+// from the exported go.mod and the download tried again; the dropped
+// requirements are returned. If a labelled package needs one, its type
+// check fails and the run reports it.
+func Download(dir string) (dropped []string, err error) {
+	for {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), Env...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			return dropped, nil
+		}
+		m := refused.FindSubmatch(out)
+		if m == nil || slices.Contains(dropped, string(m[1])) {
+			return dropped, fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
+		before, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+		edit := exec.Command("go", "mod", "edit", "-droprequire="+string(m[1]))
+		edit.Dir = dir
+		edit.Env = cmd.Env
+		if eout, err := edit.CombinedOutput(); err != nil {
+			return dropped, fmt.Errorf("go mod edit -droprequire=%s in %s: %v\n%s", m[1], dir, err, eout)
+		}
+		if after, _ := os.ReadFile(filepath.Join(dir, "go.mod")); bytes.Equal(before, after) {
+			// Not a requirement of this go.mod: a dependency needs it.
+			return dropped, fmt.Errorf("go mod download in %s: %v\n%s", dir, err, out)
+		}
+		dropped = append(dropped, string(m[1]))
 	}
-	return nil
 }
 
 // Rel returns the position rewriter for a tree of r exported at root:
@@ -240,8 +318,12 @@ func Analyze(idemlint, mirrors, work string, l Labels, r Repo) ([]corpus.Finding
 	if root, err = filepath.EvalSymlinks(root); err != nil {
 		return nil, err
 	}
-	if err := Export(mirrors, r, root); err != nil {
+	skipped, err := Export(mirrors, r, root)
+	if err != nil {
 		return nil, err
+	}
+	if len(skipped) > 0 {
+		fmt.Printf("%s: %d files not in the mirror (4 MiB and more), left out: %s\n", r.Repo, len(skipped), strings.Join(skipped, ", "))
 	}
 	if errs := CheckRanges(l, r, root); len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -268,8 +350,12 @@ func Analyze(idemlint, mirrors, work string, l Labels, r Repo) ([]corpus.Finding
 	}
 	var all []corpus.Finding
 	for _, m := range order {
-		if err := Download(m); err != nil {
+		dropped, err := Download(m)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Repo, err)
+		}
+		if len(dropped) > 0 {
+			fmt.Printf("%s: requirements the module proxy refuses, dropped from the exported go.mod: %s\n", r.Repo, strings.Join(dropped, ", "))
 		}
 		fs, err := corpus.RunPatterns(idemlint, m, byModule[m], Rel(root, r))
 		if err != nil {

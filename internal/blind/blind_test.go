@@ -97,22 +97,33 @@ func TestExport(t *testing.T) {
 	write("tools/go.mod", "module acme.test/tools\n")
 	write("tools/worker/w.go", "package worker\n\nfunc f() {}\n")
 	write(".gitattributes", "tools/worker/w.go export-ignore\n")
+	write("static/big.bin", "a file the snapshot lacks\n")
 	gitCmd(src, "add", ".")
 	gitCmd(src, "commit", "-q", "-m", "one")
 	head := gitCmd(src, "rev-parse", "HEAD")
 	gitCmd(mirrors, "clone", "-q", "--bare", src, filepath.Join("acme+shop", "repo"))
+	// The fetch tool's snapshots lack files of 4 MiB and more: remove one
+	// blob from the mirror (a local clone keeps loose objects).
+	big := gitCmd(src, "rev-parse", "HEAD:static/big.bin")
+	if err := os.Remove(filepath.Join(mirrors, "acme+shop", "repo", "objects", big[:2], big[2:])); err != nil {
+		t.Fatal(err)
+	}
 
 	r := Repo{Repo: "acme/shop", Commit: head, Packages: []string{"tools/worker"}}
 	dst := t.TempDir()
-	if err := Export(mirrors, r, dst); err != nil {
+	skipped, err := Export(mirrors, r, dst)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(skipped, []string{"static/big.bin"}) {
+		t.Errorf("Export skipped %q, want the blob missing from the mirror", skipped)
 	}
 	// export-ignore does not drop files, as git archive would.
 	if data, err := os.ReadFile(filepath.Join(dst, "tools/worker/w.go")); err != nil || !strings.Contains(string(data), "func f") {
 		t.Errorf("exported w.go: %q, %v", data, err)
 	}
-	if _, err := os.Stat(filepath.Join(dst, ".blind-index")); err == nil {
-		t.Error("the throwaway index is left in the tree")
+	if data, err := os.ReadFile(filepath.Join(dst, "go.mod")); err != nil || string(data) != "module acme.test/shop\n" {
+		t.Errorf("exported go.mod: %q, %v", data, err)
 	}
 	if m, err := ModuleOf(dst, "tools/worker"); err != nil || m != filepath.Join(dst, "tools") {
 		t.Errorf("ModuleOf = %q, %v; want the nested module", m, err)
@@ -121,13 +132,26 @@ func TestExport(t *testing.T) {
 	if errs := CheckRanges(l, r, dst); len(errs) != 1 || !strings.Contains(errs[0].Error(), "past the end") {
 		t.Errorf("CheckRanges = %v, want one range past the end", errs)
 	}
-	err := Export(mirrors, Repo{Repo: "acme/other", Commit: head}, t.TempDir())
+	_, err = Export(mirrors, Repo{Repo: "acme/other", Commit: head}, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "fetch github:acme/other") {
 		t.Errorf("Export of a missing mirror = %v, want an error naming the repository to fetch", err)
 	}
-	err = Export(mirrors, Repo{Repo: "acme/shop", Commit: strings.Repeat("1", 40)}, t.TempDir())
+	_, err = Export(mirrors, Repo{Repo: "acme/shop", Commit: strings.Repeat("1", 40)}, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "not in the mirror") {
 		t.Errorf("Export of a missing commit = %v", err)
+	}
+}
+
+// TestRefused reads the go command's report of a module the proxy refuses,
+// which Download drops from the exported go.mod.
+func TestRefused(t *testing.T) {
+	out := "go: downloading example.com/a v1.0.0\ngo: drjosh.dev/assertzapper@v0.3.2: reading https://proxy.golang.org/drjosh.dev/assertzapper/@v/v0.3.2.mod: 403 Forbidden\n"
+	m := refused.FindStringSubmatch(out)
+	if m == nil || m[1] != "drjosh.dev/assertzapper" || m[2] != "v0.3.2" {
+		t.Errorf("refused = %q", m)
+	}
+	if refused.MatchString("go: example.com/a@v1.0.0: verifying module: checksum mismatch") {
+		t.Error("a checksum mismatch read as a refused module")
 	}
 }
 
