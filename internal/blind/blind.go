@@ -29,6 +29,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/mod/modfile"
+
 	"github.com/idemlint/idemlint/internal/corpus"
 	"github.com/idemlint/idemlint/internal/recall"
 )
@@ -230,6 +232,76 @@ func ModuleOf(root, pkg string) (string, error) {
 	}
 }
 
+// UseWorkspace gives the module at dir the modules of the repository's
+// go.work that holds it (the nearest one at or above dir, inside root) as
+// replace directives of its exported go.mod, unless it replaces them
+// already: the runner works with GOWORK=off and -mod=mod, and a module of a
+// workspace may import its siblings without replacing them itself
+// (quepasa's src/rabbitmq imports src/qplog, which only src/go.work names).
+// It returns the module paths it replaced.
+func UseWorkspace(root, dir string) ([]string, error) {
+	work := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			work = filepath.Join(d, "go.work")
+			break
+		}
+		if d == root || !strings.HasPrefix(d, root) {
+			return nil, nil
+		}
+	}
+	data, err := os.ReadFile(work)
+	if err != nil {
+		return nil, err
+	}
+	wf, err := modfile.ParseWork(work, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	gomod := filepath.Join(dir, "go.mod")
+	data, err = os.ReadFile(gomod)
+	if err != nil {
+		return nil, err
+	}
+	mf, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	var added []string
+	for _, u := range wf.Use {
+		useDir := filepath.Join(filepath.Dir(work), filepath.FromSlash(u.Path))
+		udata, err := os.ReadFile(filepath.Join(useDir, "go.mod"))
+		if err != nil {
+			continue // a use of a directory the snapshot lacks
+		}
+		path := modfile.ModulePath(udata)
+		if path == "" || mf.Module != nil && path == mf.Module.Mod.Path ||
+			slices.ContainsFunc(mf.Replace, func(r *modfile.Replace) bool { return r.Old.Path == path }) {
+			continue
+		}
+		rel, err := filepath.Rel(dir, useDir)
+		if err != nil {
+			return nil, err
+		}
+		rel = filepath.ToSlash(rel)
+		if !strings.HasPrefix(rel, ".") {
+			rel = "./" + rel
+		}
+		if err := mf.AddReplace(path, "", rel, ""); err != nil {
+			return nil, err
+		}
+		added = append(added, path)
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	out, err := mf.Format()
+	if err != nil {
+		return nil, err
+	}
+	return added, os.WriteFile(gomod, out, 0o644)
+}
+
 // Env is the environment of the go command and idemlint in an exported
 // tree: dependencies through the module proxy (-mod=mod also ignores a
 // vendor directory and lets the go command complete a stale go.sum), no
@@ -350,6 +422,13 @@ func Analyze(idemlint, mirrors, work string, l Labels, r Repo) ([]corpus.Finding
 	}
 	var all []corpus.Finding
 	for _, m := range order {
+		replaced, err := UseWorkspace(root, m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: go.work of %s: %v", r.Repo, m, err)
+		}
+		if len(replaced) > 0 {
+			fmt.Printf("%s: the modules of its go.work replaced in the exported go.mod of %s: %d\n", r.Repo, m, len(replaced))
+		}
 		dropped, err := Download(m)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Repo, err)

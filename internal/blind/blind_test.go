@@ -142,6 +142,39 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// TestUseWorkspace gives a module of a go.work its siblings as replace
+// directives, keeping the ones it has.
+func TestUseWorkspace(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"src/go.work":       "go 1.25.0\n\nuse (\n\t./app\n\t./log\n\t./events\n\t./gone\n)\n",
+		"src/app/go.mod":    "module example.com/q/app\n\ngo 1.25.0\n\nreplace example.com/q/events => ../events\n",
+		"src/log/go.mod":    "module example.com/q/log\n\ngo 1.25.0\n",
+		"src/events/go.mod": "module example.com/q/events\n\ngo 1.25.0\n",
+		"other/lone/go.mod": "module example.com/lone\n\ngo 1.25.0\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	added, err := UseWorkspace(root, filepath.Join(root, "src", "app"))
+	if err != nil || !slices.Equal(added, []string{"example.com/q/log"}) {
+		t.Fatalf("UseWorkspace = %q, %v; want the one sibling not replaced yet", added, err)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "src", "app", "go.mod"))
+	if !strings.Contains(string(data), "example.com/q/log => ../log") || !strings.Contains(string(data), "example.com/q/events => ../events") {
+		t.Errorf("go.mod after UseWorkspace:\n%s", data)
+	}
+	if added, err := UseWorkspace(root, filepath.Join(root, "other", "lone")); err != nil || added != nil {
+		t.Errorf("UseWorkspace of a module in no workspace = %q, %v", added, err)
+	}
+}
+
 // TestRefused reads the go command's report of a module the proxy refuses,
 // which Download drops from the exported go.mod.
 func TestRefused(t *testing.T) {
