@@ -303,10 +303,18 @@ func UseWorkspace(root, dir string) ([]string, error) {
 }
 
 // Env is the environment of the go command and idemlint in an exported
-// tree: dependencies through the module proxy (-mod=mod also ignores a
-// vendor directory and lets the go command complete a stale go.sum), no
-// go.work of the repository, and this machine's toolchain.
+// tree: dependencies through the module proxy (-mod=mod lets the go command
+// complete a stale go.sum; a module with a vendor directory is built from it
+// instead, see Vendored), no go.work of the repository (UseWorkspace), and
+// this machine's toolchain.
 var Env = []string{"GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"}
+
+// Vendored reports whether the module at dir has a vendor directory the go
+// command can build from (vendor/modules.txt).
+func Vendored(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt"))
+	return err == nil
+}
 
 // refused is the go command's report of a module the proxy will not serve.
 var refused = regexp.MustCompile(`go: (\S+)@(\S+): reading \S+: (403 Forbidden|404 Not Found|410 Gone)`)
@@ -429,14 +437,22 @@ func Analyze(idemlint, mirrors, work string, l Labels, r Repo) ([]corpus.Finding
 		if len(replaced) > 0 {
 			fmt.Printf("%s: the modules of its go.work replaced in the exported go.mod of %s: %d\n", r.Repo, m, len(replaced))
 		}
-		dropped, err := Download(m)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", r.Repo, err)
+		var env []string
+		if Vendored(m) {
+			// The repository vendors its dependencies: build from them, as
+			// its own CI does, with nothing to download.
+			env = []string{"GOFLAGS=-mod=vendor"}
+			fmt.Printf("%s: %s vendors its dependencies: -mod=vendor\n", r.Repo, m)
+		} else {
+			dropped, err := Download(m)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", r.Repo, err)
+			}
+			if len(dropped) > 0 {
+				fmt.Printf("%s: requirements the module proxy refuses, dropped from the exported go.mod: %s\n", r.Repo, strings.Join(dropped, ", "))
+			}
 		}
-		if len(dropped) > 0 {
-			fmt.Printf("%s: requirements the module proxy refuses, dropped from the exported go.mod: %s\n", r.Repo, strings.Join(dropped, ", "))
-		}
-		fs, err := corpus.RunPatterns(idemlint, m, byModule[m], Rel(root, r))
+		fs, err := corpus.RunPatterns(idemlint, m, byModule[m], Rel(root, r), env)
 		if err != nil {
 			return nil, fmt.Errorf("%s (module %s): %v", r.Repo, m, err)
 		}

@@ -173,6 +173,19 @@ func TestUseWorkspace(t *testing.T) {
 	if added, err := UseWorkspace(root, filepath.Join(root, "other", "lone")); err != nil || added != nil {
 		t.Errorf("UseWorkspace of a module in no workspace = %q, %v", added, err)
 	}
+	lone := filepath.Join(root, "other", "lone")
+	if Vendored(lone) {
+		t.Error("Vendored of a module with no vendor directory")
+	}
+	if err := os.MkdirAll(filepath.Join(lone, "vendor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lone, "vendor", "modules.txt"), []byte("# example.com/x v1.0.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !Vendored(lone) {
+		t.Error("Vendored of a module with vendor/modules.txt")
+	}
 }
 
 // TestRefused reads the go command's report of a module the proxy refuses,

@@ -215,18 +215,19 @@ func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
 	for _, m := range mods {
 		patterns = append(patterns, m.ImportPatterns()...)
 	}
-	return RunPatterns(idemlint, dir, patterns, func(posn string) string { return relPos(posn, modcache) })
+	return RunPatterns(idemlint, dir, patterns, func(posn string) string { return relPos(posn, modcache) }, nil)
 }
 
 // RunPatterns runs the idemlint binary with -json, without tests, over the
-// package patterns in the module directory dir (GOFLAGS=-mod=mod, GOWORK=off)
-// and returns its findings, their positions rewritten by rel, sorted. Any
-// analyzer or package error, or anything written to stderr, fails the run.
-func RunPatterns(idemlint, dir string, patterns []string, rel func(posn string) string) ([]Finding, error) {
+// package patterns in the module directory dir (GOFLAGS=-mod=mod, GOWORK=off,
+// then env, whose settings win) and returns its findings, their positions
+// rewritten by rel, sorted. Any analyzer or package error, or anything written
+// to stderr, fails the run.
+func RunPatterns(idemlint, dir string, patterns []string, rel func(posn string) string, env []string) ([]Finding, error) {
 	args := append([]string{"-json", "-test=false"}, patterns...)
 	cmd := exec.Command(idemlint, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
