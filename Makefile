@@ -79,6 +79,13 @@ corpus: build
 recall: build
 	IDEMLINT_BIN=$(BIN)/idemlint $(GO) test -count=1 -timeout 30m -run 'TestRecall$$' -v ./internal/recall $(RECALL_ARGS)
 
+## blind: the blind sample (testdata/blind/bugs-*.txt, repositories at commits, read from the fetch tool's mirrors
+## under /work/.mirror): run bin/idemlint once, print recall per check, missed bugs and false findings, write found.txt.
+## Not part of make test: it needs the mirrors (testdata/blind/README.md lists the repositories to fetch)
+.PHONY: blind
+blind: build
+	$(GO) run ./internal/blind/blindrun -idemlint $(BIN)/idemlint -dir testdata/blind
+
 ## golangci: bin/custom-gcl, golangci-lint v2.15.0 with the idemlint plugin, built offline from the module proxy
 golangci:
 	cd cmd/custom-gcl && $(GO) build -o $(BIN)/custom-gcl .

@@ -211,16 +211,26 @@ func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-json", "-test=false"}
+	var patterns []string
 	for _, m := range mods {
-		args = append(args, m.ImportPatterns()...)
+		patterns = append(patterns, m.ImportPatterns()...)
 	}
+	return RunPatterns(idemlint, dir, patterns, func(posn string) string { return relPos(posn, modcache) }, nil)
+}
+
+// RunPatterns runs the idemlint binary with -json, without tests, over the
+// package patterns in the module directory dir (GOFLAGS=-mod=mod, GOWORK=off,
+// then env, whose settings win) and returns its findings, their positions
+// rewritten by rel, sorted. Any analyzer or package error, or anything written
+// to stderr, fails the run.
+func RunPatterns(idemlint, dir string, patterns []string, rel func(posn string) string, env []string) ([]Finding, error) {
+	args := append([]string{"-json", "-test=false"}, patterns...)
 	cmd := exec.Command(idemlint, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = append(append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off"), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
+	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
 		// -json exits 3 with findings, 0 without; anything else is a failure.
@@ -229,12 +239,12 @@ func Run(idemlint, dir, goCmd string, mods []Module) ([]Finding, error) {
 	if s := strings.TrimSpace(stderr.String()); s != "" {
 		return nil, fmt.Errorf("idemlint wrote to stderr:\n%s", s)
 	}
-	return parseJSON(stdout.Bytes(), modcache)
+	return parseJSON(stdout.Bytes(), rel)
 }
 
 // parseJSON reads multichecker -json output: a stream of objects
 // {pkgpath: {analyzer: [diagnostic...] | {"error": msg}}}.
-func parseJSON(data []byte, modcache string) ([]Finding, error) {
+func parseJSON(data []byte, rel func(posn string) string) ([]Finding, error) {
 	var out []Finding
 	var errs []string
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -260,7 +270,7 @@ func parseJSON(data []byte, modcache string) ([]Finding, error) {
 					return nil, fmt.Errorf("%s: %s: unexpected JSON %s", pkg, analyzer, raw)
 				}
 				for _, d := range diags {
-					out = append(out, Finding{Pos: relPos(d.Posn, modcache), Check: analyzer, Message: d.Message})
+					out = append(out, Finding{Pos: rel(d.Posn), Check: analyzer, Message: d.Message})
 				}
 			}
 		}

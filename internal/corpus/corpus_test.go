@@ -157,7 +157,7 @@ func TestParseModules(t *testing.T) {
 func TestParseJSON(t *testing.T) {
 	data := `{"p": {"nojitter": [{"posn": "/mc/a@v1/f.go:3:4", "message": "m"}], "unboundedretry": [{"posn": "/mc/a@v1/f.go:10:1", "message": "n"}, {"posn": "/mc/a@v1/f.go:9:1", "message": "n"}]}}
 {"q": {}}`
-	fs, err := parseJSON([]byte(data), "/mc")
+	fs, err := parseJSON([]byte(data), func(p string) string { return relPos(p, "/mc") })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestParseJSON(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("parseJSON = %q, want %q", got, want)
 	}
-	if _, err := parseJSON([]byte(`{"p": {"nojitter": {"error": "boom"}}}`), "/mc"); err == nil || !strings.Contains(err.Error(), "boom") {
+	if _, err := parseJSON([]byte(`{"p": {"nojitter": {"error": "boom"}}}`), func(p string) string { return relPos(p, "/mc") }); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("parseJSON of an analyzer error = %v", err)
 	}
 }

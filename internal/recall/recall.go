@@ -55,7 +55,30 @@ func (e Entry) Matches(f corpus.Finding) bool {
 //
 // with kind "bug" (one check) or "lookalike" (checks, or "*" for all of
 // Checks); blank lines and "#" comments are skipped.
-func Parse(data []byte) ([]Entry, error) {
+func Parse(data []byte) ([]Entry, error) { return ParseWith(data, moduleOrigin) }
+
+// Origin reads an entry's third and fourth fields, where its code comes from
+// and its package, into the entry's Module and Version: the first two parts
+// of a finding's Location. ParseWith checks the other six fields.
+type Origin func(where, pkg string) (module, version string, err error)
+
+// moduleOrigin is the recall corpus's origin: module@version of the module
+// proxy, and the import path of a package of that module.
+func moduleOrigin(where, pkg string) (string, string, error) {
+	module, version, ok := strings.Cut(where, "@")
+	if !ok || module == "" || !strings.HasPrefix(version, "v") {
+		return "", "", fmt.Errorf("%q is not module@version", where)
+	}
+	if pkg != module && !strings.HasPrefix(pkg, module+"/") {
+		return "", "", fmt.Errorf("package %s is not in module %s", pkg, module)
+	}
+	return module, version, nil
+}
+
+// ParseWith reads entries in the format of bugs.txt whose third and fourth
+// fields origin reads (testdata/blind's labels name a repository and a
+// commit, not a module and a version).
+func ParseWith(data []byte, origin Origin) ([]Entry, error) {
 	var out []Entry
 	ids := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -83,13 +106,9 @@ func Parse(data []byte) ([]Entry, error) {
 		default:
 			return nil, fmt.Errorf("line %d: kind %q is neither bug nor lookalike", n, f[1])
 		}
-		var ok bool
-		e.Module, e.Version, ok = strings.Cut(f[2], "@")
-		if !ok || e.Module == "" || !strings.HasPrefix(e.Version, "v") {
-			return nil, fmt.Errorf("line %d: %q is not module@version", n, f[2])
-		}
-		if e.Package != e.Module && !strings.HasPrefix(e.Package, e.Module+"/") {
-			return nil, fmt.Errorf("line %d: package %s is not in module %s", n, e.Package, e.Module)
+		var err error
+		if e.Module, e.Version, err = origin(f[2], e.Package); err != nil {
+			return nil, fmt.Errorf("line %d: %v", n, err)
 		}
 		from, to, _ := strings.Cut(f[5], "-")
 		var err1, err2 error
@@ -223,12 +242,21 @@ func ParseBaseline(data []byte) (Baseline, error) {
 
 // FormatBaseline writes found.txt for r.
 func FormatBaseline(entries []Entry, r Result) []byte {
+	return FormatBaselineWith("The recall baseline, recorded from the run (not a label) by\n"+
+		"go test ./internal/recall -run TestRecall -update.\n"+
+		"found <id>: a bug of bugs.txt the tool finds; the test fails when it is no longer found.\n"+
+		"false <id>: a look-alike the tool has a false finding in (a known precision bug);\n"+
+		"a finding in any other look-alike fails the test.", entries, r)
+}
+
+// FormatBaselineWith writes a found.txt for r under header, each of its
+// lines a "#" comment: "found <id>" for each bug found, then "false <id>"
+// for each look-alike with a finding.
+func FormatBaselineWith(header string, entries []Entry, r Result) []byte {
 	var b bytes.Buffer
-	b.WriteString("# The recall baseline, recorded from the run (not a label) by\n")
-	b.WriteString("# go test ./internal/recall -run TestRecall -update.\n")
-	b.WriteString("# found <id>: a bug of bugs.txt the tool finds; the test fails when it is no longer found.\n")
-	b.WriteString("# false <id>: a look-alike the tool has a false finding in (a known precision bug);\n")
-	b.WriteString("# a finding in any other look-alike fails the test.\n")
+	for _, l := range strings.Split(header, "\n") {
+		b.WriteString(strings.TrimRight("# "+l, " ") + "\n")
+	}
 	for _, e := range entries {
 		if !e.Lookalike && len(r.Found[e.ID]) > 0 {
 			fmt.Fprintf(&b, "found %s\n", e.ID)
