@@ -260,6 +260,13 @@ the package's functions back to the dial) are a retry layer; a ` + "`retry.WithM
 to the call overrides the interceptor's. grpc-go's transparent retries (an RPC that never reached the server
 application) are no layer, nor is a conn the package does not dial, nor one whose options the model
 cannot list or whose service config is not a constant (see Not reported: what counts as a disabled layer).
+A conn also retries its unary calls (` + "`Invoke`" + ` and the stubs' unary methods, not streams) when it is dialled
+with a unary interceptor of the package's own (` + "`grpc.WithUnaryInterceptor`" + ` or
+` + "`WithChainUnaryInterceptor`" + `: a function of the package, or the closure a function or method of the package
+returns, in the call, a chain or an option slice) whose body is itself a retry: etcd's
+` + "`c.unaryClientInterceptor(withMax(...))`" + ` retries every unary RPC in its loop, so a call through that
+conn inside a retry is a second layer, with the interceptor's attempts. Other options the model cannot list do
+not hide such an interceptor; one that only logs or adds metadata, or one from a parameter, is no layer.
 
 ` + "```go" + `
 conn, _ := grpc.NewClient(target, grpc.WithUnaryInterceptor(retry.UnaryClientInterceptor(retry.WithMax(3))))

@@ -659,12 +659,15 @@ func (e *ClientEnv) grpcLayer(call *ast.CallExpr, fn *types.Func) (SelfRetry, bo
 	l := SelfRetry{Library: grpcPath, Client: true}
 	worst := 1
 	for _, conn := range conns {
-		a := conn.Attempts(opts)
+		a, own := conn.CallAttempts(e.Info, call, opts)
 		if oneAttempt(a) || unreadLayer(a) {
 			return SelfRetry{}, false // no retries, or none the model can tell
 		}
 		if conn.Interceptor {
 			l.Library = grpcRetry
+		}
+		if own && e.Res.pkg != nil {
+			l.Library = e.Res.pkg.Path() // the package's own interceptor retries
 		}
 		if a.Kind != CapKnown {
 			worst = 0

@@ -62,6 +62,12 @@ type GRPCConn struct {
 	// Unknown is set when an option the model cannot read may install or
 	// configure retries (an option from a variable it cannot follow).
 	Unknown bool
+	// Own is the attempts of a unary interceptor of the package's own that
+	// retries (see ownInterceptors), nil when there is none.
+	Own *Cap
+	// ownFuncs are the package's unary interceptors installed on the
+	// conn: the func literals and declarations ownInterceptors reads.
+	ownFuncs []ast.Node
 }
 
 // GRPCOptions are go-grpc-middleware retry options: the interceptor's, or
@@ -157,6 +163,49 @@ func (c *GRPCConn) Attempts(call *GRPCOptions) Cap {
 		return Cap{Kind: CapUnknown, Pos: c.Dial.Pos()}
 	}
 	return Cap{Kind: CapBounded, Pos: c.Dial.Pos()}
+}
+
+// CallAttempts returns the attempts in all of the gRPC call (GRPCCall)
+// through the connection, with its retry options opts (nil for none):
+// Attempts, times the attempts of the package's own retrying interceptor
+// (Own) when the call is unary, and whether that interceptor retries it.
+// Options the model cannot read add no retries to a known own
+// interceptor: unknown means silent, but what is known still retries.
+func (c *GRPCConn) CallAttempts(info *types.Info, call *ast.CallExpr, opts *GRPCOptions) (Cap, bool) {
+	a := c.Attempts(opts)
+	if c.Own == nil || !unaryCall(info, call) {
+		return a, false
+	}
+	own := *c.Own
+	switch {
+	case a.Kind == CapUnknown || oneAttempt(a):
+		return own, true
+	case a.Kind == CapKnown && own.Kind == CapKnown:
+		return Cap{Kind: CapKnown, N: a.N * own.N, Pos: own.Pos}, true
+	case a.Kind == CapNone || own.Kind == CapNone:
+		return Cap{Kind: CapNone, Pos: own.Pos}, true
+	}
+	return Cap{Kind: CapBounded, Pos: own.Pos}, true
+}
+
+// unaryCall reports whether a gRPC call (GRPCCall) is unary, and so runs
+// the conn's unary interceptors: Invoke, grpc.Invoke, or a generated
+// stub's method returning a response message (*pb.Resp, error) rather
+// than a stream.
+func unaryCall(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg() != nil && fn.Pkg().Path() == grpcPath {
+		return fn.Name() == "Invoke"
+	}
+	res := fn.Signature().Results()
+	if res.Len() != 2 {
+		return false
+	}
+	_, ptr := types.Unalias(res.At(0).Type()).(*types.Pointer)
+	return ptr
 }
 
 // Retries reports whether calls through the connection with the per-call
@@ -293,6 +342,7 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 	m.res.grpcOrder = append(m.res.grpcOrder, c)
 	opts, unknown := m.options(di, call, first)
 	c.Unknown = unknown
+	m.ownUnaryInterceptors(di, c, call, first)
 	maxCall, maxCallUnknown := grpcMaxCallAttempts, false
 	var config ast.Expr
 	disabled := false
@@ -382,6 +432,161 @@ func (m *model) grpcDial(di *defIndex, s *Scope, call *ast.CallExpr) *Scope {
 		s.Waits = append(s.Waits, Wait{Kind: WaitJittered, Pos: config.Pos(), Node: config, Library: true, Setting: "retryPolicy"})
 	}
 	return s
+}
+
+// ownUnaryInterceptors records on c the unary interceptors of the
+// package's own that the dial installs (grpc.WithUnaryInterceptor,
+// WithChainUnaryInterceptor), among the options the model can list: the
+// other options of a slice it cannot list whole (etcd's dial appends its
+// caller's options and a config field) do not hide them.
+func (m *model) ownUnaryInterceptors(di *defIndex, c *GRPCConn, call *ast.CallExpr, first int) {
+	opts := call.Args[first:]
+	if call.Ellipsis.IsValid() && len(opts) > 0 {
+		opts = append(append([]ast.Expr(nil), opts[:len(opts)-1]...), m.knownElems(di, opts[len(opts)-1], call.Pos(), 0)...)
+	}
+	for _, opt := range m.dialOptions(di, opts, call.Pos(), 0) {
+		if opt.call == nil {
+			continue
+		}
+		switch m.callee(opt.call).Name() {
+		case "WithUnaryInterceptor", "WithChainUnaryInterceptor":
+		default:
+			continue
+		}
+		args := opt.call.Args
+		if opt.call.Ellipsis.IsValid() && len(args) > 0 {
+			args = append(append([]ast.Expr(nil), args[:len(args)-1]...), m.knownElems(opt.di, args[len(args)-1], opt.before, 0)...)
+		}
+		for _, a := range args {
+			if ic, _ := m.callIn(opt.di, a, opt.before, grpcRetry); ic == nil {
+				c.ownFuncs = append(c.ownFuncs, m.interceptorFuncs(opt.di, a, opt.before, 0)...)
+			}
+		}
+	}
+}
+
+// knownElems lists the elements of the slice e holds before a position
+// that the model can read (sliceElems), leaving out the parts appended
+// from a parameter, a field or another package.
+func (m *model) knownElems(di *defIndex, e ast.Expr, before token.Pos, depth int) []ast.Expr {
+	if elems, ok := m.sliceElems(di, e, before, depth); ok {
+		return elems
+	}
+	if depth > maxDepth {
+		return nil
+	}
+	v, ok := m.origin(di, e, before).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	if id, isID := ast.Unparen(v.Fun).(*ast.Ident); isID && len(v.Args) > 0 {
+		if b, isB := m.info.Uses[id].(*types.Builtin); isB && b.Name() == "append" {
+			out := m.knownElems(di, v.Args[0], v.Pos(), depth+1)
+			more := v.Args[1:]
+			if v.Ellipsis.IsValid() {
+				return append(append(out, more[:len(more)-1]...), m.knownElems(di, more[len(more)-1], v.Pos(), depth+1)...)
+			}
+			return append(out, more...)
+		}
+		return nil
+	}
+	fn := m.callee(v)
+	fd := m.funcs[fn]
+	if fn == nil || fd == nil || fn.Signature().Results().Len() != 1 {
+		return nil
+	}
+	fdi := m.defIndex(fd)
+	var out []ast.Expr
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+		if ret, isRet := n.(*ast.ReturnStmt); isRet && len(ret.Results) == 1 {
+			out = append(out, m.knownElems(fdi, ret.Results[0], ret.Pos(), depth+1)...)
+		}
+		return true
+	})
+	return out
+}
+
+// interceptorFuncs returns the functions of the package that the
+// interceptor e (read in di before a position) is: a func literal, a
+// function or method of the package named as a value, or what a function
+// or method of the package returns (etcd's c.unaryClientInterceptor(...)
+// returning a closure), followed through its return statements.
+func (m *model) interceptorFuncs(di *defIndex, e ast.Expr, before token.Pos, depth int) []ast.Node {
+	switch o := ast.Unparen(m.origin(di, e, before)).(type) {
+	case *ast.FuncLit:
+		return []ast.Node{o}
+	case *ast.Ident, *ast.SelectorExpr:
+		id, _ := o.(*ast.Ident)
+		if sel, ok := o.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		if fn, ok := m.info.Uses[id].(*types.Func); ok && m.funcs[fn.Origin()] != nil {
+			return []ast.Node{m.funcs[fn.Origin()]}
+		}
+	case *ast.CallExpr:
+		fn := m.callee(o)
+		if fn == nil || depth >= maxDepth {
+			return nil
+		}
+		fd := m.funcs[fn.Origin()]
+		if fd == nil || fn.Signature().Results().Len() != 1 {
+			return nil
+		}
+		fdi := m.defIndex(fd)
+		var out []ast.Node
+		astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+				out = append(out, m.interceptorFuncs(fdi, ret.Results[0], ret.Pos(), depth+1)...)
+			}
+			return true
+		})
+		return out
+	}
+	return nil
+}
+
+// ownInterceptors reads, once every scope of the package is known, the
+// unary interceptors of the package's own installed on each conn: one
+// whose body is itself a retry scope (a loop or a library call declared
+// in it: etcd's unaryClientInterceptor closure, its loop up to callOpts.max)
+// retries every unary call of the conn, with that scope's attempts (Own).
+// An interceptor that only logs or adds metadata is no layer.
+func (m *model) ownInterceptors() {
+	for _, c := range m.res.grpcOrder {
+		for _, f := range c.ownFuncs {
+			for _, s := range m.res.scopes {
+				if s.Func != f || s.Kind != Loop && s.Kind != LibraryCall {
+					continue
+				}
+				if c.Own == nil || worseCap(s.Cap, *c.Own) {
+					cp := s.Cap
+					if cp.Pos == token.NoPos {
+						cp.Pos = s.Pos
+					}
+					c.Own = &cp
+				}
+			}
+		}
+	}
+}
+
+// worseCap reports whether a allows more attempts than b, as far as the
+// model can tell: no cap over a bound the model cannot evaluate over a
+// known count.
+func worseCap(a, b Cap) bool {
+	rank := func(c Cap) int {
+		switch c.Kind {
+		case CapNone:
+			return 3
+		case CapBounded, CapUnknown:
+			return 2
+		}
+		return 1
+	}
+	if rank(a) != rank(b) {
+		return rank(a) > rank(b)
+	}
+	return a.Kind == CapKnown && a.N > b.N
 }
 
 // dialOption is a grpc call making a dial option, with the def index its

@@ -191,6 +191,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.res.sort()
 	m.indexFlows()
 	m.storedClientSettings()
+	m.ownInterceptors()
 	return m.res
 }
 

@@ -28,6 +28,15 @@ var describe = &analysis.Analyzer{
 		for _, s := range res.WrapperCalls() {
 			pass.Reportf(s.Pos, "wrapper %s", Describe(s))
 		}
+		for _, c := range res.GRPCConns() {
+			if c.Own != nil {
+				capText := c.Own.Kind.String()
+				if c.Own.Kind == retryscope.CapKnown {
+					capText = fmt.Sprint(c.Own.N)
+				}
+				pass.Reportf(c.Dial.Lparen, "own unary interceptor cap=%s", capText)
+			}
+		}
 		return len(res.Scopes()), nil
 	},
 }

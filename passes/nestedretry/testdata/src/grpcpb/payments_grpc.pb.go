@@ -21,11 +21,19 @@ type Payment struct {
 	Id string
 }
 
-const Payments_CreatePayment_FullMethodName = "/payments.v1.Payments/CreatePayment"
+type WatchPaymentsRequest struct {
+	Since string
+}
+
+const (
+	Payments_CreatePayment_FullMethodName = "/payments.v1.Payments/CreatePayment"
+	Payments_WatchPayments_FullMethodName = "/payments.v1.Payments/WatchPayments"
+)
 
 // PaymentsClient is the client API for Payments service.
 type PaymentsClient interface {
 	CreatePayment(ctx context.Context, in *CreatePaymentRequest, opts ...grpc.CallOption) (*Payment, error)
+	WatchPayments(ctx context.Context, in *WatchPaymentsRequest, opts ...grpc.CallOption) (Payments_WatchPaymentsClient, error)
 }
 
 type paymentsClient struct {
@@ -43,4 +51,36 @@ func (c *paymentsClient) CreatePayment(ctx context.Context, in *CreatePaymentReq
 		return nil, err
 	}
 	return out, nil
+}
+
+func (c *paymentsClient) WatchPayments(ctx context.Context, in *WatchPaymentsRequest, opts ...grpc.CallOption) (Payments_WatchPaymentsClient, error) {
+	stream, err := c.cc.NewStream(ctx, &grpc.StreamDesc{StreamName: "WatchPayments", ServerStreams: true}, Payments_WatchPayments_FullMethodName, opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &paymentsWatchPaymentsClient{stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+type Payments_WatchPaymentsClient interface {
+	Recv() (*Payment, error)
+	grpc.ClientStream
+}
+
+type paymentsWatchPaymentsClient struct {
+	grpc.ClientStream
+}
+
+func (x *paymentsWatchPaymentsClient) Recv() (*Payment, error) {
+	m := new(Payment)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
