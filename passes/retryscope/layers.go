@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -130,4 +131,47 @@ func (r *Result) clientCap(v ast.Expr, c Cap) {
 		r.clientCaps = make(map[ast.Expr]Cap)
 	}
 	r.clientCaps[v] = c
+}
+
+// capDefault is the default the package gives v, a field of its own a
+// layer's retry count is read from (vault's RetryMax: maxRetries, where
+// maxRetries := c.config.MaxRetries): the value of its every store
+// (intDefault), or else the constant a composite literal of the package
+// gives it (literalDefault). Such a default is the layer's documented
+// setting: it retries unless its user changes it, so a setter's parameter,
+// a value parsed from the environment or a copy of the field, also stored
+// in it, leave it the default. A field with no constant default of the
+// package (one only its callers set) has none: unknown, silent.
+func (m *model) capDefault(v *types.Var) (int64, bool) {
+	if n, ok := m.intDefault(v, 0); ok {
+		return n, true
+	}
+	return m.literalDefault(v)
+}
+
+// literalDefault returns the constant that composite literals in the
+// package's functions give the integer field v of its own
+// (DefaultConfig's &Config{MaxRetries: 2}); ok is false when none does,
+// or two give different ones.
+func (m *model) literalDefault(v *types.Var) (int64, bool) {
+	if v.Pkg() != m.pass.Pkg || !isInteger(v.Type()) {
+		return 0, false
+	}
+	var n int64
+	found := false
+	for _, s := range m.fieldStores()[v] {
+		if s.op != token.ILLEGAL || s.fn == nil || s.rhs == nil {
+			continue
+		}
+		c, ok := m.constOrFixed(ast.Unparen(s.rhs))
+		if !ok {
+			continue
+		}
+		k, exact := constant.Int64Val(constant.ToInt(c))
+		if !exact || found && k != n {
+			return 0, false
+		}
+		n, found = k, true
+	}
+	return n, found
 }
