@@ -31,7 +31,11 @@ func unreadLayer(c Cap) bool { return c.Kind == CapUnknown }
 // go-retryablehttp client after it stores it in a struct field (r.rc =
 // retryablehttp.NewClient(), then r.rc.RetryMax = 0 or r.rc.Backoff = ...
 // anywhere in its non-test code) to the client's scope (FieldClient), as
-// retryableClient does for the local a client is assigned to. Of several
+// retryableClient does for the local a client is assigned to. A functional
+// option's store of its parameter (go-gitlab's WithCustomRetry(checkRetry)
+// sets c.client.CheckRetry = checkRetry) is the choice of the users who
+// ask for it, not the package's setting, as for a field's default
+// (intDefault): it is skipped. Of several
 // RetryMax writes the most attempts count. A client left making one
 // attempt is no scope (oneAttempt).
 func (m *model) storedClientSettings() {
@@ -48,9 +52,10 @@ func (m *model) storedClientSettings() {
 	byField := make(map[*types.Var][]write)
 	for f := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
 		di := m.packageDefs()
+		var fn *ast.FuncDecl
 		ast.Inspect(f, func(n ast.Node) bool {
 			if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
-				di = m.defIndex(fd)
+				di, fn = m.defIndex(fd), fd
 			}
 			as, ok := n.(*ast.AssignStmt)
 			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
@@ -60,6 +65,9 @@ func (m *model) storedClientSettings() {
 				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
 				if !ok || m.typePath(sel.X) != retryable+".Client" {
 					continue
+				}
+				if fn != nil && m.optionParam(di, fieldStore{rhs: as.Rhs[i], op: token.ASSIGN, pos: as.Pos(), fn: fn}, ast.Unparen(as.Rhs[i])) {
+					continue // an option's WithCustomRetry(checkRetry): the users' choice, not the package's setting
 				}
 				if v := m.fieldOf(sel.X); v != nil && fields[v] != nil {
 					byField[v] = append(byField[v], write{sel, as.Rhs[i], as.Pos(), di})

@@ -44,7 +44,8 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   ` + "`r.rc.RetryMax = 0`" + ` in the constructor); nor is a retry library call of one attempt (` + "`retry.Attempts(1)`" + `), nor a client
   given a ` + "`CheckRetry`" + ` (in its literal or after construction, ` + "`c.CheckRetry = idempotentOnly`" + `) that reads the
   request's method (` + "`resp.Request.Method`" + `, a comparison or switch on it, a helper of the package given it) or never
-  says retry; a policy of another package that is not a stock one is not judged;
+  says retry; a policy of another package that is not a stock one is not judged, and a functional option's store of
+  its parameter (` + "`WithCustomRetry(checkRetry)`" + `) is the choice of the users who ask for it, not the client's policy;
 - the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
   ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
   method parameter by the methods they pass, and a request built by a request builder of the package

@@ -15,13 +15,30 @@ type Client struct {
 	disableRetries bool
 }
 
-func newClient() *Client {
+func newClient(options ...ClientOptionFunc) (*Client, error) {
 	c := &Client{}
 	c.client = &retryablehttp.Client{
 		CheckRetry: c.retryHTTPCheck,
 		RetryMax:   5,
 	}
-	return c
+	for _, fn := range options {
+		if err := fn(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// ClientOptionFunc configures a Client; WithCustomRetry's policy is the
+// choice of the users who ask for it: the client's own policy is
+// retryHTTPCheck.
+type ClientOptionFunc func(*Client) error
+
+func WithCustomRetry(checkRetry retryablehttp.CheckRetry) ClientOptionFunc {
+	return func(c *Client) error {
+		c.client.CheckRetry = checkRetry
+		return nil
+	}
 }
 
 // retryHTTPCheck retries rate limits and server errors; it tests the
