@@ -175,7 +175,9 @@ layers too). The check has no flags of its own.`},
   constant), a go-retryablehttp client whose ` + "`RetryMax`" + ` is set to a value it cannot
   evaluate (` + "`rc.RetryMax = retries`" + `); a ` + "`RetryMax`" + ` copied from a field of the package's own is
   read as the default the package gives that field (` + "`c.RetryMax = cfg.MaxRetries`" + ` with ` + "`MaxRetries: 2`" + `
-  in its ` + "`DefaultConfig`" + `: 3 attempts).
+  in its ` + "`DefaultConfig`" + `: 3 attempts), even when a setter's parameter or a value parsed from the environment
+  also writes the field (vault's ` + "`SetMaxRetries`" + ` and ` + "`VAULT_MAX_RETRIES`" + `): the default is the layer's
+  documented setting; a field the package gives no constant default (one only its callers set) stays unknown.
 - A retry inside a loop that does not retry: a loop over items, a poller or
   worker that never leaves on success.
 - A call of a function that loops over items without retrying.

@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -30,7 +31,11 @@ func unreadLayer(c Cap) bool { return c.Kind == CapUnknown }
 // go-retryablehttp client after it stores it in a struct field (r.rc =
 // retryablehttp.NewClient(), then r.rc.RetryMax = 0 or r.rc.Backoff = ...
 // anywhere in its non-test code) to the client's scope (FieldClient), as
-// retryableClient does for the local a client is assigned to. Of several
+// retryableClient does for the local a client is assigned to. A functional
+// option's store of its parameter (go-gitlab's WithCustomRetry(checkRetry)
+// sets c.client.CheckRetry = checkRetry) is the choice of the users who
+// ask for it, not the package's setting, as for a field's default
+// (intDefault): it is skipped. Of several
 // RetryMax writes the most attempts count. A client left making one
 // attempt is no scope (oneAttempt).
 func (m *model) storedClientSettings() {
@@ -47,9 +52,10 @@ func (m *model) storedClientSettings() {
 	byField := make(map[*types.Var][]write)
 	for f := range astq.NonTestFiles(m.pass.Fset, m.pass.Files) {
 		di := m.packageDefs()
+		var fn *ast.FuncDecl
 		ast.Inspect(f, func(n ast.Node) bool {
 			if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
-				di = m.defIndex(fd)
+				di, fn = m.defIndex(fd), fd
 			}
 			as, ok := n.(*ast.AssignStmt)
 			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
@@ -59,6 +65,9 @@ func (m *model) storedClientSettings() {
 				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
 				if !ok || m.typePath(sel.X) != retryable+".Client" {
 					continue
+				}
+				if fn != nil && m.optionParam(di, fieldStore{rhs: as.Rhs[i], op: token.ASSIGN, pos: as.Pos(), fn: fn}, ast.Unparen(as.Rhs[i])) {
+					continue // an option's WithCustomRetry(checkRetry): the users' choice, not the package's setting
 				}
 				if v := m.fieldOf(sel.X); v != nil && fields[v] != nil {
 					byField[v] = append(byField[v], write{sel, as.Rhs[i], as.Pos(), di})
@@ -130,4 +139,47 @@ func (r *Result) clientCap(v ast.Expr, c Cap) {
 		r.clientCaps = make(map[ast.Expr]Cap)
 	}
 	r.clientCaps[v] = c
+}
+
+// capDefault is the default the package gives v, a field of its own a
+// layer's retry count is read from (vault's RetryMax: maxRetries, where
+// maxRetries := c.config.MaxRetries): the value of its every store
+// (intDefault), or else the constant a composite literal of the package
+// gives it (literalDefault). Such a default is the layer's documented
+// setting: it retries unless its user changes it, so a setter's parameter,
+// a value parsed from the environment or a copy of the field, also stored
+// in it, leave it the default. A field with no constant default of the
+// package (one only its callers set) has none: unknown, silent.
+func (m *model) capDefault(v *types.Var) (int64, bool) {
+	if n, ok := m.intDefault(v, 0); ok {
+		return n, true
+	}
+	return m.literalDefault(v)
+}
+
+// literalDefault returns the constant that composite literals in the
+// package's functions give the integer field v of its own
+// (DefaultConfig's &Config{MaxRetries: 2}); ok is false when none does,
+// or two give different ones.
+func (m *model) literalDefault(v *types.Var) (int64, bool) {
+	if v.Pkg() != m.pass.Pkg || !isInteger(v.Type()) {
+		return 0, false
+	}
+	var n int64
+	found := false
+	for _, s := range m.fieldStores()[v] {
+		if s.op != token.ILLEGAL || s.fn == nil || s.rhs == nil {
+			continue
+		}
+		c, ok := m.constOrFixed(ast.Unparen(s.rhs))
+		if !ok {
+			continue
+		}
+		k, exact := constant.Int64Val(constant.ToInt(c))
+		if !exact || found && k != n {
+			return 0, false
+		}
+		n, found = k, true
+	}
+	return n, found
 }

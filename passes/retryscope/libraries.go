@@ -1099,14 +1099,14 @@ func (m *model) retryableSetting(di *defIndex, s *Scope, field string, rhs ast.E
 
 // retryMaxCap is the cap a go-retryablehttp RetryMax value (read in di)
 // gives: a constant's, or the default the package gives the field of its
-// own the value is read from (c.RetryMax = cfg.MaxRetries, intDefault);
+// own the value is read from (c.RetryMax = cfg.MaxRetries, capDefault);
 // bounded otherwise (a parameter, a computed value: the users' choice).
 func (m *model) retryMaxCap(di *defIndex, rhs ast.Expr, pos token.Pos) Cap {
 	if n, ok := m.intConst(rhs); ok {
 		return Cap{Kind: CapKnown, N: int(n) + 1, Pos: pos}
 	}
 	if f := m.fieldOf(m.origin(di, rhs, pos)); f != nil {
-		if n, ok := m.intDefault(f, 0); ok {
+		if n, ok := m.capDefault(f); ok {
 			return Cap{Kind: CapKnown, N: int(n) + 1, Pos: pos}
 		}
 	}

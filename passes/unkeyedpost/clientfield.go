@@ -2,6 +2,7 @@ package unkeyedpost
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"unicode/utf8"
 
@@ -20,8 +21,8 @@ import (
 // field to (godo's c.HTTPClient = retryableClient.StandardClient(), then
 // DoRequestWithClient(ctx, c.HTTPClient, req)). When the client's retry
 // policy retries every method (none set on a NewClient(), or
-// DefaultRetryPolicy, or a func literal that falls back on it without
-// looking at the method) and an unkeyed POST or PATCH of the package is
+// DefaultRetryPolicy, or a func literal, function or method of the
+// package that never looks at the method) and an unkeyed POST or PATCH of the package is
 // sent through the field, the client re-sends it: reported at the client.
 
 // fieldStore is a store of a retrying client's StandardClient() in a
@@ -86,9 +87,8 @@ func (c *checker) checkClientFields() {
 
 // everyMethod reports whether the retrying client sc, built in fd,
 // retries every method: its CheckRetry is left unset on a NewClient(), or
-// every value given it is a stock policy that retries every method alike
-// or a func literal that falls back on one and does not look at a
-// request's method.
+// every value given it is a policy that retries every method alike
+// (everyMethodPolicy).
 func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
 	var values []ast.Expr
 	call, isCall := sc.Node.(*ast.CallExpr)
@@ -164,45 +164,111 @@ func (c *checker) predicateField(key ast.Expr) bool {
 	return ok && retryscope.PredicateField(v)
 }
 
-// everyMethodPolicy reports whether the policy v retries every method
-// alike: a stock policy of the library, or a func literal that returns
-// one's verdict and never reads a request's method.
+// everyMethodPolicy reports whether the retry policy v (a client's
+// CheckRetry) re-sends a POST as it does a GET: a stock policy of the
+// library that retries every method alike, or a func literal, function or
+// method of the package that can return true and never reads a request's
+// method, directly or through a helper of the package it calls
+// (go-gitlab's c.retryHTTPCheck, which tests the status alone). A policy
+// that reads the method (resp.Request.Method, a comparison or switch on
+// it, a helper given it), or that never retries, leaves POSTs alone; so
+// may a policy of another package the check cannot read: false.
 func (c *checker) everyMethodPolicy(v ast.Expr) bool {
-	v = ast.Unparen(v)
-	if lit, ok := v.(*ast.FuncLit); ok {
-		falls, method := false, false
-		ast.Inspect(lit.Body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.SelectorExpr:
-				if n.Sel.Name == "Method" {
-					if f, ok := c.info.Uses[n.Sel].(*types.Var); ok && f.IsField() {
-						method = true
-					}
-				}
-			case *ast.ReturnStmt:
-				if len(n.Results) == 1 {
-					if call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr); ok {
-						if fn, ok := typeutil.Callee(c.info, call).(*types.Func); ok && retryscope.EveryMethodPolicy(fn) {
-							falls = true
-						}
-					}
-				}
-			}
-			return !method
-		})
-		return falls && !method
-	}
-	var id *ast.Ident
-	switch x := v.(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
+	var body *ast.BlockStmt
+	switch x := ast.Unparen(v).(type) {
+	case *ast.FuncLit:
+		body = x.Body
+	case *ast.Ident, *ast.SelectorExpr:
+		id, _ := x.(*ast.Ident)
+		if sel, ok := x.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		}
+		fn, ok := c.info.Uses[id].(*types.Func)
+		if !ok {
+			return false
+		}
+		if retryscope.EveryMethodPolicy(fn) {
+			return true
+		}
+		fd := c.funcs[fn.Origin()]
+		if fd == nil || fd.Body == nil {
+			return false
+		}
+		body = fd.Body
 	default:
 		return false
 	}
-	fn, ok := c.info.Uses[id].(*types.Func)
-	return ok && retryscope.EveryMethodPolicy(fn)
+	return c.mayRetry(body) && !c.readsMethod(body, 0)
+}
+
+// readsMethod reports whether body reads a request's method (the Method
+// field of an *http.Request, or of a client library's mirror of it), or
+// calls a function or method of the package that does (depth bounds the
+// helpers followed).
+func (c *checker) readsMethod(body ast.Node, depth int) bool {
+	return astq.Search(body, func(n ast.Node, found *bool) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if v, ok := c.info.Uses[n.Sel].(*types.Var); ok && (methodField(v) || n.Sel.Name == "Method" && retryscope.HTTPMirrorType(c.info.TypeOf(n.X), "Request")) {
+				*found = true
+			}
+		case *ast.CallExpr:
+			if depth >= 2 {
+				break
+			}
+			fn := typeutil.StaticCallee(c.info, n)
+			if fn == nil {
+				break
+			}
+			if fd := c.funcs[fn.Origin()]; fd != nil && fd.Body != nil && fd.Body != body && c.readsMethod(fd.Body, depth+1) {
+				*found = true
+			}
+		}
+		return !*found
+	})
+}
+
+// methodField reports whether v is the Method field of net/http's Request.
+func methodField(v *types.Var) bool {
+	if !v.IsField() || v.Name() != "Method" || v.Pkg() == nil || v.Pkg().Path() != "net/http" {
+		return false
+	}
+	tn, ok := v.Pkg().Scope().Lookup("Request").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	st, ok := tn.Type().Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if f == v {
+			return true
+		}
+	}
+	return false
+}
+
+// mayRetry reports whether the policy whose body is body can say retry:
+// some return of its own (not of a func literal in it) has a first result
+// that is not the constant false.
+func (c *checker) mayRetry(body *ast.BlockStmt) bool {
+	return astq.Search(body, func(n ast.Node, found *bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				*found = true // named results: not read
+				break
+			}
+			tv, ok := c.info.Types[n.Results[0]]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool || constant.BoolVal(tv.Value) {
+				*found = true
+			}
+		}
+		return !*found
+	})
 }
 
 // transportReplaced reports whether fd gives the client in field a

@@ -33,16 +33,19 @@ loop's body, or the operation passed to retry-go v4/v5, cenkalti/backoff v4/v5, 
   in ` + "`newClient`" + `, every store of the field in the package that one client), sent through the field in another method;
   and a client whose ` + "`StandardClient()`" + ` a function of the package stores in an ` + "`*http.Client`" + ` field
   (` + "`c.HTTPClient = rc.StandardClient()`" + `, as godo's ` + "`New`" + `) when its policy retries every method (no
-  ` + "`CheckRetry`" + ` set on a ` + "`NewClient()`" + `, ` + "`DefaultRetryPolicy`" + `, ` + "`ErrorPropagatedRetryPolicy`" + `, or a func literal
-  that returns one's verdict and reads no request's method), the function gives the field no other transport, and
+  ` + "`CheckRetry`" + ` set on a ` + "`NewClient()`" + `, ` + "`DefaultRetryPolicy`" + `, ` + "`ErrorPropagatedRetryPolicy`" + `, or a func literal,
+  function or method of the package that can say retry and never reads the request's method, directly or through a
+  helper of the package it calls: go-gitlab's ` + "`CheckRetry: c.retryHTTPCheck`" + `, which tests the status alone), the function gives the field no other transport, and
   the package sends an unkeyed POST or PATCH with ` + "`Do`" + ` through the field, or through a sending helper it passes
   the field to (` + "`DoRequestWithClient(ctx, c.HTTPClient, req)`" + `): that is reported at the client, which re-sends
   them, with no fix. A go-retryablehttp client that makes one attempt re-sends nothing and is none of these
   (issue 47): its ` + "`RetryMax`" + ` is 0 in its literal, or written 0 after construction on the local it is assigned to
   or on the struct field the package stores it in (` + "`c.RetryMax = 0`" + ` before ` + "`c.StandardClient()`" + `,
   ` + "`r.rc.RetryMax = 0`" + ` in the constructor); nor is a retry library call of one attempt (` + "`retry.Attempts(1)`" + `), nor a client
-  given a ` + "`CheckRetry`" + ` (in its literal or after construction, ` + "`c.CheckRetry = idempotentOnly`" + `) that is not a
-  stock policy retrying every method or a func literal falling back on one without reading the request's method;
+  given a ` + "`CheckRetry`" + ` (in its literal or after construction, ` + "`c.CheckRetry = idempotentOnly`" + `) that reads the
+  request's method (` + "`resp.Request.Method`" + `, a comparison or switch on it, a helper of the package given it) or never
+  says retry; a policy of another package that is not a stock one is not judged, and a functional option's store of
+  its parameter (` + "`WithCustomRetry(checkRetry)`" + `) is the choice of the users who ask for it, not the client's policy;
 - the sends of generated API clients, whose request or method is a parameter: a request parameter (or the
   ` + "`Request`" + ` of a ` + "`*retryablehttp.Request`" + ` one) is judged by the requests the package's call sites pass for it, a
   method parameter by the methods they pass, and a request built by a request builder of the package

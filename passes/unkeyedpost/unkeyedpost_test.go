@@ -11,7 +11,7 @@ import (
 )
 
 func TestUnkeyedPost(t *testing.T) {
-	testgopath.Check(t, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients", "clientfields", "jobs", "helpers", "sdk", "layersoff", "github.com/Azure/azure-sdk-for-go/sdk/azcore/pipelinetest")
+	testgopath.Check(t, unkeyedpost.Analyzer, "loops", "lookalikes", "libraries", "clients", "clientfields", "jobs", "helpers", "sdk", "gitlab", "layersoff", "github.com/Azure/azure-sdk-for-go/sdk/azcore/pipelinetest")
 }
 
 func TestFixes(t *testing.T) {

@@ -2,6 +2,8 @@ package retryablehttpcase
 
 import (
 	"net/http"
+	"os"
+	"strconv"
 	"time"
 
 	retry "github.com/avast/retry-go/v4"
@@ -171,6 +173,59 @@ func (a *API) sync(url string) error {
 	rc := a.client()
 	return retry.Do(func() error {
 		_, err := rc.Post(url, "application/json", nil) // want `\(\*retryablehttp\.Client\)\.Post retries by itself \(3 attempts\) inside a retry, up to 10×3 = 30 calls; set RetryMax to 0`
+		return err
+	})
+}
+
+// VaultConfig is vault's shape: MaxRetries defaults to 2 in
+// DefaultVaultConfig's literal, and is overwritten by a value parsed from
+// the environment and by a setter's parameter. The default is the layer's
+// documented setting: a RetryMax read from it is 3 attempts.
+type VaultConfig struct {
+	MaxRetries int
+}
+
+func DefaultVaultConfig() *VaultConfig {
+	config := &VaultConfig{MaxRetries: 2}
+	if err := config.ReadEnvironment(); err != nil {
+		return nil
+	}
+	return config
+}
+
+func (c *VaultConfig) ReadEnvironment() error {
+	if v := os.Getenv("VAULT_MAX_RETRIES"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 32)
+		if err != nil {
+			return err
+		}
+		c.MaxRetries = int(n)
+	}
+	return nil
+}
+
+type Vault struct {
+	config *VaultConfig
+}
+
+func (v *Vault) SetMaxRetries(retries int) {
+	v.config.MaxRetries = retries
+}
+
+func (v *Vault) rawRequest(req *retryablehttp.Request) (*http.Response, error) {
+	maxRetries := v.config.MaxRetries
+	client := &retryablehttp.Client{
+		HTTPClient: http.DefaultClient,
+		RetryMax:   maxRetries,
+		CheckRetry: retryablehttp.DefaultRetryPolicy,
+		Backoff:    retryablehttp.LinearJitterBackoff,
+	}
+	return client.Do(req)
+}
+
+func (v *Vault) renew(req *retryablehttp.Request) error {
+	return retry.Do(func() error {
+		_, err := v.rawRequest(req) // want `\(\*retryablehttpcase\.Vault\)\.rawRequest reaches a retry \(3 attempts\) inside a retry \(10 attempts\); set RetryMax to 0`
 		return err
 	})
 }
