@@ -61,16 +61,8 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	if fn == nil {
 		return nil
 	}
-	switch fn.FullName() {
-	case "time.Sleep", "time.After", "time.NewTimer", "(*time.Timer).Reset", "time.Tick":
-		if len(call.Args) == 1 {
-			timer := fn.Name() == "NewTimer" || fn.Name() == "Reset"
-			return &waitSite{call: call, dur: call.Args[0], di: di, timer: timer}
-		}
-	case "github.com/googleapis/gax-go/v2.Sleep":
-		if len(call.Args) == 2 {
-			return &waitSite{call: call, dur: call.Args[1], di: di}
-		}
+	if w, ok := waitFuncs[fn.FullName()]; ok && len(call.Args) == w.arity {
+		return &waitSite{call: call, dur: call.Args[w.dur], di: di, timer: w.timer}
 	}
 	if depth >= maxHelperDepth || fn.Pkg() != m.pass.Pkg {
 		return nil

@@ -71,11 +71,7 @@ func TestModelLoops(t *testing.T) {
 			return fmt.Sprintf("%s/%s:%d", pass.Pkg.Path(), filepath.Base(posn.Filename), posn.Line)
 		}
 		model := make(map[token.Pos]*retryscope.Scope)
-		var jobs []ast.Node
 		for _, s := range res.Scopes() {
-			if s.Kind == retryscope.JobHandler && s.Node != nil && s.Job != nil && s.Job.Framework.Consumer() {
-				jobs = append(jobs, s.Node)
-			}
 			if s.Kind != retryscope.Loop {
 				continue
 			}
@@ -89,18 +85,7 @@ func TestModelLoops(t *testing.T) {
 				mapped++
 			}
 		}
-		pc := policy.NewContext(p, policy.Knowledge{
-			Waits:    func(fn *types.Func) bool { return names.IsFull(fn, testWaits...) },
-			Response: isHTTPResponse,
-			JobScope: func(n ast.Node) bool {
-				for _, j := range jobs {
-					if j.Pos() <= n.Pos() && n.End() <= j.End() {
-						return true
-					}
-				}
-				return false
-			},
-		})
+		pc := policy.NewContext(p, res.Knowledge())
 		kept := make(map[token.Pos]*policy.Verdict)
 		judged := make(map[token.Pos]*policy.Verdict)
 		for _, fn := range p.Funcs {
@@ -191,11 +176,6 @@ func TestModelLoops(t *testing.T) {
 	}
 }
 
-// testWaits are the calls that wait, for the differential: the model's
-// table of waits (passes/retryscope, waitCall) is what stage 2b gives the
-// policies; the test names the standard library's.
-var testWaits = []string{"time.Sleep", "time.After"}
-
 // pendingModelOnly are model scopes the policies reject that the model
 // itself declines on main, by file and function: the model at this
 // branch's base still keeps them. Drop each entry once the model's change
@@ -212,17 +192,6 @@ func enclosing(p *flow.Package, pos token.Pos) string {
 		}
 	}
 	return name
-}
-
-// isHTTPResponse reports whether t is *net/http.Response: the response
-// type of the differential (the model's tables name the others).
-func isHTTPResponse(t types.Type) bool {
-	p, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	n, ok := p.Elem().(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Response"
 }
 
 // reviewedEngineOnly are the engine loops the policies keep that the model
