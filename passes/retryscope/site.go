@@ -60,7 +60,8 @@ type Site interface {
 	// names.
 	FieldSets(e ast.Expr) []FieldSet
 	// ResultFieldSets returns the assignments v.F = x to the variables
-	// the call's value is assigned to (c := NewClient(); c.RetryMax = 2).
+	// the call's value is assigned to (c := NewClient(); c.RetryMax = 2);
+	// none with no call.
 	ResultFieldSets() []FieldSet
 	// FieldDefault returns the constant default the package gives the
 	// field of its own that e reads (c.RetryMax = cfg.MaxRetries, where
@@ -71,9 +72,9 @@ type Site interface {
 	// that ClientEnv reads the same setting alike.
 	ClientSetting(field string, rhs ast.Expr)
 	ClientCap(rhs ast.Expr, c Cap)
-	// SwallowsFailure reports whether the condition cond, declared in this
-	// package, returns false, nil when a call given its context fails: a
-	// poll of it retries that call.
+	// SwallowsFailure reports whether the condition cond the call is
+	// given, declared in this package, returns false, nil when a call
+	// given its context fails: a poll of it retries that call.
 	SwallowsFailure(cond ast.Expr) bool
 }
 
@@ -136,6 +137,9 @@ func (st *site) Spread(args []ast.Expr, before token.Pos) ([]ast.Expr, bool) {
 }
 
 func (st *site) ResultFieldSets() []FieldSet {
+	if st.call == nil {
+		return nil
+	}
 	var out []FieldSet
 	for o, defs := range st.di.defs {
 		for _, d := range defs {
@@ -155,6 +159,9 @@ func (st *site) FieldDefault(e ast.Expr) (int64, bool) {
 }
 
 func (st *site) SwallowsFailure(cond ast.Expr) bool {
+	if st.call == nil {
+		return false
+	}
 	body, _ := st.m.opBody(st.di, cond, st.call.Pos())
 	return body != nil && st.m.swallowsFailure(body)
 }
