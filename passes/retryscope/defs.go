@@ -149,6 +149,9 @@ func (fs FieldSet) Field() string { return fs.field }
 // RHS returns the assigned expression (the call, for x.F, err = f()).
 func (fs FieldSet) RHS() ast.Expr { return fs.rhs }
 
+// Pos returns the position of the assignment.
+func (fs FieldSet) Pos() token.Pos { return fs.pos }
+
 // DefIndex lists every assignment to each variable in one function (or
 // file), closures included.
 type DefIndex struct {

@@ -1,10 +1,5 @@
 package retryscope
 
-import (
-	"go/ast"
-	"go/types"
-)
-
 // avast/retry-go v3 (v3.0.0+incompatible, imported without a /vN suffix;
 // v2 has the same API): retry.Do(op, opts...) with v4's defaults (10
 // attempts, no deadline, BackOffDelay plus RandomDelay), but Attempts(0)
@@ -23,14 +18,13 @@ var _ = register(&Library{
 		bound:  "pass retry.Attempts(n > 0) and a retry.Context with a deadline",
 		jitter: "use the default DelayType (BackOffDelay plus RandomDelay)",
 	},
-	model: func(m *model, di *defIndex, s *Scope, call *ast.CallExpr, fn *types.Func) int {
-		if fn.Signature().Recv() != nil || len(call.Args) == 0 {
-			return -1
+	model: func(st Site) bool {
+		call := st.Call()
+		if st.Callee().Signature().Recv() != nil || len(call.Args) == 0 {
+			return false
 		}
-		m.avastOptions(di, s, call, call.Args[1:], call.Ellipsis.IsValid())
-		if s.Cap.Kind == CapNone {
-			return -1 // Attempts(0): the operation is never called
-		}
-		return 0
+		avastOptions(st, call.Args[1:], call.Ellipsis.IsValid())
+		// Attempts(0): the operation is never called
+		return st.Scope().Cap.Kind != CapNone
 	},
 })

@@ -21,78 +21,81 @@ var _ = register(&Library{
 		bound:  "drop WithInfiniteRetry, or give RunCtx a deadline",
 		jitter: "call SetJitter(0.25) on the Retrier",
 	},
-	model: func(m *model, di *defIndex, s *Scope, call *ast.CallExpr, fn *types.Func) int {
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || fn.Signature().Recv() == nil {
-			return -1
-		}
-		op := 0
-		s.Deadline = Deadline{Kind: DeadlineNone}
-		if fn.Name() != "Run" {
-			if len(call.Args) != 2 {
-				return -1
-			}
-			op = 1
-			s.Deadline = Deadline{Kind: m.ctxArgKind(di, call.Args[0]), Pos: call.Args[0].Pos()}
-		}
-		s.Cap = Cap{Kind: CapUnknown}
-		wait := Wait{Kind: WaitUnknown, Pos: s.Pos, Node: call, Library: true}
-		// the receiver: New(...), through WithInfiniteRetry and
-		// WithSurfaceWorkErrors, and the SetJitter calls on its variable
-		infinite := false
-		recv := m.origin(di, sel.X, call.Pos())
-		for range maxDepth {
-			rc, ok := recv.(*ast.CallExpr)
-			if !ok {
-				break
-			}
-			c := m.callee(rc)
-			if c == nil || c.Pkg() == nil || c.Pkg().Path() != eapachePath {
-				break
-			}
-			if c.Name() == "WithInfiniteRetry" {
-				infinite = true
-			}
-			if c.Name() == "New" && len(rc.Args) == 2 {
-				s.Cap, wait = m.eapacheBackoff(di, rc.Args[0])
-				if s.Cap.Kind == CapKnown && s.Cap.N <= 1 {
-					return -1 // no retries
-				}
-				break
-			}
-			rsel, ok := rc.Fun.(*ast.SelectorExpr)
-			if !ok {
-				break
-			}
-			recv = m.origin(di, rsel.X, rc.Pos())
-		}
-		if infinite {
-			s.Cap = Cap{Kind: CapNone}
-		}
-		if wait.Kind != WaitUnknown && m.eapacheJitter(s.Func, sel.X) {
-			wait.Kind = WaitJittered
-		}
-		s.Waits = []Wait{wait}
-		return op
-	},
+	model: eapacheRun,
 })
+
+// eapacheRun models (*retrier.Retrier).Run(op), RunCtx(ctx, op) and
+// RunFn(ctx, op): the receiver New(backoff, class), through
+// WithInfiniteRetry and WithSurfaceWorkErrors, and the SetJitter calls on
+// its variable.
+func eapacheRun(st Site) bool {
+	s, call, fn := st.Scope(), st.Call(), st.Callee()
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || fn.Signature().Recv() == nil {
+		return false
+	}
+	s.Deadline = Deadline{Kind: DeadlineNone}
+	if fn.Name() != "Run" {
+		if len(call.Args) != 2 {
+			return false
+		}
+		s.Deadline = Deadline{Kind: st.Context(call.Args[0]), Pos: call.Args[0].Pos()}
+	}
+	s.Cap = Cap{Kind: CapUnknown}
+	wait := Wait{Kind: WaitUnknown, Pos: s.Pos, Node: call, Library: true}
+	infinite := false
+	recv := st.Origin(sel.X, call.Pos())
+	for range maxDepth {
+		rc, ok := recv.(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		c := st.CalleeOf(rc)
+		if !inPath(c, eapachePath) {
+			break
+		}
+		if c.Name() == "WithInfiniteRetry" {
+			infinite = true
+		}
+		if c.Name() == "New" && len(rc.Args) == 2 {
+			s.Cap, wait = eapacheBackoff(st, rc.Args[0])
+			if s.Cap.Kind == CapKnown && s.Cap.N <= 1 {
+				return false // no retries
+			}
+			break
+		}
+		rsel, ok := rc.Fun.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		recv = st.Origin(rsel.X, rc.Pos())
+	}
+	if infinite {
+		s.Cap = Cap{Kind: CapNone}
+	}
+	if wait.Kind != WaitUnknown && eapacheJitter(st, s.Func, sel.X) {
+		wait.Kind = WaitJittered
+	}
+	s.Waits = []Wait{wait}
+	return true
+}
 
 // eapacheBackoff evaluates a retrier backoff: ConstantBackoff(n, d),
 // ExponentialBackoff(n, d), LimitedExponentialBackoff(n, d, max), a
 // []time.Duration literal, or nil.
-func (m *model) eapacheBackoff(di *defIndex, e ast.Expr) (Cap, Wait) {
-	v := m.origin(di, e, e.Pos())
+func eapacheBackoff(st Site, e ast.Expr) (Cap, Wait) {
+	v := st.Origin(e, e.Pos())
 	unknown := Wait{Kind: WaitUnknown, Pos: e.Pos(), Node: e, Library: true}
 	switch v := v.(type) {
 	case *ast.Ident:
-		if v.Name == "nil" && m.info.Types[v].IsNil() {
+		if _, isNil := st.Object(v).(*types.Nil); isNil {
 			return Cap{Kind: CapKnown, N: 1, Pos: v.Pos()}, unknown
 		}
 	case *ast.CompositeLit:
 		return Cap{Kind: CapKnown, N: len(v.Elts) + 1, Pos: v.Pos()}, Wait{Kind: WaitGrowth, Pos: v.Pos(), Node: v, Library: true, Setting: "a fixed backoff"}
 	case *ast.CallExpr:
-		c := m.callee(v)
-		if c == nil || c.Pkg() == nil || c.Pkg().Path() != eapachePath || len(v.Args) < 2 {
+		c := st.CalleeOf(v)
+		if !inPath(c, eapachePath) || len(v.Args) < 2 {
 			break
 		}
 		k := WaitGrowth
@@ -104,7 +107,7 @@ func (m *model) eapacheBackoff(di *defIndex, e ast.Expr) (Cap, Wait) {
 			return Cap{Kind: CapUnknown}, unknown
 		}
 		cp := Cap{Kind: CapBounded, Pos: v.Pos()}
-		if n, ok := m.intConst(v.Args[0]); ok {
+		if n, ok := st.Int(v.Args[0]); ok {
 			cp = Cap{Kind: CapKnown, N: int(n) + 1, Pos: v.Pos()}
 		}
 		return cp, Wait{Kind: k, Pos: v.Pos(), Node: v, Library: true, Setting: "retrier." + c.Name()}
@@ -114,12 +117,12 @@ func (m *model) eapacheBackoff(di *defIndex, e ast.Expr) (Cap, Wait) {
 
 // eapacheJitter reports whether fn calls SetJitter on the retrier x, a
 // local variable, with a factor that may not be 0.
-func (m *model) eapacheJitter(fn ast.Node, x ast.Expr) bool {
+func eapacheJitter(st Site, fn ast.Node, x ast.Expr) bool {
 	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok || fn == nil {
 		return false
 	}
-	o := m.info.Uses[id]
+	o := st.Object(id)
 	found := false
 	ast.Inspect(fn, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -130,8 +133,8 @@ func (m *model) eapacheJitter(fn ast.Node, x ast.Expr) bool {
 		if !ok || sel.Sel.Name != "SetJitter" {
 			return !found
 		}
-		if r, ok := ast.Unparen(sel.X).(*ast.Ident); ok && o != nil && m.info.Uses[r] == o && !m.isZero(call.Args[0]) {
-			if c := m.callee(call); c != nil && c.Pkg() != nil && c.Pkg().Path() == eapachePath {
+		if r, ok := ast.Unparen(sel.X).(*ast.Ident); ok && o != nil && st.Object(r) == o && !st.Zero(call.Args[0]) {
+			if inPath(st.CalleeOf(call), eapachePath) {
 				found = true
 			}
 		}

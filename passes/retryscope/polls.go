@@ -18,29 +18,8 @@ import (
 // no attempt cap. A poll for a state (the condition tests a result) is
 // none, and so is PollUntilContextTimeout: a wait of a few seconds for
 // something to be ready (a file watch, a test API server's namespace) more
-// often than a retry of a dependency.
-
-// pollRetry makes s, a call of one of those functions, a retry when its
-// condition swallows a failure, and reports whether it is.
-func (m *model) pollRetry(di *defIndex, s *Scope, call *ast.CallExpr) bool {
-	var cond, interval ast.Expr
-	switch {
-	case s.Entry == k8sWait+".PollUntilContextCancel" && len(call.Args) == 4:
-		interval, cond = call.Args[1], call.Args[3]
-		s.Deadline = Deadline{Kind: m.ctxArgKind(di, call.Args[0]), Pos: call.Args[0].Pos()}
-	default:
-		return false
-	}
-	body, op := m.opBody(di, cond, call.Pos())
-	if body == nil || !m.swallowsFailure(body) {
-		return false
-	}
-	s.Body, s.Op = body, op
-	s.Cap = Cap{Kind: CapNone}
-	s.Trigger = TriggerError
-	s.Waits = []Wait{{Kind: WaitConstant, Pos: interval.Pos(), Node: interval, Library: true, Setting: "the poll interval"}}
-	return true
-}
+// often than a retry of a dependency. The k8s library's file
+// (lib_k8s.go: pollRetry) asks swallowsFailure through its Site.
 
 // swallowsFailure reports whether a condition body returns false, nil
 // inside an if on a non-nil error that a call given the condition's

@@ -12,9 +12,10 @@ import (
 // A Library is what the retry model knows of one package of a retry
 // library, a client that retries by itself, or a job framework: its entry
 // points, where their operation is, its error wrappers, its predicates
-// and the text a message's fix uses. The table of them (table.go, and
-// one lib_*.go file per library added since) is the one place that knows
-// a library: the model, its prefilter and the checks ask it (LibraryOf,
+// and the text a message's fix uses, and the functions that model its
+// calls over a Site. The table of them (table.go, and one lib_*.go file
+// per library family: its entry and its functions) is the one place that
+// knows a library: the model, its prefilter and the checks ask it (LibraryOf,
 // PermanentWrapper, Scope.OpArg...) instead of matching import paths.
 type Library struct {
 	// Path is the import path of the package.
@@ -30,7 +31,8 @@ type Library struct {
 	// can call them without importing Path.
 	Methods bool
 	// Dials is set when the entry points make clients (Client scopes)
-	// and take no operation: no retry wrapper hands them its function.
+	// and take no operation: no retry wrapper hands them its function;
+	// the model's dial reader (grpcDial, grpc.go) reads them.
 	Dials bool
 	// Ops gives the index of the operation among an entry point's
 	// arguments, by entry name; an entry absent here takes it first.
@@ -99,10 +101,20 @@ type Library struct {
 	StatusFix string
 	// Fix is how to bound the library's retries and jitter its waits.
 	Fix libraryFix
-	// model, when set, models a call of one of Entries: it fills s and
-	// returns the operation's argument index, or -1 when the call makes
-	// no scope. The older libraries are modelled by call's switch.
-	model func(m *model, di *defIndex, s *Scope, call *ast.CallExpr, fn *types.Func) int
+	// model, when set, models a call of one of Entries (lib_*.go): it
+	// fills the site's scope and reports whether the call makes one. A
+	// scope it makes a Client has no operation; any other's operation is
+	// the argument Ops gives.
+	model func(Site) bool
+	// literal, when set, models a composite literal of one of the
+	// library's types: it fills the site's Client scope and reports
+	// whether the literal makes one (go-retryablehttp's Client).
+	literal func(Site, *ast.CompositeLit) bool
+	// backoff, when set, evaluates a backoff value the library made (a
+	// literal of its type, a call of its function, its variable; backoffOf
+	// gives it the origin of the value): ok is false when it does not
+	// know the value.
+	backoff func(st Site, v ast.Expr, depth int) (b backoff, ok bool)
 }
 
 // registry holds the table, by import path.
@@ -121,51 +133,19 @@ func register(l *Library) *Library {
 	return l
 }
 
-// The table of the libraries modelled in libraries.go, grpc.go and
-// jobs.go; the clients that retry by themselves are in clients.go.
+// The libraries modelled by the model itself, and those it asks nothing
+// of a call: gRPC's dials make Client scopes when their conns retry
+// (grpc.go reads a Dials library's entry points), job frameworks make
+// JobHandler scopes (jobs.go), resty's predicates and statuses are read
+// by the checks. Each library with a model of its calls is one lib_*.go
+// file.
 var (
-	_ = register(&Library{Path: avastV4, Family: avastFamily, Entries: []string{"Do", "DoWithData"},
-		Permanent: []string{"Unrecoverable"}, Predicates: []string{"RetryIf"}, PredicateOnError: true, PredicateText: "RetryIf predicate",
-		StatusFix: "wrap the error in retry.Unrecoverable for them", Fix: avastFix})
-	_ = register(&Library{Path: avastV5, Family: avastFamily, Entries: []string{"Do"}, Methods: true, // (*Retrier).Do, (*RetrierWithData).Do
-		Permanent: []string{"Unrecoverable"}, Predicates: []string{"RetryIf"}, PredicateOnError: true, PredicateText: "RetryIf predicate",
-		StatusFix: "wrap the error in retry.Unrecoverable for them", Fix: avastFix})
-	_ = register(&Library{Path: cenkaltiV4, Family: cenkaltiFamily,
-		Entries:   []string{"Retry", "RetryNotify", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimer", "RetryNotifyWithTimerAndData"},
-		Permanent: []string{"Permanent"}, StatusFix: "wrap the error in backoff.Permanent for them",
-		Fix: libraryFix{bound: "wrap the backoff in backoff.WithMaxRetries, keep MaxElapsedTime", jitter: "set a non-zero RandomizationFactor"}})
-	_ = register(&Library{Path: cenkaltiV5, Family: cenkaltiFamily, Entries: []string{"Retry"}, Ops: map[string]int{"Retry": 1},
-		Permanent: []string{"Permanent"}, StatusFix: "wrap the error in backoff.Permanent for them",
-		Fix: libraryFix{bound: "pass backoff.WithMaxTries(n) and a non-zero backoff.WithMaxElapsedTime", jitter: "set a non-zero RandomizationFactor"}})
-	_ = register(&Library{Path: sethvargo, Entries: []string{"Do", "DoValue", "Constant", "Exponential", "Fibonacci"},
-		Ops:       map[string]int{"Do": 2, "DoValue": 2, "Constant": 2, "Exponential": 2, "Fibonacci": 2},
-		Retryable: []string{"RetryableError"}, StatusFix: "do not wrap their error in retry.RetryableError",
-		Fix: libraryFix{bound: "wrap it in retry.WithMaxRetries and retry.WithMaxDuration", jitter: "wrap it in retry.WithJitterPercent or retry.WithFullJitter"}})
-	_ = register(&Library{Path: k8sWait, Entries: []string{"ExponentialBackoff", "ExponentialBackoffWithContext", "PollUntilContextCancel"},
-		Ops: map[string]int{"ExponentialBackoff": 1, "ExponentialBackoffWithContext": 2}, Condition: true, Fix: k8sFix})
-	_ = register(&Library{Path: clientGo, Entries: []string{"RetryOnConflict", "OnError"},
-		Ops: map[string]int{"RetryOnConflict": 1, "OnError": 2}, Fix: k8sFix, Disjoint: map[string][]string{"RetryOnConflict": {k8sRest}},
-		NothingApplied: []string{"RetryOnConflict"}})
-	_ = register(&Library{Path: failsafe, Entries: []string{"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunWithExecutionAsync", "GetWithExecutionAsync"},
-		Methods: true, Predicates: []string{"HandleIf"}, PredicateText: "HandleIf predicate", Fix: failsafeFix})
-	_ = register(&Library{Path: retrypolicy, Family: failsafe, Predicates: []string{"HandleIf"}, PredicateText: "HandleIf predicate", Fix: failsafeFix})
-	_ = register(&Library{Path: retryable, Entries: []string{"NewClient", "Get", "Head", "Post", "PostForm"}, // clients
-		PredicateFields: []string{"Client.CheckRetry"}, HTTP: true,
-		Fix: libraryFix{jitter: "set Backoff to retryablehttp.LinearJitterBackoff"}})
-	_ = register(&Library{Path: idemRetry, Entries: []string{"Do", "DoValue"}, Ops: map[string]int{"Do": 2, "DoValue": 2},
-		Permanent: []string{"Permanent"}, Policy: "Retryable", PolicyArg: 1, Nested: "AllowNested",
-		ResponseError: []string{"ResponseError"}, RetryAfter: []string{"ParseRetryAfter"}, Inert: true, Jitter: "Jitter",
-		StatusFix: "return retry.ResponseError(resp) or retry.Permanent(err)"})
-	_ = register(&Library{Path: rican7, Entries: []string{"Retry"}, Fix: libraryFix{jitter: "use strategy.BackoffWithJitter"}})
-	_ = register(&Library{Path: jpillora})
 	_ = register(&Library{Path: restyV2, Family: restyFamily, Predicates: restyConditions, PredicateText: "retry condition",
 		RetryAll: []string{"AddRetryAfterErrorCondition"}, Statuses: restyStatuses})
 	_ = register(&Library{Path: restyV3, Family: restyV3Family, Predicates: restyConditions, PredicateText: "retry condition",
 		RetryAll: []string{"AddRetryAfterErrorCondition"}, Statuses: restyStatuses})
-	// gRPC dials make Client scopes when their conns retry (grpc.go)
 	_ = register(&Library{Path: grpcPath, Entries: []string{"NewClient", "Dial", "DialContext"}, Dials: true})
 	_ = register(&Library{Path: grpcRetry, Family: grpcMiddleware, Fix: libraryFix{jitter: "use retry.BackoffExponentialWithJitterBounded"}})
-	// job frameworks (jobs.go)
 	_ = register(&Library{Path: pkgAsynq})
 	_ = register(&Library{Path: pkgRiver})
 	_ = register(&Library{Path: pkgTemporal, Family: temporalFamily})
@@ -181,19 +161,6 @@ const (
 var (
 	restyConditions = []string{"AddRetryCondition", "AddRetryConditions", "SetRetryConditions"}
 	restyStatuses   = map[string][2]int{"IsSuccess": {200, 299}, "IsError": {400, 999}}
-)
-
-// The fixes shared by the versions or packages of a library.
-var (
-	avastFix = libraryFix{
-		bound:  "pass retry.Attempts(n > 0) and a retry.Context with a deadline",
-		jitter: "use the default DelayType or retry.FullJitterBackoffDelay",
-	}
-	k8sFix      = libraryFix{jitter: "set wait.Backoff.Jitter (0.1 or more)"}
-	failsafeFix = libraryFix{
-		bound:  "set WithMaxRetries(n) with n >= 0 and WithMaxDuration",
-		jitter: "add WithJitterFactor or WithRandomDelay to the policy",
-	}
 )
 
 // LibraryOf returns the table's entry for the package at path, or nil.
