@@ -132,7 +132,7 @@ func (m *model) helpers(cands []helperCandidate) {
 			continue
 		}
 		if lf == nil {
-			lf = NewLoopFilter(m.pass.Files)
+			lf = NewLoopFilter(m.pass.Files, m.depWaiters())
 		}
 		if !lf.MayOwnWait(s.Node.(ast.Stmt)) {
 			continue // the prefilter could not have seen it: keep them in step
@@ -522,7 +522,10 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	if err != nil || mayAck(p, lex) {
 		return true // a consumer helper acks
 	}
-	if !LexiconMayOwnWait(lex) {
+	if mayExportWaits(p, lex) {
+		return true // a wait helper
+	}
+	if !LexiconMayOwnWait(lex) && !LexiconCallsWaiter(p, lex) {
 		srcs, err := p.Source()
 		if err != nil {
 			return true

@@ -43,7 +43,7 @@ func TestPrefilterSound(t *testing.T) {
 				}
 			}
 		}
-		lf := retryscope.NewLoopFilter(pass.Files)
+		lf := retryscope.NewLoopFilter(pass.Files, nil)
 		lib := retryscope.LibraryCalls(retryscope.Analyzer, pp)
 		for _, s := range res.Scopes() {
 			where := pass.Fset.Position(s.Pos)
@@ -199,7 +199,7 @@ func f(items []int, rows interface{ Next() bool; Scan() error }) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	lf := retryscope.NewLoopFilter([]*ast.File{f}, nil)
 	n := 0
 	ast.Inspect(f, func(node ast.Node) bool {
 		switch l := node.(type) {
@@ -278,7 +278,7 @@ func (t *T) attempt() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	lf := retryscope.NewLoopFilter([]*ast.File{f}, nil)
 	want := map[string]bool{"String": false, "Setrlimit": false, "Waitid": false, "retry": true, "retryHelper": true,
 		"retryGoto": true, "attempt": true, "send": false, "pause": false}
 	for _, d := range f.Decls {
