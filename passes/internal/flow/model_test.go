@@ -90,7 +90,7 @@ func TestModelLoops(t *testing.T) {
 			}
 		}
 		pc := policy.NewContext(p, policy.Knowledge{
-			Waits:    func(fn *types.Func) bool { return names.IsFull(fn, testWaits...) },
+			Waits:    func(fn *types.Func) bool { return names.IsFull(fn, testWaits...) || res.Waits(fn) },
 			Response: isHTTPResponse,
 			JobScope: func(n ast.Node) bool {
 				for _, j := range jobs {
@@ -191,9 +191,10 @@ func TestModelLoops(t *testing.T) {
 	}
 }
 
-// testWaits are the calls that wait, for the differential: the model's
-// table of waits (passes/retryscope, waitCall) is what stage 2b gives the
-// policies; the test names the standard library's.
+// testWaits are the calls that wait, for the differential, with the
+// model's wait summaries (Result.Waits): the model's table of waits
+// (passes/retryscope, waitCall) is what stage 2b gives the policies; the
+// test names the standard library's.
 var testWaits = []string{"time.Sleep", "time.After"}
 
 // pendingModelOnly are model scopes the policies reject that the model
