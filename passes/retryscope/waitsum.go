@@ -139,15 +139,16 @@ func (m *model) summariseWaits() {
 // whose calls helperCalls visits are calls, from the summaries known: its
 // first call that waits decides.
 func (m *model) summarise(fn *types.Func, decl *ast.FuncDecl, calls []*ast.CallExpr) *waitFact {
-	di := m.defIndex(decl)
 	for _, call := range calls {
-		ws := m.waitCall(di, call)
+		ws := m.waitCall(nil, call) // the def index only once a call waits
 		if ws == nil {
 			continue
 		}
 		if ws.sum != nil && ws.sum.Timer {
 			return nil // a timer from a helper, waited on with other channels
 		}
+		di := m.defIndex(decl)
+		ws.di = di
 		sig := fn.Signature()
 		params := make(map[types.Object]int, sig.Params().Len())
 		for i := range sig.Params().Len() {
