@@ -580,7 +580,8 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 
 // LayerFacts are the model's facts whose call makes a scope: a retry
 // helper's (helperFact) and a consumer helper's (consumerHelperFact); a
-// delay function's (delayFact) makes a wait, not a scope. A prefilter
+// delay function's (delayFact) and a wait helper's (waitFact) make a wait,
+// not a scope (LoopFilterOf asks for the latter). A prefilter
 // that looks for calls that may make a scope asks FactNames for these.
 func LayerFacts() []analysis.Fact { return []analysis.Fact{new(helperFact), new(consumerHelperFact)} }
 

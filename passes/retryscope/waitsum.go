@@ -165,9 +165,13 @@ func (m *model) summarise(fn *types.Func, decl *ast.FuncDecl, calls []*ast.CallE
 	return nil
 }
 
-// exportWaits exports the wait summaries of the package's exported
+// exportWaits computes the package's wait summaries, once, in the run
+// (Result.Waits reads them later), and exports those of its exported
 // functions and methods as facts.
 func (m *model) exportWaits() {
+	if m.waitSums == nil {
+		m.summariseWaits()
+	}
 	if !exportsHelpers(m.pass.Pkg.Path(), m.fileName()) {
 		return
 	}
