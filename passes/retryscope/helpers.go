@@ -132,7 +132,7 @@ func (m *model) helpers(cands []helperCandidate) {
 			continue
 		}
 		if lf == nil {
-			lf = NewLoopFilter(m.pass.Files)
+			lf = NewLoopFilter(m.pass.Files, m.depWaiters())
 		}
 		if !lf.MayOwnWait(s.Node.(ast.Stmt)) {
 			continue // the prefilter could not have seen it: keep them in step
@@ -522,7 +522,10 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	if err != nil || mayAck(p, lex) {
 		return true // a consumer helper acks
 	}
-	if !LexiconMayOwnWait(lex) {
+	if mayExportWaits(p, lex) {
+		return true // a wait helper
+	}
+	if !LexiconMayOwnWait(lex) && !LexiconCallsWaiter(p, lex) {
 		srcs, err := p.Source()
 		if err != nil {
 			return true
@@ -575,11 +578,17 @@ func (cfg *Config) mayExportHelpers(p *prefilter.Package) bool {
 	return mayWrap(cfg, p, lex)
 }
 
-// LayerFacts are the model's facts whose call makes a scope: a retry
-// helper's (helperFact) and a consumer helper's (consumerHelperFact); a
-// delay function's (delayFact) makes a wait, not a scope. A prefilter
-// that looks for calls that may make a scope asks FactNames for these.
-func LayerFacts() []analysis.Fact { return []analysis.Fact{new(helperFact), new(consumerHelperFact)} }
+// LayerFacts are the model's facts whose call may make a retry layer: a
+// retry helper's (helperFact) and a consumer helper's (consumerHelperFact)
+// make a scope (scopeFacts), and a wait helper's (waitFact) may make a
+// loop one that waits, in a package whose own tokens name no wait
+// (LexiconMayWait cannot see it). A delay function's (delayFact) only
+// classifies a wait. A prefilter that looks for calls that may make a
+// layer asks FactNames for these.
+func LayerFacts() []analysis.Fact { return append(scopeFacts(), new(waitFact)) }
+
+// scopeFacts are the model's facts whose call makes a scope.
+func scopeFacts() []analysis.Fact { return []analysis.Fact{new(helperFact), new(consumerHelperFact)} }
 
 // mayWrap reports whether the package may hold a retry wrapper: a call,
 // by name, of a retry library entry point or of a function on which a
@@ -588,7 +597,7 @@ func LayerFacts() []analysis.Fact { return []analysis.Fact{new(helperFact), new(
 // for in every function.
 func mayWrap(cfg *Config, p *prefilter.Package, lex *prefilter.Lexicon) bool {
 	lib := cfg.libraryCalls(p.Imports, p.DependsOn, true)
-	names, _ := p.FactNames(LayerFacts()...) // the model has no package fact
+	names, _ := p.FactNames(scopeFacts()...) // the model has no package fact
 	for name := range lex.Calls {
 		if lib != nil && lib(name) || names[name] {
 			return true

@@ -89,9 +89,7 @@ func (m *model) attemptIterOf(di *defIndex, l *ast.RangeStmt) *attemptIter {
 			if ws == nil {
 				return true
 			}
-			if ws.via == nil {
-				ws.args, ws.callerDI = args, di
-			}
+			ws.args, ws.callerDI = args, di
 			waits = append(waits, m.waitAt(ws, c))
 			return false
 		})

@@ -35,7 +35,8 @@ var waitFuncs = map[string]waitFunc{
 // are told of the model's tables and of this package's scopes: the calls
 // that wait (the table of waitCall: a call that sleeps, or returns a
 // timer's channel once, time.After; not a timer made or reset, nor a
-// ticker, which the policies read at their receives), the response type
+// ticker, which the policies read at their receives; and the functions
+// whose wait summary waits, Result.Waits), the response type
 // (*net/http.Response, as the model's loop walk reads results), and the
 // loops the model treats as a consumer's job scope.
 func (r *Result) Knowledge() policy.Knowledge {
@@ -47,8 +48,10 @@ func (r *Result) Knowledge() policy.Knowledge {
 	}
 	return policy.Knowledge{
 		Waits: func(fn *types.Func) bool {
-			w, ok := waitFuncs[fn.FullName()]
-			return ok && !w.timer && (!w.channel || fn.Name() == "After")
+			if w, ok := waitFuncs[fn.FullName()]; ok {
+				return !w.timer && (!w.channel || fn.Name() == "After")
+			}
+			return r.Waits(fn) // the package's and its dependencies' wait summaries
 		},
 		Response: isResponse,
 		JobScope: func(n ast.Node) bool {

@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/ast"
 	"go/token"
+	"maps"
 	"slices"
 	"strings"
 
@@ -15,8 +16,9 @@ import (
 // Waits are not WaitNone). It over-approximates loop and loopWaits: a
 // false answer means no such scope.
 type LoopFilter struct {
-	// helpers are the functions and methods of the package that may be
-	// waitCall's helpers (see waitHelper).
+	// helpers are the names of the functions and methods, of the package
+	// or of its dependencies, that may wait when called (waitFact): the
+	// package's are found by waitHelper, to a fixed point.
 	helpers map[string]bool
 	// iterators are the functions and methods of the package that may
 	// return an attempt iterator (see waitingIterator).
@@ -81,9 +83,65 @@ func lexiconBlocks(lex *prefilter.Lexicon) bool {
 type loopFilterKey struct{}
 
 // LoopFilterOf returns the LoopFilter of the prefilter's package, whose
-// files are files (p.Syntax's), made once for every prefilter that asks.
+// files are files (p.Syntax's), made once for every prefilter that asks;
+// it knows the wait helpers of p's dependencies by their facts' names.
 func LoopFilterOf(p *prefilter.Package, files []*ast.File) *LoopFilter {
-	return p.Memo(loopFilterKey{}, func() any { return NewLoopFilter(files) }).(*LoopFilter)
+	return p.Memo(loopFilterKey{}, func() any { return NewLoopFilter(files, depWaiters(p)) }).(*LoopFilter)
+}
+
+// depWaiters returns the names of the functions of p's dependencies that
+// have a wait summary (waitFact): a call of one, by name, may wait.
+func depWaiters(p *prefilter.Package) map[string]bool {
+	if p.FactNames == nil {
+		return nil
+	}
+	names, _ := p.FactNames(new(waitFact))
+	return names
+}
+
+// LexiconCallsWaiter reports whether the package of lex, with a for loop
+// and nil, calls by name a function of a dependency that waits (a
+// waitFact's): a loop of it may wait through that function, which
+// LexiconMayWait and LexiconMayOwnWait, reading the package's tokens
+// alone, do not see.
+func LexiconCallsWaiter(p *prefilter.Package, lex *prefilter.Lexicon) bool {
+	if !lex.For || !lex.Nil {
+		return false
+	}
+	for name := range depWaiters(p) {
+		if lex.Calls[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// mayExportWaits reports whether the package of lex may export a wait
+// summary (waitFact): it calls a time function that waits or a wait
+// helper of a dependency, by name, and an exported function of it may be
+// a wait helper (LoopFilter's helpers).
+func mayExportWaits(p *prefilter.Package, lex *prefilter.Lexicon) bool {
+	deps := depWaiters(p)
+	calls := false
+	for name := range lex.Calls {
+		calls = calls || name != "Reset" && slices.Contains(waitNames, name) || deps[name]
+	}
+	if !calls {
+		return false
+	}
+	files, err := p.Syntax()
+	if err != nil {
+		return true
+	}
+	lf := LoopFilterOf(p, files)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Name.IsExported() && lf.helpers[fd.Name.Name] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // LexiconMayOwnWait is LexiconMayWait for loops that MayOwnWait accepts
@@ -98,9 +156,10 @@ func LexiconMayOwnWait(lex *prefilter.Lexicon) bool {
 	})
 }
 
-// NewLoopFilter reads the helpers and type names of the package of files.
-func NewLoopFilter(files []*ast.File) *LoopFilter {
-	lf := &LoopFilter{helpers: make(map[string]bool), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
+// NewLoopFilter reads the helpers and type names of the package of files;
+// deps are the names of its dependencies' wait helpers (depWaiters).
+func NewLoopFilter(files []*ast.File, deps map[string]bool) *LoopFilter {
+	lf := &LoopFilter{helpers: maps.Clone(deps), iterators: make(map[string]bool), typeNames: make(map[string]bool), shadowed: make(map[string]bool)}
 	var bodies []*ast.FuncDecl
 	declare := func(id *ast.Ident) {
 		if id != nil && builtins[id.Name] {
@@ -148,12 +207,18 @@ func NewLoopFilter(files []*ast.File) *LoopFilter {
 			}
 		}
 	}
-	// The wait helpers, and the helpers that wait through one of them, as
-	// deep as waitCall looks (maxHelperDepth).
-	for range maxHelperDepth {
+	if lf.helpers == nil {
+		lf.helpers = make(map[string]bool)
+	}
+	// The wait helpers, and the helpers that wait through one of them, to
+	// a fixed point: the syntax's over-approximation of the wait
+	// summaries (waitsum.go), which need types. Names only grow.
+	for changed := true; changed; {
+		changed = false
 		for _, d := range bodies {
 			if !lf.helpers[d.Name.Name] && lf.waitHelper(d.Body) {
 				lf.helpers[d.Name.Name] = true
+				changed = true
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"sync/atomic"
 	"testing"
 
@@ -20,7 +21,7 @@ import (
 // passes LibraryCalls and is in the lexicon's calls. A driver skips a
 // dependency on their word (see nestedretry): a false "no" loses findings.
 func TestPrefilterSound(t *testing.T) {
-	var loops, ownLoops, calls, delays atomic.Int64 // the checker runs actions in parallel
+	var loops, ownLoops, calls, delays, waiters atomic.Int64 // the checker runs actions in parallel
 	testgopath.ProbeTrees(t, retryscope.Analyzer, func(pass *analysis.Pass, res *retryscope.Result) {
 		pp := prefilter.FromPass(pass.Pkg, pass.Fset, pass.Files)
 		lex, err := pp.Lexicon()
@@ -43,7 +44,25 @@ func TestPrefilterSound(t *testing.T) {
 				}
 			}
 		}
-		lf := retryscope.NewLoopFilter(pass.Files)
+		// the dependencies' wait helpers, by name, as a driver's
+		// FactNames gives them
+		deps := depWaiters(pass.Pkg, res)
+		pp.FactNames = func(...analysis.Fact) (map[string]bool, bool) { return deps, false }
+		lf := retryscope.NewLoopFilter(pass.Files, deps)
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil || !fd.Name.IsExported() {
+					continue
+				}
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && res.Waits(fn) {
+					waiters.Add(1)
+					if !prefilter.Lookup(retryscope.Analyzer)(pp) {
+						t.Errorf("%s: the model's prefilter rules out the package of wait helper %s", pass.Fset.Position(fd.Pos()), fd.Name.Name)
+					}
+				}
+			}
+		}
 		lib := retryscope.LibraryCalls(retryscope.Analyzer, pp)
 		for _, s := range res.Scopes() {
 			where := pass.Fset.Position(s.Pos)
@@ -68,7 +87,7 @@ func TestPrefilterSound(t *testing.T) {
 				if !lf.MayWait(n.(ast.Stmt)) {
 					t.Errorf("%s: LoopFilter.MayWait rules out a retry loop that waits", where)
 				}
-				if !retryscope.LexiconMayWait(lex) {
+				if !retryscope.LexiconMayWait(lex) && !retryscope.LexiconCallsWaiter(pp, lex) {
 					t.Errorf("%s: LexiconMayWait rules out the package of a retry loop that waits", where)
 				}
 				own := false // a wait of its own (ownWait), not only the body's blocking
@@ -82,7 +101,7 @@ func TestPrefilterSound(t *testing.T) {
 					if !lf.MayOwnWait(n.(ast.Stmt)) {
 						t.Errorf("%s: LoopFilter.MayOwnWait rules out a retry loop with a wait of its own", where)
 					}
-					if !retryscope.LexiconMayOwnWait(lex) {
+					if !retryscope.LexiconMayOwnWait(lex) && !retryscope.LexiconCallsWaiter(pp, lex) {
 						t.Errorf("%s: LexiconMayOwnWait rules out the package of a retry loop with a wait of its own", where)
 					}
 				}
@@ -107,12 +126,38 @@ func TestPrefilterSound(t *testing.T) {
 			}
 		}
 	})
-	if loops.Load() < 20 || ownLoops.Load() < 20 || calls.Load() < 20 || delays.Load() < 3 {
-		t.Errorf("vacuous: %d waiting loops (%d with a wait of their own), %d library calls, %d delay functions", loops.Load(),
-			ownLoops.Load(), calls.Load(), delays.Load())
+	if loops.Load() < 20 || ownLoops.Load() < 20 || calls.Load() < 20 || delays.Load() < 3 || waiters.Load() < 3 {
+		t.Errorf("vacuous: %d waiting loops (%d with a wait of their own), %d library calls, %d delay functions, %d wait helpers", loops.Load(),
+			ownLoops.Load(), calls.Load(), delays.Load(), waiters.Load())
 	}
-	t.Logf("%d waiting loops (%d with a wait of their own), %d library calls, %d delay functions checked", loops.Load(),
-		ownLoops.Load(), calls.Load(), delays.Load())
+	t.Logf("%d waiting loops (%d with a wait of their own), %d library calls, %d delay functions, %d wait helpers checked", loops.Load(),
+		ownLoops.Load(), calls.Load(), delays.Load(), waiters.Load())
+}
+
+// depWaiters returns the names of the functions and methods of pkg's
+// imports that wait when called (Result.Waits: their wait facts).
+func depWaiters(pkg *types.Package, res *retryscope.Result) map[string]bool {
+	names := make(map[string]bool)
+	for _, imp := range pkg.Imports() {
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			switch o := scope.Lookup(name).(type) {
+			case *types.Func:
+				if res.Waits(o) {
+					names[o.Name()] = true
+				}
+			case *types.TypeName:
+				if n, ok := o.Type().(*types.Named); ok {
+					for m := range n.Methods() {
+						if res.Waits(m) {
+							names[m.Name()] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return names
 }
 
 // TestMayReturnDuration checks the text test of a delay function's file on
@@ -199,7 +244,7 @@ func f(items []int, rows interface{ Next() bool; Scan() error }) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	lf := retryscope.NewLoopFilter([]*ast.File{f}, nil)
 	n := 0
 	ast.Inspect(f, func(node ast.Node) bool {
 		switch l := node.(type) {
@@ -278,7 +323,7 @@ func (t *T) attempt() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf := retryscope.NewLoopFilter([]*ast.File{f})
+	lf := retryscope.NewLoopFilter([]*ast.File{f}, nil)
 	want := map[string]bool{"String": false, "Setrlimit": false, "Waitid": false, "retry": true, "retryHelper": true,
 		"retryGoto": true, "attempt": true, "send": false, "pause": false}
 	for _, d := range f.Decls {

@@ -44,7 +44,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
 		Requires:         []*analysis.Analyzer{inspect.Analyzer},
 		ResultType:       reflect.TypeFor[*Result](),
-		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact), new(consumerHelperFact)},
+		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact), new(waitFact), new(consumerHelperFact)},
 		RunDespiteErrors: false,
 		Run: func(pass *analysis.Pass) (any, error) {
 			return run(pass, cfg), nil
@@ -97,6 +97,9 @@ type model struct {
 	calledFuncs map[*types.Func]bool
 	// ifaces caches stdInterface.
 	ifaces map[string]*types.Interface
+	// waitSums are the wait summaries of the package's functions
+	// (waitsum.go), once computed.
+	waitSums map[*types.Func]*waitFact
 	// cands are the calls that pass a func value and are no library call:
 	// calls of retry helpers (helpers) or consumer helpers (consumers).
 	cands []helperCandidate
@@ -186,6 +189,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 	m.cands = cands
 	m.helpers(cands)
 	m.delays()
+	m.exportWaits()
 	m.jobs()
 	m.consumers()
 	m.res.sort()

@@ -63,7 +63,7 @@ func Describe(s *retryscope.Scope) string {
 }
 
 func TestRetryScope(t *testing.T) {
-	testgopath.Check(t, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators", "consumerhelpers", "policies", "workers")
+	testgopath.Check(t, describe, "loops", "lookalikes", "libraries", "jobs", "jobsoff", "prefilter", "predicate", "helpers", "notfor", "delays", "shapes", "grpcconns", "consumers", "defaults", "repeats", "hooks", "methodvalue", "override", "steps", "iterators", "consumerhelpers", "policies", "workers", "waitsums", "waituse")
 }
 
 func TestExtraRetryFuncs(t *testing.T) {

@@ -27,36 +27,31 @@ func (m *model) isConversion(call *ast.CallExpr) bool {
 	return ok && tv.IsType()
 }
 
-// waitSite is a call that waits, with the expression of its duration and
-// the def index to read that expression in.
+// waitSite is a call that waits, with what its duration is read from:
+// the expression of its duration (a time function's argument), or the wait
+// summary of the function it calls (a helper that waits, here or in
+// another package: waitsum.go), whose parameters the call's arguments
+// stand for.
 type waitSite struct {
 	call *ast.CallExpr
 	dur  ast.Expr // nil when the duration is not visible
 	di   *defIndex
-	// via is set when the wait happens in a same-package helper; arg maps the
-	// helper's parameters to the caller's arguments.
-	via      *ast.FuncDecl
+	// sum is set when call is a call of a function that waits (waitFact).
+	sum *waitFact
+	// args, when the call stands in a function called with known
+	// arguments (an attempt iterator's literal: iterators.go), map that
+	// function's parameters to the caller's arguments, read in callerDI.
 	args     map[types.Object]ast.Expr
 	callerDI *defIndex
-	// up maps the parameters of the helper that made this call to its own
-	// caller's arguments, when the wait is in a helper of a helper.
-	up *waitSite
 	// timer is set when the wait is a timer made or reset (time.NewTimer,
 	// (*time.Timer).Reset), which waits only where it is received from.
 	timer bool
 }
 
-// maxHelperDepth is how deep waitCall follows helpers that wait: a helper
-// (sleepCtx(ctx, d)), or a helper that waits through another
-// (DelayForBackoff calling DelayForBackoffWithCap).
-const maxHelperDepth = 2
-
-// waitCall reports whether call waits, and how long.
+// waitCall reports whether call waits, and how long: a call of a time
+// function that waits, or of a function whose wait summary says it waits
+// (waitSummary), however deep its own helpers go.
 func (m *model) waitCall(di *defIndex, call *ast.CallExpr) *waitSite {
-	return m.waitCallDepth(di, call, 0)
-}
-
-func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *waitSite {
 	fn := m.callee(call)
 	if fn == nil {
 		return nil
@@ -64,56 +59,10 @@ func (m *model) waitCallDepth(di *defIndex, call *ast.CallExpr, depth int) *wait
 	if w, ok := waitFuncs[fn.FullName()]; ok && len(call.Args) == w.arity {
 		return &waitSite{call: call, dur: call.Args[w.dur], di: di, timer: w.timer}
 	}
-	if depth >= maxHelperDepth || fn.Pkg() != m.pass.Pkg {
-		return nil
+	if s := m.waitSummary(fn); s != nil {
+		return &waitSite{call: call, di: di, sum: s, timer: s.Timer}
 	}
-	decl := m.funcs[fn]
-	if decl == nil {
-		return nil
-	}
-	// A helper in this package whose job is to wait, such as
-	// sleepCtx(ctx, d) (see helperCalls).
-	hdi := m.defIndex(decl)
-	var inner *waitSite
-	helperCalls(decl.Body, func(n *ast.CallExpr) bool {
-		if fn := m.callee(n); fn != nil && fn.FullName() != "(*time.Timer).Reset" {
-			inner = m.waitCallDepth(hdi, n, depth+1)
-		}
-		return inner != nil
-	})
-	if inner == nil {
-		return nil
-	}
-	args := make(map[types.Object]ast.Expr)
-	sig := fn.Signature()
-	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
-		args[sig.Params().At(i)] = call.Args[i]
-	}
-	if inner.via == nil {
-		return &waitSite{call: call, dur: inner.dur, di: hdi, via: decl, args: args, callerDI: di, timer: inner.timer}
-	}
-	if inner.timer {
-		// a function that gets a timer from a helper (a pool's Get) waits
-		// on it with other channels: a receive with a timeout, not a wait
-		// of its own (nats.go's NextMsg)
-		return nil
-	}
-	// a helper of a helper: the inner helper's parameters map to this
-	// helper's arguments, and this helper's to the caller's
-	site := *inner
-	site.call, site.via = call, decl
-	site.up = appendUp(inner.up, &waitSite{args: args, callerDI: di})
-	return &site
-}
-
-// appendUp returns the chain up with last appended, copying the chain.
-func appendUp(up, last *waitSite) *waitSite {
-	if up == nil {
-		return last
-	}
-	c := *up
-	c.up = appendUp(up.up, last)
-	return &c
+	return nil
 }
 
 // helperCalls visits the calls by which a function with body may be a
@@ -312,18 +261,29 @@ func rootObj(info *types.Info, e ast.Expr) types.Object {
 // waitAt is the Wait of the wait call at ws: time.After(0) is none, the
 // next pass at once, no backoff.
 func (m *model) waitAt(ws *waitSite, call *ast.CallExpr) Wait {
-	k := m.siteKind(ws)
-	if k == WaitConstant && ws.via == nil && m.isZero(ws.dur) {
+	k := m.siteKind(ws, &classifier{m: m, di: ws.di, args: ws.args, argsDI: ws.callerDI, seen: map[types.Object]bool{}})
+	if k == WaitConstant && ws.sum == nil && m.isZero(ws.dur) {
 		k = WaitNone
 	}
 	return Wait{Kind: k, Pos: call.Pos(), Node: call}
 }
 
-func (m *model) siteKind(ws *waitSite) WaitKind {
+// siteKind is the kind of ws's duration, its expressions read by c: the
+// duration's own, or the summary's kind combined with those of the
+// arguments its duration comes from.
+func (m *model) siteKind(ws *waitSite, c *classifier) WaitKind {
+	if ws.sum != nil {
+		k := ws.sum.Kind
+		for _, i := range ws.sum.Params {
+			if i < len(ws.call.Args) {
+				k = combine(k, c.kind(ws.call.Args[i], 0))
+			}
+		}
+		return k
+	}
 	if ws.dur == nil {
 		return WaitUnknown
 	}
-	c := &classifier{m: m, di: ws.di, args: ws.args, argsDI: ws.callerDI, up: ws.up, seen: map[types.Object]bool{}}
 	return c.kind(ws.dur, 0)
 }
 
@@ -334,10 +294,12 @@ type classifier struct {
 	args map[types.Object]ast.Expr // a helper's parameters, mapped to the caller's arguments
 	// argsDI is the caller's def index, to read args in.
 	argsDI *defIndex
-	// up, when args are a helper's of a helper, maps the caller's own
-	// parameters on to its caller's arguments.
-	up   *waitSite
-	seen map[types.Object]bool
+	// params, when set, are the parameters of a function being summarised
+	// (waitsum.go), by index: each stands for what a caller passes, is
+	// fixed here, and is noted in reached.
+	params  map[types.Object]int
+	reached map[int]bool
+	seen    map[types.Object]bool
 	// untaken are branches of the body being classified that the call
 	// does not take: tests of receiver fields its receiver leaves unset
 	// (fieldjitter.go).
@@ -402,13 +364,13 @@ func (c *classifier) kind(e ast.Expr, depth int) WaitKind {
 		}
 		if a, ok := c.args[o]; ok {
 			// a helper's parameter: what the caller passed, read at the
-			// same depth (the chain of callers is at most maxHelperDepth
-			// long)
-			outer := &classifier{m: c.m, di: c.argsDI, seen: c.seen}
-			if c.up != nil {
-				outer.args, outer.argsDI, outer.up = c.up.args, c.up.callerDI, c.up.up
-			}
+			// same depth
+			outer := &classifier{m: c.m, di: c.argsDI, seen: c.seen, params: c.params, reached: c.reached}
 			return outer.kind(a, depth)
+		}
+		if i, ok := c.params[o]; ok {
+			c.reached[i] = true
+			return WaitConstant // fixed for the call: the caller's argument decides
 		}
 		if _, ok := o.(*types.Const); ok {
 			return WaitConstant
@@ -852,7 +814,7 @@ func (c *classifier) body(body *ast.BlockStmt, sig *types.Signature, di *defInde
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
 		args[sig.Params().At(i)] = call.Args[i]
 	}
-	inner := &classifier{m: c.m, di: di, args: args, argsDI: c.di, seen: c.seen, untaken: untaken}
+	inner := &classifier{m: c.m, di: di, args: args, argsDI: c.di, seen: c.seen, untaken: untaken, params: c.params, reached: c.reached}
 	return inner.returns(body, depth)
 }
 

@@ -482,8 +482,8 @@ func Nested(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 }
 
 // WaitsAgain reports whether a pass that takes a's Again edge waits before
-// it makes a's call again: a call that waits (Knowledge.Waits, or a
-// function of the package that calls one, waiters), a receive from a
+// it makes a's call again: a call that waits (Knowledge.Waits: a time
+// function, a library's, or a function whose wait summary says so), a receive from a
 // timer's or a ticker's channel, or a blocking select on the way from the edge to the loop's next pass and on to the call; for a
 // range-over-func loop, an iterator of the package that waits between its
 // yields; for a Reschedule, time.AfterFunc's delay.
@@ -529,9 +529,9 @@ func (c *Context) WaitsAgain(l *flow.Loop, a *flow.Attempt) bool {
 }
 
 // iteratorWaits reports whether the iterator a range-over-func loop
-// ranges over is a function of the package that waits (waiters): the
-// function given the loop's yield closure, or the function that a call of
-// the package returns there (for range retryTimer(ctx, n)).
+// ranges over is a function of the package that waits between its yields
+// (waitsIn): the function given the loop's yield closure, or the function
+// that a call of the package returns there (for range retryTimer(ctx, n)).
 func (c *Context) iteratorWaits(l *flow.Loop) bool {
 	parent := l.Fn.Parent()
 	if parent == nil {
@@ -544,7 +544,7 @@ func (c *Context) iteratorWaits(l *flow.Loop) bool {
 				continue
 			}
 			for _, it := range returnedFuncs(call.Common().Value) {
-				if c.waitersOf()[it] {
+				if c.waitsIn(it) {
 					return true
 				}
 			}
@@ -622,46 +622,31 @@ func (c *Context) waitsAt(instr ssa.Instruction) bool {
 	return false
 }
 
-// waits reports whether the call cc waits.
+// waits reports whether the call cc waits: its static callee is a
+// function Knowledge.Waits names, or a function literal of the package
+// (which has no summary of its own) with an instruction that waits.
 func (c *Context) waits(cc *ssa.CallCommon) bool {
 	fn := cc.StaticCallee()
 	if fn == nil {
 		return false
 	}
-	if obj, ok := fn.Object().(*types.Func); ok && c.Know.Waits != nil && c.Know.Waits(obj) {
-		return true
+	if fn.Object() == nil && fn.Parent() != nil {
+		return c.waitsIn(fn) // a literal, read in place
 	}
-	return c.waitersOf()[fn]
+	obj, ok := fn.Object().(*types.Func)
+	return ok && c.Know.Waits != nil && c.Know.Waits(obj)
 }
 
-// waitersOf returns the package's functions that wait: that call a
-// function Knowledge.Waits names, or another of them, or receive from a
-// timer's or a ticker's channel (waitsAt), found to a fixed point over the
-// package's call graph.
-func (c *Context) waitersOf() map[*ssa.Function]bool {
-	if c.waiters != nil {
-		return c.waiters
-	}
-	c.waiters = make(map[*ssa.Function]bool)
-	for changed := true; changed; {
-		changed = false
-		for _, fn := range c.Pkg.Funcs {
-			if c.waiters[fn] {
-				continue
-			}
-		scan:
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					if c.waitsAt(instr) {
-						c.waiters[fn] = true
-						changed = true
-						break scan
-					}
-				}
+// waitsIn reports whether an instruction of fn waits (waitsAt).
+func (c *Context) waitsIn(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c.waitsAt(instr) {
+				return true
 			}
 		}
 	}
-	return c.waiters
+	return false
 }
 
 func isNamed(t types.Type, path, name string) bool {

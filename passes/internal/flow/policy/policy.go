@@ -16,16 +16,16 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/ssa"
-
 	"github.com/idemlint/idemlint/passes/internal/flow"
 )
 
 // Knowledge is what the policies are told of libraries and of the model.
 type Knowledge struct {
-	// Waits reports whether a call of fn waits (time.Sleep, time.After, a
-	// library's sleep); the package's own functions that call one are
-	// found from their code (waiters).
+	// Waits reports whether a call of fn waits: time.Sleep, time.After, a
+	// library's sleep, or a function of the analysed code whose wait
+	// summary says it waits (the model's, retryscope.Result.Waits: a
+	// helper that waits through others to any depth, here or in another
+	// package).
 	Waits func(fn *types.Func) bool
 	// Response reports whether t is a response type: a reply whose
 	// content can say the request failed (*http.Response); nil for none.
@@ -48,7 +48,6 @@ type Context struct {
 	Pkg  *flow.Package
 	Know Knowledge
 
-	waiters  map[*ssa.Function]bool
 	verdicts map[*flow.Loop]*Verdict
 }
 

@@ -3,32 +3,58 @@ package policy_test
 import (
 	"go/ast"
 	"go/types"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
 	"github.com/idemlint/idemlint/passes/internal/flow"
-	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
 	"github.com/idemlint/idemlint/passes/internal/flow/policy"
 	"github.com/idemlint/idemlint/passes/internal/names"
+	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-var build = flowtest.Analyzer("policybuild", "build the flow engine's package for the policy tests", nil)
+// built is what the policies read of the testdata package: the flow
+// engine's package and the model's answer (its wait summaries).
+type built struct {
+	pkg   *flow.Package
+	model *retryscope.Result
+}
+
+var build = &analysis.Analyzer{
+	Name:       "policybuild",
+	Doc:        "build the flow engine's package and the model for the policy tests",
+	Requires:   []*analysis.Analyzer{flow.Analyzer, retryscope.Analyzer},
+	ResultType: reflect.TypeFor[*built](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		return &built{pass.ResultOf[flow.Analyzer].(*flow.Handle).Get(), pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)}, nil
+	},
+}
 
 var (
-	once sync.Once
-	pkg  *flow.Package
+	once  sync.Once
+	pkg   *flow.Package
+	model *retryscope.Result
 )
 
 // context returns the policies' context on the testdata package: waits
-// are time.Sleep and time.After, the response type the package's
-// response, the job scope is function delivery.
+// are time.Sleep and time.After and the functions the model's wait
+// summaries say wait, the response type the package's response, the job
+// scope is function delivery.
 func context(t *testing.T) *policy.Context {
 	t.Helper()
 	once.Do(func() {
-		pkg, _ = flowtest.Run(t, build, "policies")
+		results := analysistest.Run(t, analysistest.TestData(), build, "policies")
+		if len(results) > 0 {
+			if b, _ := results[0].Result.(*built); b != nil {
+				pkg, model = b.pkg, b.model
+			}
+		}
 	})
-	if pkg == nil {
+	if pkg == nil || model == nil {
 		t.Fatal("no package")
 	}
 	var delivery ast.Node
@@ -38,7 +64,7 @@ func context(t *testing.T) *policy.Context {
 		}
 	}
 	return policy.NewContext(pkg, policy.Knowledge{
-		Waits: func(fn *types.Func) bool { return names.IsFull(fn, "time.Sleep", "time.After") },
+		Waits: func(fn *types.Func) bool { return names.IsFull(fn, "time.Sleep", "time.After") || model.Waits(fn) },
 		Response: func(t types.Type) bool {
 			p, ok := t.(*types.Pointer)
 			if !ok {

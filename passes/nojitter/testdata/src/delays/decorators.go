@@ -93,14 +93,14 @@ func waitOuter(attempt int) { waitInner(time.Second << attempt) }
 
 func waitInner(d time.Duration) { time.Sleep(time.Duration(rand.Int63n(int64(d)))) }
 
-// A helper three deep is beyond what the model follows: no finding (the
-// wait is unknown), not a wrong one.
+// A helper three deep: the wait summaries follow helpers to any depth, and
+// the constant second deep3 sleeps is the loop's wait, with no jitter.
 func sendDeep(s Sender, r *http.Request) (resp *http.Response, err error) {
 	for attempt := 0; attempt < 3; attempt++ {
 		if resp, err = s.Do(r); err == nil {
 			return resp, nil
 		}
-		deep1(time.Second)
+		deep1(time.Second) // want `constant wait between retry attempts has no jitter`
 	}
 	return resp, err
 }
