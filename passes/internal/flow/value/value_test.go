@@ -1,0 +1,138 @@
+package value_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
+)
+
+// describe reports, at each call of the testdata's sink, the origins of its
+// argument, and at each call of source, what its result reaches.
+var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
+	func(pass *analysis.Pass, p *flow.Package) error {
+		if p == nil {
+			return fmt.Errorf("no SSA for %s", pass.Pkg.Path())
+		}
+		vf := value.Of(p)
+		if value.Of(p) != vf {
+			return fmt.Errorf("a second Of built again")
+		}
+		sink, _ := pass.Pkg.Scope().Lookup("sink").(*types.Func)
+		source, _ := pass.Pkg.Scope().Lookup("source").(*types.Func)
+		for _, f := range pass.Files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+				if !ok {
+					return true
+				}
+				switch pass.TypesInfo.Uses[id] {
+				case sink:
+					q := &value.Query{Interproc: true}
+					var got []string
+					for _, o := range vf.Origins(vf.Arg(call, 0), q) {
+						got = append(got, origin(o))
+					}
+					slices.Sort(got)
+					pass.Reportf(call.Pos(), "origins: %s", strings.Join(slices.Compact(got), ", "))
+				case source:
+					v := vf.ValueOf(pass.TypesInfo, call)
+					r := vf.Reaches(v, &value.Query{Interproc: true})
+					var got []string
+					for _, fv := range r.Fields {
+						got = append(got, "field "+fv.Name())
+					}
+					for _, k := range r.Keys {
+						got = append(got, "key "+k.Value.ExactString())
+					}
+					for _, u := range vf.Uses(v, nil) {
+						if c, ok := u.Instr.(*ssa.Call); ok && value.Callee(c) == sink {
+							got = append(got, "call sink")
+						}
+					}
+					pass.Reportf(call.Pos(), "uses: %s", strings.Join(got, ", "))
+				}
+				return true
+			})
+		}
+		return nil
+	})
+
+func origin(o ssa.Value) string {
+	switch o := o.(type) {
+	case *ssa.Const:
+		return "const " + o.Value.ExactString()
+	case *ssa.Call:
+		if fn := value.Callee(o); fn != nil {
+			if fn.Pkg() != nil && fn.Pkg().Name() != "values" {
+				return "call " + fn.Pkg().Name() + "." + fn.Name()
+			}
+			return "call " + fn.Name()
+		}
+		return "call ?"
+	case *ssa.Parameter:
+		return "param " + o.Name()
+	case *ssa.Alloc:
+		return "alloc " + o.Comment
+	case *ssa.FieldAddr:
+		return "field " + value.FieldVar(o.X.Type(), o.Field).Name()
+	case *ssa.Field:
+		return "field " + value.FieldVar(o.X.Type(), o.Field).Name()
+	}
+	return fmt.Sprintf("%T", o)
+}
+
+func TestValues(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), describe, "values")
+}
+
+// TestBudget checks one step limit ends the whole query and says so.
+func TestBudget(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	fn := p.Func(funcDecl(pass, "cycle"))
+	var phi ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ph, ok := instr.(*ssa.Phi); ok && phi == nil {
+				phi = ph
+			}
+		}
+	}
+	if phi == nil {
+		t.Fatal("cycle has no phi")
+	}
+	q := &value.Query{Limit: 1}
+	if got := vf.Origins(phi, q); len(got) != 0 || !q.Exhausted {
+		t.Errorf("limit 1: got %d origins, exhausted %v; want none, exhausted", len(got), q.Exhausted)
+	}
+	q = &value.Query{}
+	if got := vf.Origins(phi, q); len(got) != 2 || q.Exhausted {
+		t.Errorf("no limit: got %v, exhausted %v; want the two constants", got, q.Exhausted)
+	}
+}
+
+func funcDecl(pass *analysis.Pass, name string) *ast.FuncDecl {
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name && fd.Recv == nil {
+				return fd
+			}
+		}
+	}
+	return nil
+}
