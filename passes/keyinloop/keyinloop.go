@@ -13,6 +13,8 @@ import (
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
+	engine "github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -44,6 +46,8 @@ var Analyzer = New(&Config{})
 func New(cfg *Config) *analysis.Analyzer {
 	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+	// the value flow: where a key's value comes from
+	a.Requires = append(a.Requires, engine.Analyzer)
 	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
@@ -54,6 +58,7 @@ type checker struct {
 	pass  *analysis.Pass
 	info  *types.Info
 	res   *retryscope.Result
+	vf    *value.Flow
 	names *keys.Names
 	gens  map[string]bool
 	funcs map[*types.Func]*ast.FuncDecl
@@ -82,8 +87,12 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	if len(scopes) == 0 {
 		return
 	}
+	p := pass.ResultOf[engine.Analyzer].(*engine.Handle).Get()
+	if p == nil {
+		return // type errors: no SSA, no value flow
+	}
 	c := &checker{
-		pass: pass, info: pass.TypesInfo, res: res,
+		pass: pass, info: pass.TypesInfo, res: res, vf: value.Of(p),
 		names:      keys.NewNames(cfg.KeyHeaders, cfg.KeyFields),
 		gens:       make(map[string]bool),
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
@@ -111,7 +120,6 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		}
 		f := c.newFlow(s.Body, nil)
 		f.counter = s.Counter(c.info)
-		f.run()
 		for _, sk := range f.sinks() {
 			if c.reported[sk.origin] {
 				continue
@@ -149,9 +157,8 @@ func (c *checker) isFresh(fn *types.Func) bool {
 		return false
 	}
 	c.fresh[fn] = false // in progress
-	f := c.newFlow(fd.Body, nil)
-	f.run()
-	v := f.returnsFresh()
+	sfn := c.vf.P.Func(fd)
+	v := sfn != nil && c.newFlow(fd.Body, nil).returnsFresh(sfn)
 	c.fresh[fn] = v
 	return v
 }
@@ -174,8 +181,11 @@ func (c *checker) sinkSummary(fn *types.Func) map[int]bool {
 		return nil
 	}
 	c.sinkParams[fn] = nil // in progress
-	f := c.newFlow(fd.Body, params)
-	f.run()
+	sfn := c.vf.P.Func(fd)
+	if sfn == nil {
+		return nil
+	}
+	f := c.newFlow(fd.Body, sfn)
 	var out map[int]bool
 	for _, sk := range f.sinks() {
 		id, ok := sk.origin.(*ast.Ident)
@@ -208,7 +218,6 @@ func (c *checker) mintSinks(fn *types.Func) []sink {
 		return nil
 	}
 	f := c.newFlow(fd.Body, nil)
-	f.run()
 	var out []sink
 	for _, sk := range f.sinks() {
 		if _, ok := sk.origin.(*ast.CallExpr); ok {
@@ -370,9 +379,8 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	default:
 		return none, false
 	}
-	// The statement must be the minting and nothing else.
-	f := c.newFlow(s.Body, nil)
-	if f.fresh(rhs) != org {
+	// The statement must be the minting, or a value made of it.
+	if org.Pos() < rhs.Pos() || rhs.End() < org.End() {
 		return none, false
 	}
 	// Nothing it uses may be defined or changed in the scope.

@@ -232,11 +232,12 @@ func (q *Query) visit(v ssa.Value) bool {
 }
 
 // Origins returns where v comes from, each once: constants, calls (an
-// origin even when Through goes on through it), parameters, globals,
-// allocations (a cell loaded is an origin as well as what is stored into
-// it: a call may fill it through its address), field addresses and field
-// values read, received values, function values and closures. A phi, a
-// conversion, an extract, an operator and a load are walked through.
+// origin even when Through goes on through it), parameters, globals and
+// allocations (a cell is an origin as well as what is stored into it or
+// its elements: a call may fill it through its address), field addresses
+// and field values read, received values, function values and closures.
+// A phi, a conversion, an extract, an operator, a slice of a local array
+// and a load are walked through.
 func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 	if q == nil {
 		q = &Query{}
@@ -272,7 +273,11 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 		case *ssa.TypeAssert:
 			walk(v.X)
 		case *ssa.Slice:
-			walk(v.X)
+			if cell := f.Cell(v.X); cell != nil {
+				walk(cell) // a slice of a local array: its elements
+			} else {
+				walk(v.X)
+			}
 		case *ssa.Index:
 			walk(v.X)
 		case *ssa.Lookup:
@@ -328,6 +333,12 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 			} else {
 				add(v)
 			}
+		case *ssa.Alloc, *ssa.Global:
+			// a cell, and what is stored into it or its elements
+			add(v)
+			for _, st := range f.cellStores[v] {
+				walk(st.Val)
+			}
 		default:
 			add(v)
 		}
@@ -376,22 +387,15 @@ func (f *Flow) load(addr ssa.Value, q *Query, add func(ssa.Value), walk func(ssa
 		}
 	case *ssa.IndexAddr:
 		if cell := f.Cell(a.X); cell != nil {
-			add(cell)
-			for _, st := range f.cellStores[cell] {
-				walk(st.Val)
-			}
+			walk(cell)
 			return
 		}
 		walk(a.X)
 	default:
-		cell := f.Cell(addr)
-		if cell == nil {
+		if cell := f.Cell(addr); cell != nil {
+			walk(cell)
+		} else {
 			add(addr)
-			return
-		}
-		add(cell)
-		for _, st := range f.cellStores[cell] {
-			walk(st.Val)
 		}
 	}
 }
