@@ -343,7 +343,7 @@ func (f *flow) sinks() []sink {
 				if _, lit := n.(*ast.CompositeLit); !lit {
 					at = n
 				}
-				add(at, f.written(w), w.Value, w.Header, "the "+w.Name+" header")
+				add(at, vf.Expr(info, w.Node, w.Value), w.Value, w.Header, "the "+w.Name+" header")
 			}
 		}
 	}
@@ -366,7 +366,7 @@ func (f *flow) sinks() []sink {
 						continue
 					}
 					if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-						add(n, vf.StoredAt(sel.Sel.Pos()), n.Rhs[i], sel, "field "+sel.Sel.Name)
+						add(n, vf.Expr(info, n, n.Rhs[i]), n.Rhs[i], sel, "field "+sel.Sel.Name)
 					}
 				}
 			}
@@ -385,35 +385,13 @@ func (f *flow) sinks() []sink {
 					continue
 				}
 				if key, ok := kv.Key.(*ast.Ident); ok && (names.Field(key.Name) || keys.RequestIDField(t, key.Name)) {
-					add(kv, vf.StoredAt(kv.Colon), kv.Value, nil, "field "+key.Name)
+					add(kv, vf.Expr(info, kv, kv.Value), kv.Value, nil, "field "+key.Name)
 				}
 			}
 		}
 		return true
 	})
 	return out
-}
-
-// written returns the value a header write writes: an argument of the
-// call, the value of a map literal's entry or of an assignment to h[name].
-func (f *flow) written(w keys.HeaderWrite) ssa.Value {
-	switch n := w.Node.(type) {
-	case *ast.CallExpr:
-		for i, a := range n.Args {
-			if a == w.Value {
-				return f.c.vf.Arg(n, i)
-			}
-		}
-	case *ast.KeyValueExpr:
-		return f.c.vf.StoredAt(n.Colon)
-	case *ast.AssignStmt:
-		for i, r := range n.Rhs {
-			if ix, ok := ast.Unparen(n.Lhs[i]).(*ast.IndexExpr); ok && r == w.Value {
-				return f.c.vf.StoredAt(ix.Lbrack)
-			}
-		}
-	}
-	return nil
 }
 
 // callSinks finds arguments that become keys: stripe-go's

@@ -747,6 +747,48 @@ func (f *Flow) ValueOf(info *types.Info, e ast.Expr) ssa.Value {
 	return best
 }
 
+// Expr returns the SSA value of e, whose parent node is parent: the value
+// of its own instruction (ValueOf), or else the operand its parent takes
+// it as: a call's argument (Arg), the value a composite literal's entry
+// stores (StoredAt its colon), the value an assignment stores into a field
+// or a map (StoredAt the selector or the bracket). nil when neither has
+// one (a variable assigned to a variable).
+func (f *Flow) Expr(info *types.Info, parent ast.Node, e ast.Expr) ssa.Value {
+	if v := f.ValueOf(info, e); v != nil {
+		return v
+	}
+	switch p := parent.(type) {
+	case *ast.ParenExpr:
+		return nil
+	case *ast.CallExpr:
+		for i, a := range p.Args {
+			if a == e {
+				return f.Arg(p, i)
+			}
+		}
+	case *ast.KeyValueExpr:
+		if p.Value == e {
+			return f.StoredAt(p.Colon)
+		}
+	case *ast.AssignStmt:
+		if len(p.Lhs) != len(p.Rhs) {
+			return nil
+		}
+		for i, r := range p.Rhs {
+			if r != e {
+				continue
+			}
+			switch l := ast.Unparen(p.Lhs[i]).(type) {
+			case *ast.SelectorExpr:
+				return f.StoredAt(l.Sel.Pos())
+			case *ast.IndexExpr:
+				return f.StoredAt(l.Lbrack)
+			}
+		}
+	}
+	return nil
+}
+
 // Const reports whether every origin of v is a constant.
 func (f *Flow) Const(v ssa.Value, q *Query) bool {
 	origins := f.Origins(v, q)

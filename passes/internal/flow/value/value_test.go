@@ -30,7 +30,31 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 		}
 		sink, _ := pass.Pkg.Scope().Lookup("sink").(*types.Func)
 		source, _ := pass.Pkg.Scope().Lookup("source").(*types.Func)
+		origins := func(v ssa.Value) string {
+			var got []string
+			for _, o := range vf.Origins(v, &value.Query{Interproc: true}) {
+				got = append(got, origin(o))
+			}
+			slices.Sort(got)
+			return strings.Join(slices.Compact(got), ", ")
+		}
 		for _, f := range pass.Files {
+			// stored values, from the syntax of their store (Expr)
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.AssignStmt:
+					if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+						if _, plain := n.Lhs[0].(*ast.Ident); !plain {
+							pass.Reportf(n.Pos(), "stored: %s", origins(vf.Expr(pass.TypesInfo, n, n.Rhs[0])))
+						}
+					}
+				case *ast.KeyValueExpr:
+					if id, ok := n.Key.(*ast.Ident); ok && id.Name == "ID" {
+						pass.Reportf(n.Pos(), "stored: %s", origins(vf.Expr(pass.TypesInfo, n, n.Value)))
+					}
+				}
+				return true
+			})
 			ast.Inspect(f, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok {
@@ -42,13 +66,11 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 				}
 				switch pass.TypesInfo.Uses[id] {
 				case sink:
-					q := &value.Query{Interproc: true}
-					var got []string
-					for _, o := range vf.Origins(vf.Arg(call, 0), q) {
-						got = append(got, origin(o))
+					got := origins(vf.Arg(call, 0))
+					if e := origins(vf.Expr(pass.TypesInfo, call, call.Args[0])); e != got {
+						pass.Reportf(call.Pos(), "Expr gives %s, Arg %s", e, got)
 					}
-					slices.Sort(got)
-					pass.Reportf(call.Pos(), "origins: %s", strings.Join(slices.Compact(got), ", "))
+					pass.Reportf(call.Pos(), "origins: %s", got)
 				case source:
 					v := vf.ValueOf(pass.TypesInfo, call)
 					r := vf.Reaches(v, &value.Query{Interproc: true})

@@ -88,9 +88,16 @@ func locals() {
 type req struct{ ID string }
 
 func uses(m map[string]string) *req {
-	s := source() // want `uses: field ID, key "Idem", call sink`
-	r := &req{ID: s}
-	m["Idem"] = s
-	sink(s) // want `origins: call source, const "s"`
+	s := source()    // want `uses: field ID, key "Idem", call sink`
+	r := &req{ID: s} // want `stored: call source, const "s"`
+	m["Idem"] = s    // want `stored: call source, const "s"`
+	sink(s)          // want `origins: call source, const "s"`
 	return r
+}
+
+// Stored values found from the syntax of their store.
+func stored(r *req, m map[string][]string) {
+	r.ID = "k-" + mint()                 // want `stored: call fmt.Sprint, call mint, const "k-"`
+	_ = req{ID: strings.ToLower(mint())} // want `stored: call strings.ToLower`
+	m["Idem"] = []string{mint()}         // want `stored: alloc slicelit, call fmt.Sprint, call mint`
 }
