@@ -25,7 +25,7 @@ import (
 type flow struct {
 	c       *checker
 	region  *ast.BlockStmt
-	fn      *ssa.Function // the region's function, for a helper's parameters
+	decl    *ast.FuncDecl // the region's function, for a helper's parameters
 	calls   map[token.Pos]*ast.CallExpr
 	parents keys.Parents
 	// counter is the variable the retry loop counts its attempts in
@@ -34,10 +34,10 @@ type flow struct {
 	counter types.Object
 }
 
-// newFlow prepares a flow over region; fn, when given, is the function
+// newFlow prepares a flow over region; decl, when given, is the function
 // whose parameters are sources too (a helper's summary).
-func (c *checker) newFlow(region *ast.BlockStmt, fn *ssa.Function) *flow {
-	f := &flow{c: c, region: region, fn: fn, calls: make(map[token.Pos]*ast.CallExpr)}
+func (c *checker) newFlow(region *ast.BlockStmt, decl *ast.FuncDecl) *flow {
+	f := &flow{c: c, region: region, decl: decl, calls: make(map[token.Pos]*ast.CallExpr)}
 	ast.Inspect(region, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
 			f.calls[call.Lparen] = call
@@ -47,12 +47,25 @@ func (c *checker) newFlow(region *ast.BlockStmt, fn *ssa.Function) *flow {
 	return f
 }
 
-// origin returns where the value v of expression e, written at node into
-// target, comes from when it is fresh: the minting call (preferred), an
-// attempt counter's use in e, or, in a helper's summary, the name of a
-// parameter. It returns nil otherwise.
-func (f *flow) origin(v ssa.Value, e ast.Expr, node ast.Node, target ast.Expr) ast.Node {
-	if v == nil || f.lazy(node, target) {
+// sinkOrigin returns the fresh origin (see origin) of e, whose parent node
+// is parent, written at node into target; nil when node runs lazily.
+func (f *flow) sinkOrigin(node, parent ast.Node, e, target ast.Expr) ast.Node {
+	if f.lazy(node, target) {
+		return nil
+	}
+	vf := f.c.values()
+	if vf == nil {
+		return nil
+	}
+	return f.origin(vf.Expr(f.c.info, parent, e), e)
+}
+
+// origin returns where the value v of expression e comes from when it is
+// fresh: the minting call (preferred), an attempt counter's use in e, or,
+// in a helper's summary, the name of a parameter. It returns nil
+// otherwise.
+func (f *flow) origin(v ssa.Value, e ast.Expr) ast.Node {
+	if v == nil {
 		return nil
 	}
 	q := &value.Query{Through: f.through, Stop: f.isCounter}
@@ -69,7 +82,7 @@ func (f *flow) origin(v ssa.Value, e ast.Expr, node ast.Node, target ast.Expr) a
 				minted = call
 			}
 		case *ssa.Parameter:
-			if f.fn != nil && o.Parent() == f.fn {
+			if f.decl != nil && o.Parent() == f.c.vf.P.Func(f.decl) {
 				param = f.paramIdent(o)
 			}
 		}
@@ -234,11 +247,7 @@ func (f *flow) counterUse(e ast.Expr) *ast.Ident {
 // paramIdent returns the name of parameter p in the region's function
 // declaration.
 func (f *flow) paramIdent(p *ssa.Parameter) ast.Node {
-	fd, ok := f.fn.Syntax().(*ast.FuncDecl)
-	if !ok {
-		return nil
-	}
-	for _, field := range fd.Type.Params.List {
+	for _, field := range f.decl.Type.Params.List {
 		for _, id := range field.Names {
 			if f.c.info.Defs[id] == p.Object() {
 				return id
@@ -298,7 +307,7 @@ func (f *flow) returnsFresh(fn *ssa.Function) bool {
 		if len(r.Results) == 0 {
 			return false
 		}
-		if _, ok := f.origin(r.Results[0], nil, nil, nil).(*ast.CallExpr); ok {
+		if _, ok := f.origin(r.Results[0], nil).(*ast.CallExpr); ok {
 			fresh = true
 		} else if !zero(r.Results[0]) {
 			return false
@@ -328,9 +337,8 @@ func zero(v ssa.Value) bool {
 // sinks returns the key sinks of the region that receive a fresh value.
 func (f *flow) sinks() []sink {
 	var out []sink
-	vf := f.c.vf
-	add := func(node ast.Node, v ssa.Value, e, target ast.Expr, what string) {
-		if org := f.origin(v, e, node, target); org != nil {
+	add := func(node, parent ast.Node, e, target ast.Expr, what string) {
+		if org := f.sinkOrigin(node, parent, e, target); org != nil {
 			out = append(out, sink{origin: org, at: node, what: what})
 		}
 	}
@@ -343,7 +351,7 @@ func (f *flow) sinks() []sink {
 				if _, lit := n.(*ast.CompositeLit); !lit {
 					at = n
 				}
-				add(at, vf.Expr(info, w.Node, w.Value), w.Value, w.Header, "the "+w.Name+" header")
+				add(at, w.Node, w.Value, w.Header, "the "+w.Name+" header")
 			}
 		}
 	}
@@ -366,7 +374,7 @@ func (f *flow) sinks() []sink {
 						continue
 					}
 					if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-						add(n, vf.Expr(info, n, n.Rhs[i]), n.Rhs[i], sel, "field "+sel.Sel.Name)
+						add(n, n, n.Rhs[i], sel, "field "+sel.Sel.Name)
 					}
 				}
 			}
@@ -385,7 +393,7 @@ func (f *flow) sinks() []sink {
 					continue
 				}
 				if key, ok := kv.Key.(*ast.Ident); ok && (names.Field(key.Name) || keys.RequestIDField(t, key.Name)) {
-					add(kv, vf.Expr(info, kv, kv.Value), kv.Value, nil, "field "+key.Name)
+					add(kv, kv, kv.Value, nil, "field "+key.Name)
 				}
 			}
 		}
@@ -397,18 +405,17 @@ func (f *flow) sinks() []sink {
 // callSinks finds arguments that become keys: stripe-go's
 // SetIdempotencyKey, a parameter named like a key, a helper's parameter
 // that reaches a sink.
-func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ssa.Value, ast.Expr, ast.Expr, string)) {
+func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Node, ast.Expr, ast.Expr, string)) {
 	fn := typeutil.StaticCallee(f.c.info, call)
 	if fn == nil {
 		return
 	}
-	vf := f.c.vf
 	if keys.KeySetter(fn) && len(call.Args) == 1 {
 		var target ast.Expr
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
 			target = sel.X
 		}
-		add(call, vf.Arg(call, 0), call.Args[0], target, names.In(fn, f.c.pass.Pkg))
+		add(call, call, call.Args[0], target, names.In(fn, f.c.pass.Pkg))
 		return
 	}
 	sig := fn.Signature()
@@ -424,7 +431,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ssa.Value, ast.E
 		}
 		p := params.At(pi)
 		if keys.Param(p.Name()) || summary[pi] {
-			add(call, vf.Arg(call, i), a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
+			add(call, call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
 		}
 	}
 }

@@ -55,13 +55,16 @@ func New(cfg *Config) *analysis.Analyzer {
 
 // checker holds what one run knows about the package.
 type checker struct {
-	pass  *analysis.Pass
-	info  *types.Info
-	res   *retryscope.Result
-	vf    *value.Flow
-	names *keys.Names
-	gens  map[string]bool
-	funcs map[*types.Func]*ast.FuncDecl
+	pass *analysis.Pass
+	info *types.Info
+	res  *retryscope.Result
+	// engine is the package's SSA form, built when a key sink is first met
+	// (most retries set none): vf is its value flow.
+	engine *engine.Handle
+	vf     *value.Flow
+	names  *keys.Names
+	gens   map[string]bool
+	funcs  map[*types.Func]*ast.FuncDecl
 	// fresh holds, per package function summarised, whether it returns a
 	// fresh value (see isFresh).
 	fresh map[*types.Func]bool
@@ -87,12 +90,8 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	if len(scopes) == 0 {
 		return
 	}
-	p := pass.ResultOf[engine.Analyzer].(*engine.Handle).Get()
-	if p == nil {
-		return // type errors: no SSA, no value flow
-	}
 	c := &checker{
-		pass: pass, info: pass.TypesInfo, res: res, vf: value.Of(p),
+		pass: pass, info: pass.TypesInfo, res: res, engine: pass.ResultOf[engine.Analyzer].(*engine.Handle),
 		names:      keys.NewNames(cfg.KeyHeaders, cfg.KeyFields),
 		gens:       make(map[string]bool),
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
@@ -138,6 +137,17 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 	}
 }
 
+// values returns the package's value flow, building the SSA form on the
+// first call; nil when the package has none (type errors).
+func (c *checker) values() *value.Flow {
+	if c.vf == nil {
+		if p := c.engine.Get(); p != nil {
+			c.vf = value.Of(p)
+		}
+	}
+	return c.vf
+}
+
 // The package's small helpers are summarised on demand, when a flow meets
 // a call of one (most functions of a package are never called from a
 // retry): whether a function returns a fresh value (isFresh), and which of
@@ -157,8 +167,12 @@ func (c *checker) isFresh(fn *types.Func) bool {
 		return false
 	}
 	c.fresh[fn] = false // in progress
-	sfn := c.vf.P.Func(fd)
-	v := sfn != nil && c.newFlow(fd.Body, nil).returnsFresh(sfn)
+	v := false
+	if vf := c.values(); vf != nil {
+		if sfn := vf.P.Func(fd); sfn != nil {
+			v = c.newFlow(fd.Body, nil).returnsFresh(sfn)
+		}
+	}
 	c.fresh[fn] = v
 	return v
 }
@@ -181,11 +195,7 @@ func (c *checker) sinkSummary(fn *types.Func) map[int]bool {
 		return nil
 	}
 	c.sinkParams[fn] = nil // in progress
-	sfn := c.vf.P.Func(fd)
-	if sfn == nil {
-		return nil
-	}
-	f := c.newFlow(fd.Body, sfn)
+	f := c.newFlow(fd.Body, fd)
 	var out map[int]bool
 	for _, sk := range f.sinks() {
 		id, ok := sk.origin.(*ast.Ident)
