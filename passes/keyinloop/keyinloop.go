@@ -389,8 +389,10 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	default:
 		return none, false
 	}
-	// The statement must be the minting, or a value made of it.
-	if org.Pos() < rhs.Pos() || rhs.End() < org.End() {
+	// The statement must be the minting and nothing else: its value is
+	// the key (or an encoding of it).
+	vf := c.values()
+	if vf == nil || c.newFlow(s.Body, nil).origin(vf.ValueOf(c.info, rhs), rhs) != org {
 		return none, false
 	}
 	// Nothing it uses may be defined or changed in the scope.

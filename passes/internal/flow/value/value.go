@@ -696,7 +696,7 @@ func (f *Flow) At(pos token.Pos) []ssa.Instruction { return f.byPos[pos] }
 
 // ValueOf returns the SSA value of e, when the builder gave it an
 // instruction of its own: a call, an operator, a field or element read, a
-// composite literal; a constant. A variable's name has none without the
+// slice literal; a constant; for a conversion, its operand's value. A variable's name has none without the
 // builder's debug mode (which doubles the instructions): ask for the
 // operand of what consumes it (Arg, StoredAt).
 func (f *Flow) ValueOf(info *types.Info, e ast.Expr) ssa.Value {
@@ -713,7 +713,12 @@ func (f *Flow) ValueOf(info *types.Info, e ast.Expr) ssa.Value {
 			}
 			return nil
 		}
-		pos = e.Lparen // a conversion
+		if tv, ok := info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			// a conversion has no position of its own: its operand's
+			// value stands for it (the same origins, another type)
+			return f.ValueOf(info, e.Args[0])
+		}
+		return nil
 	case *ast.BinaryExpr:
 		pos = e.OpPos
 	case *ast.UnaryExpr:
