@@ -158,3 +158,38 @@ func funcDecl(pass *analysis.Pass, name string) *ast.FuncDecl {
 	}
 	return nil
 }
+
+// TestAnswers checks the answers checks ask for over perPass's three
+// sinks: made on each pass of the loop (In), from a call of mint
+// (FromCall), constant (Const).
+func TestAnswers(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	fn := p.Func(funcDecl(pass, "perPass"))
+	mint := pass.Pkg.Scope().Lookup("mint").(*types.Func)
+	sink := pass.Pkg.Scope().Lookup("sink").(*types.Func)
+	type answer struct{ inLoop, fromMint, constant bool }
+	var got []answer
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || value.Callee(call) != sink {
+				continue
+			}
+			loop := p.LoopOf(call)
+			if loop == nil {
+				t.Fatalf("sink call at %s is in no loop", p.Fset.Position(call.Pos()))
+			}
+			arg := call.Call.Args[0]
+			got = append(got, answer{
+				inLoop:   len(value.In(vf.Origins(arg, nil), loop)) > 0,
+				fromMint: len(vf.FromCall(arg, mint, nil)) > 0,
+				constant: vf.Const(arg, nil),
+			})
+		}
+	}
+	want := []answer{{true, true, false}, {false, true, false}, {false, false, true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}

@@ -101,3 +101,15 @@ func stored(r *req, m map[string][]string) {
 	_ = req{ID: strings.ToLower(mint())} // want `stored: call strings.ToLower`
 	m["Idem"] = []string{mint()}         // want `stored: alloc slicelit, call fmt.Sprint, call mint`
 }
+
+// Answers: a value made on each pass of a loop, one made before it, a
+// constant one.
+func perPass(n int) {
+	once := mint()
+	for i := 0; i < n; i++ {
+		each := "k-" + mint()
+		sink(each)            // want `origins: call fmt.Sprint, call mint, const "k-"`
+		sink(once)            // want `origins: call fmt.Sprint, call mint`
+		sink("fixed" + "key") // want `origins: const "fixedkey"`
+	}
+}
