@@ -7,178 +7,277 @@ import (
 	"go/types"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
-	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-// flow follows fresh values through one region of code: a retry scope's
-// body, or a helper's body. It is flow-insensitive: a variable is fresh when
-// some assignment in the region gives it a fresh value, unless that
-// assignment only runs while the variable is still unset (a lazy
+// flow finds the fresh values that reach key sinks in one region of code:
+// a retry scope's body, or a helper's body. The sinks are found on the
+// syntax (header writes, key fields, key parameters); where a sink's value
+// comes from is the engine's value flow (flow/value): a value is fresh when
+// one of its origins is a call of a generator made in the region, unless
+// that call only runs while its target is still unset (a lazy
 // initialisation) or only on the first attempt.
 type flow struct {
 	c       *checker
 	region  *ast.BlockStmt
-	vars    map[types.Object]ast.Node            // variable → the minting call (or parameter) its value comes from
-	fields  map[types.Object]map[string]ast.Node // struct variable → field → origin
+	decl    *ast.FuncDecl // the region's function, for a helper's parameters
+	calls   map[token.Pos]*ast.CallExpr
 	parents keys.Parents
 	// counter is the variable the retry loop counts its attempts in
 	// (retryscope's Scope.Counter): a key built from it is new on every
-	// attempt; its uses are their own origins.
+	// attempt.
 	counter types.Object
 }
 
-// newFlow prepares a flow over region; params, when given, are sources too
-// (a helper's summary).
-func (c *checker) newFlow(region *ast.BlockStmt, params map[*ast.Ident]int) *flow {
-	f := &flow{c: c, region: region, vars: make(map[types.Object]ast.Node), fields: make(map[types.Object]map[string]ast.Node)}
-	for id := range params {
-		if o := c.info.Defs[id]; o != nil {
-			f.vars[o] = id
-		}
-	}
-	return f
-}
-
-// step is one thing run propagates fresh values through: a def of the
-// region (the suite's one value flow, retryscope.EachDef) or a call that
-// fills a buffer with random bytes.
-type step struct {
-	stmt ast.Node // the def's statement
-	lhs  ast.Expr
-	def  retryscope.Def
-	read *ast.CallExpr
-	buf  ast.Expr // read's buffer
-}
-
-// run propagates fresh values until nothing changes. A multi-value
-// assignment (v, err := uuid.NewRandom()) binds its first variable to the
-// call (retryscope.Def.Binds).
-func (f *flow) run() {
-	var steps []step
-	ast.Inspect(f.region, func(n ast.Node) bool {
-		retryscope.EachDef(n, func(lhs ast.Expr, d retryscope.Def) {
-			if d.Binds() != nil {
-				steps = append(steps, step{stmt: n, lhs: lhs, def: d})
-			}
-		})
+// newFlow prepares a flow over region; decl, when given, is the function
+// whose parameters are sources too (a helper's summary).
+func (c *checker) newFlow(region *ast.BlockStmt, decl *ast.FuncDecl) *flow {
+	f := &flow{c: c, region: region, decl: decl, calls: make(map[token.Pos]*ast.CallExpr)}
+	ast.Inspect(region, func(n ast.Node) bool {
 		if call, ok := n.(*ast.CallExpr); ok {
-			if buf := f.readBuf(call); buf != nil {
-				steps = append(steps, step{read: call, buf: buf})
-			}
+			f.calls[call.Lparen] = call
 		}
 		return true
 	})
-	for range 4 {
-		changed := false
-		for _, s := range steps {
-			if s.read != nil {
-				changed = f.readInto(s.read, s.buf) || changed
-				continue
-			}
-			rhs := s.def.Binds()
-			changed = f.bind(s.stmt, s.lhs, rhs, f.fresh(rhs)) || changed
-		}
-		if !changed {
-			return
-		}
-	}
+	return f
 }
 
-// bind records that lhs gets rhs (whose origin is org, if fresh) in stmt.
-func (f *flow) bind(stmt ast.Node, lhs, rhs ast.Expr, org ast.Node) bool {
-	changed := false
-	switch l := ast.Unparen(lhs).(type) {
-	case *ast.Ident:
-		o := f.obj(l)
-		if o == nil {
-			return false
-		}
-		if org != nil && f.vars[o] == nil && !f.lazy(stmt, l) {
-			f.vars[o] = org
-			changed = true
-		}
-		// v := T{Key: fresh}: remember the fields.
-		if lit := compositeOf(rhs); lit != nil {
-			for _, elt := range lit.Elts {
-				kv, ok := elt.(*ast.KeyValueExpr)
-				if !ok {
-					continue
-				}
-				key, ok := kv.Key.(*ast.Ident)
-				if !ok {
-					continue
-				}
-				if forg := f.fresh(kv.Value); forg != nil {
-					changed = f.setField(o, key.Name, forg) || changed
-				}
-			}
-		}
-	case *ast.SelectorExpr:
-		root, ok := ast.Unparen(l.X).(*ast.Ident)
-		if !ok || org == nil || f.lazy(stmt, l) {
-			return false
-		}
-		if o := f.obj(root); o != nil {
-			changed = f.setField(o, l.Sel.Name, org)
-		}
+// sinkOrigin returns the fresh origin (see origin) of e, whose parent node
+// is parent, written at node into target; nil when node runs lazily.
+func (f *flow) sinkOrigin(node, parent ast.Node, e, target ast.Expr) ast.Node {
+	if f.lazy(node, target) {
+		return nil
 	}
-	return changed
+	vf := f.c.values()
+	if vf == nil {
+		return nil
+	}
+	return f.origin(vf.Expr(f.c.info, parent, e), e)
 }
 
-func (f *flow) setField(o types.Object, field string, org ast.Node) bool {
-	m := f.fields[o]
-	if m == nil {
-		m = make(map[string]ast.Node)
-		f.fields[o] = m
+// origin returns where the value v of expression e comes from when it is
+// fresh: the minting call (preferred), an attempt counter's use in e, or,
+// in a helper's summary, the name of a parameter. It returns nil
+// otherwise.
+func (f *flow) origin(v ssa.Value, e ast.Expr) ast.Node {
+	if v == nil {
+		return nil
 	}
-	if m[field] != nil {
+	q := &value.Query{Through: f.through, Stop: f.isCounter}
+	var minted *ast.CallExpr
+	counter, param := false, ast.Node(nil)
+	for _, o := range f.c.vf.Origins(v, q) {
+		switch o := o.(type) {
+		case *ssa.Call:
+			if call := f.mint(o); call != nil && (minted == nil || call.Pos() < minted.Pos()) {
+				minted = call
+			}
+		case *ssa.Alloc, *ssa.MakeSlice:
+			if call := f.filled(o); call != nil && (minted == nil || call.Pos() < minted.Pos()) {
+				minted = call
+			}
+		case *ssa.Parameter:
+			if f.decl != nil && o.Parent() == f.c.vf.P.Func(f.decl) {
+				param = f.paramIdent(o)
+			}
+		}
+		if f.isCounter(o) {
+			counter = true
+		}
+	}
+	switch {
+	case minted != nil:
+		return minted
+	case counter:
+		if id := f.counterUse(e); id != nil {
+			return id
+		}
+	case param != nil:
+		return param
+	}
+	return nil
+}
+
+// mint returns the syntax of call when it calls a generator in the region
+// and does not run lazily.
+func (f *flow) mint(call *ssa.Call) *ast.CallExpr {
+	fn := staticCallee(call)
+	if fn == nil || !f.c.isGenerator(fn) {
+		return nil
+	}
+	syn := f.calls[call.Call.Pos()]
+	if syn == nil || f.lazyCall(syn) {
+		return nil
+	}
+	return syn
+}
+
+// filled returns the call of the region that fills buf with random bytes:
+// crypto/rand.Read(b), math/rand.Read(b), io.ReadFull(crypto/rand.Reader, b).
+func (f *flow) filled(buf ssa.Value) *ast.CallExpr {
+	var first *ast.CallExpr
+	for _, u := range f.c.vf.Uses(buf, nil) {
+		call, ok := u.Instr.(*ssa.Call)
+		if !ok || !fills(call, u.Value) {
+			continue
+		}
+		syn := f.calls[call.Call.Pos()]
+		if syn == nil || len(syn.Args) == 0 {
+			continue
+		}
+		if id := rootIdent(syn.Args[len(syn.Args)-1]); id == nil || f.lazy(syn, id) {
+			continue
+		}
+		if first == nil || syn.Pos() < first.Pos() {
+			first = syn
+		}
+	}
+	return first
+}
+
+// fills reports whether call fills buf, its last argument, with random
+// bytes.
+func fills(call *ssa.Call, buf ssa.Value) bool {
+	args := call.Call.Args
+	if len(args) == 0 || args[len(args)-1] != buf {
 		return false
 	}
-	m[field] = org
-	return true
-}
-
-// readBuf returns the buffer a call fills with random bytes:
-// crypto/rand.Read(b), math/rand.Read(b), io.ReadFull(crypto/rand.Reader, b).
-func (f *flow) readBuf(call *ast.CallExpr) ast.Expr {
-	fn := typeutil.StaticCallee(f.c.info, call)
+	fn := staticCallee(call)
 	if fn == nil {
-		return nil
+		return false
 	}
 	switch fn.FullName() {
 	case "crypto/rand.Read", "math/rand.Read", "(*math/rand.Rand).Read":
-		if len(call.Args) == 1 {
-			return call.Args[0]
-		}
+		return true
 	case "io.ReadFull":
-		if len(call.Args) == 2 {
-			if sel, ok := ast.Unparen(call.Args[0]).(*ast.SelectorExpr); ok {
-				if v, ok := f.c.info.Uses[sel.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
-					return call.Args[1]
-				}
+		if len(args) != 2 {
+			return false
+		}
+		r := args[0]
+		if mi, ok := r.(*ssa.MakeInterface); ok {
+			r = mi.X
+		}
+		if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if g, ok := ld.X.(*ssa.Global); ok {
+				v, _ := g.Object().(*types.Var)
+				return v != nil && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader"
+			}
+		}
+	}
+	return false
+}
+
+// through returns the values a call's result derives from: the arguments
+// of an encoding or a formatting, the receiver of a method that turns it
+// into a string or a number, the argument of a pointer helper
+// (stripe.String(k), aws.String(k), ptr[T any](v T) *T). A generator's
+// call derives from nothing: it is the origin.
+func (f *flow) through(call *ssa.Call) []ssa.Value {
+	fn := staticCallee(call)
+	if fn == nil || f.c.isGenerator(fn) {
+		return nil
+	}
+	args := call.Call.Args
+	sig := call.Call.Signature()
+	recv := sig.Recv() != nil
+	if recv && len(args) > 0 {
+		args = args[1:]
+	}
+	if derives(fn) {
+		return args
+	}
+	if recv && derivingMethods[fn.Name()] {
+		if fn.FullName() == "(time.Time).Format" && !finerThanMinutes(args) {
+			return nil // a date or an hour: the same for every attempt, on purpose
+		}
+		return call.Call.Args[:1]
+	}
+	if len(args) == 1 && sig.Results().Len() == 1 {
+		if p, ok := sig.Results().At(0).Type().(*types.Pointer); ok && types.Identical(p.Elem(), args[0].Type()) {
+			return args
+		}
+	}
+	return nil
+}
+
+// staticCallee returns the function a call statically calls (generic
+// instances by their origin); nil for an interface method or a dynamic
+// call.
+func staticCallee(call *ssa.Call) *types.Func {
+	if call.Call.IsInvoke() {
+		return nil
+	}
+	return value.Callee(call)
+}
+
+// isCounter reports whether v is the attempt counter's variable: its phi,
+// or its cell when a closure captures it, both at the variable's
+// declaration.
+func (f *flow) isCounter(v ssa.Value) bool {
+	if f.counter == nil {
+		return false
+	}
+	switch v.(type) {
+	case *ssa.Phi, *ssa.Alloc:
+		return v.Pos() == f.counter.Pos()
+	}
+	return false
+}
+
+// counterUse returns the first use of the counter in e.
+func (f *flow) counterUse(e ast.Expr) *ast.Ident {
+	var found *ast.Ident
+	if e == nil {
+		return nil
+	}
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && found == nil && f.c.info.Uses[id] == f.counter {
+			found = id
+		}
+		return found == nil
+	})
+	return found
+}
+
+// paramIdent returns the name of parameter p in the region's function
+// declaration.
+func (f *flow) paramIdent(p *ssa.Parameter) ast.Node {
+	for _, field := range f.decl.Type.Params.List {
+		for _, id := range field.Names {
+			if f.c.info.Defs[id] == p.Object() {
+				return id
 			}
 		}
 	}
 	return nil
 }
 
-// readInto records that call fills buf with random bytes.
-func (f *flow) readInto(call *ast.CallExpr, buf ast.Expr) bool {
-	id := rootIdent(buf)
-	if id == nil {
-		return false
+// lazyCall reports whether the minting call only runs while the variable
+// or field it is assigned to is still unset, or on the first attempt.
+func (f *flow) lazyCall(call *ast.CallExpr) bool {
+	if f.lazy(call, nil) {
+		return true
 	}
-	o := f.obj(id)
-	if o == nil || f.vars[o] != nil || f.lazy(call, id) {
-		return false
+	f.ensureParents()
+	for n := ast.Node(call); n != nil; n = f.parents[n] {
+		switch st := n.(type) {
+		case *ast.AssignStmt:
+			for _, lhs := range st.Lhs {
+				if f.lazy(st, lhs) {
+					return true
+				}
+			}
+			return false
+		case *ast.ValueSpec, ast.Stmt:
+			return false
+		}
 	}
-	f.vars[o] = call
-	return true
+	return false
 }
 
 // rootIdent returns the variable at the root of b, b[:], &b.
@@ -198,180 +297,39 @@ func rootIdent(e ast.Expr) *ast.Ident {
 	return nil
 }
 
-func (f *flow) obj(id *ast.Ident) types.Object {
-	if id.Name == "_" {
-		return nil
+// returnsFresh reports whether fn's returns return a fresh first result,
+// apart from zero values returned with an error: a helper that sometimes
+// returns a value it was given (if existing != "" { return existing }) is
+// not a generator.
+func (f *flow) returnsFresh(fn *ssa.Function) bool {
+	fresh := false
+	for _, r := range value.Returns(fn) {
+		if len(r.Results) == 0 {
+			return false
+		}
+		if _, ok := f.origin(r.Results[0], nil).(*ast.CallExpr); ok {
+			fresh = true
+		} else if !zero(r.Results[0]) {
+			return false
+		}
 	}
-	if o := f.c.info.Defs[id]; o != nil {
-		return o
-	}
-	return f.c.info.Uses[id]
+	return fresh
 }
 
-func compositeOf(e ast.Expr) *ast.CompositeLit {
-	if e == nil {
-		return nil
-	}
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		e = ast.Unparen(u.X)
-	}
-	lit, _ := e.(*ast.CompositeLit)
-	return lit
-}
-
-// fresh returns the origin of e's value when it is fresh: the minting call,
-// or a source parameter's name. It returns nil otherwise.
-func (f *flow) fresh(e ast.Expr) ast.Node {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		if o := f.c.info.Uses[e]; o != nil {
-			if o == f.counter {
-				return e
-			}
-			return f.vars[o]
-		}
-	case *ast.SelectorExpr:
-		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
-			if o := f.c.info.Uses[id]; o != nil && f.fields[o] != nil {
-				return f.fields[o][e.Sel.Name]
-			}
-		}
-	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			return f.fresh(e.X)
-		}
-	case *ast.StarExpr:
-		return f.fresh(e.X)
-	case *ast.SliceExpr:
-		return f.fresh(e.X)
-	case *ast.BinaryExpr:
-		if e.Op == token.ADD {
-			x, y := f.fresh(e.X), f.fresh(e.Y)
-			if _, minted := x.(*ast.CallExpr); minted || y == nil {
-				return x
-			}
-			return y
-		}
-	case *ast.CompositeLit:
-		t := f.c.info.TypeOf(e)
-		if t == nil {
-			return nil
-		}
-		switch t.Underlying().(type) {
-		case *types.Slice, *types.Array:
-			for _, elt := range e.Elts {
-				if kv, ok := elt.(*ast.KeyValueExpr); ok {
-					elt = kv.Value
-				}
-				if o := f.fresh(elt); o != nil {
-					return o
-				}
-			}
-		}
-	case *ast.CallExpr:
-		return f.freshCall(e)
-	}
-	return nil
-}
-
-func (f *flow) freshCall(call *ast.CallExpr) ast.Node {
-	info := f.c.info
-	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
-		if len(call.Args) == 1 {
-			return f.fresh(call.Args[0]) // string(b), Key(s)
-		}
-		return nil
-	}
-	fn := typeutil.StaticCallee(info, call)
-	if fn == nil {
-		return nil
-	}
-	if f.c.isGenerator(fn) {
-		return call
-	}
-	if derives(fn) {
-		// A minting call among the arguments names the finding before
-		// the attempt counter does (fmt.Sprint(attempt, uuid.NewString())).
-		var found ast.Node
-		for _, a := range call.Args {
-			if o := f.fresh(a); o != nil {
-				if _, minted := o.(*ast.CallExpr); minted {
-					return o
-				}
-				if found == nil {
-					found = o
-				}
-			}
-		}
-		return found
-	}
-	sig := fn.Signature()
-	if sig.Recv() != nil && derivingMethods[fn.Name()] {
-		if fn.FullName() == "(time.Time).Format" && !f.finerThanMinutes(call) {
-			return nil // a date or an hour: the same for every attempt, on purpose
-		}
-		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			return f.fresh(sel.X)
-		}
-	}
-	// Pointer helpers: stripe.String(k), aws.String(k), ptr(k), and
-	// generic ones (ptr[T any](v T) *T), read in their instantiation.
-	if inst, ok := info.TypeOf(call.Fun).(*types.Signature); ok {
-		sig = inst
-	}
-	if len(call.Args) == 1 && sig.Results().Len() == 1 {
-		if p, ok := sig.Results().At(0).Type().(*types.Pointer); ok {
-			if at := info.TypeOf(call.Args[0]); at != nil && types.Identical(p.Elem(), at) {
-				return f.fresh(call.Args[0])
-			}
-		}
-	}
-	return nil
-}
-
-// returnsFresh reports whether the region's return statements (not those
-// of nested function literals) return a fresh first result, apart from
-// zero values returned with an error: a helper that sometimes returns a
-// value it was given (if existing != "" { return existing }) is not a
-// generator.
-func (f *flow) returnsFresh() bool {
-	fresh, other := false, false
-	astq.InspectOwn(f.region, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ReturnStmt:
-			if len(n.Results) == 0 {
-				other = true
-				break
-			}
-			if _, ok := f.fresh(n.Results[0]).(*ast.CallExpr); ok {
-				fresh = true
-			} else if !f.zero(n.Results[0]) {
-				other = true
-			}
-		}
-		return !other
-	})
-	return fresh && !other
-}
-
-// zero reports whether e is a constant zero value or nil.
-func (f *flow) zero(e ast.Expr) bool {
-	tv, ok := f.c.info.Types[e]
+// zero reports whether v is a constant zero value or nil.
+func zero(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
 	if !ok {
 		return false
 	}
-	if tv.IsNil() {
+	if c.Value == nil {
 		return true
 	}
-	if tv.Value == nil {
-		return false
-	}
-	switch tv.Value.Kind() {
+	switch c.Value.Kind() {
 	case constant.String:
-		return constant.StringVal(tv.Value) == ""
+		return constant.StringVal(c.Value) == ""
 	case constant.Int, constant.Float:
-		return constant.Sign(tv.Value) == 0
+		return constant.Sign(c.Value) == 0
 	}
 	return false
 }
@@ -379,23 +337,28 @@ func (f *flow) zero(e ast.Expr) bool {
 // sinks returns the key sinks of the region that receive a fresh value.
 func (f *flow) sinks() []sink {
 	var out []sink
-	add := func(node ast.Node, value, target ast.Expr, what string) {
-		org := f.fresh(value)
-		if org == nil || f.lazy(node, target) {
-			return
+	add := func(node, parent ast.Node, e, target ast.Expr, what string) {
+		if org := f.sinkOrigin(node, parent, e, target); org != nil {
+			out = append(out, sink{origin: org, at: node, what: what})
 		}
-		out = append(out, sink{origin: org, at: node, what: what})
 	}
 	info := f.c.info
 	names := f.c.names
+	headers := func(n ast.Node) {
+		for _, w := range keys.Writes(info, n) {
+			if w.Const && names.Header(w.Name) {
+				at := w.Node
+				if _, lit := n.(*ast.CompositeLit); !lit {
+					at = n
+				}
+				add(at, w.Node, w.Value, w.Header, "the "+w.Name+" header")
+			}
+		}
+	}
 	ast.Inspect(f.region, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			for _, w := range keys.Writes(info, n) {
-				if w.Const && names.Header(w.Name) {
-					add(n, w.Value, w.Header, "the "+w.Name+" header")
-				}
-			}
+			headers(n)
 			f.callSinks(n, add)
 			if fn := typeutil.StaticCallee(info, n); fn != nil && f.c.funcs[fn.Origin()] != nil {
 				for _, sk := range f.c.mintSinks(fn) {
@@ -403,11 +366,7 @@ func (f *flow) sinks() []sink {
 				}
 			}
 		case *ast.AssignStmt:
-			for _, w := range keys.Writes(info, n) {
-				if w.Const && names.Header(w.Name) {
-					add(n, w.Value, w.Header, "the "+w.Name+" header")
-				}
-			}
+			headers(n)
 			if len(n.Lhs) == len(n.Rhs) {
 				for i, lhs := range n.Lhs {
 					sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
@@ -415,16 +374,12 @@ func (f *flow) sinks() []sink {
 						continue
 					}
 					if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
-						add(n, n.Rhs[i], sel, "field "+sel.Sel.Name)
+						add(n, n, n.Rhs[i], sel, "field "+sel.Sel.Name)
 					}
 				}
 			}
 		case *ast.CompositeLit:
-			for _, w := range keys.Writes(info, n) {
-				if w.Const && names.Header(w.Name) {
-					add(w.Node, w.Value, nil, "the "+w.Name+" header")
-				}
-			}
+			headers(n)
 			t := info.TypeOf(n)
 			if t == nil {
 				return true
@@ -438,7 +393,7 @@ func (f *flow) sinks() []sink {
 					continue
 				}
 				if key, ok := kv.Key.(*ast.Ident); ok && (names.Field(key.Name) || keys.RequestIDField(t, key.Name)) {
-					add(kv, kv.Value, nil, "field "+key.Name)
+					add(kv, kv, kv.Value, nil, "field "+key.Name)
 				}
 			}
 		}
@@ -450,7 +405,7 @@ func (f *flow) sinks() []sink {
 // callSinks finds arguments that become keys: stripe-go's
 // SetIdempotencyKey, a parameter named like a key, a helper's parameter
 // that reaches a sink.
-func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Expr, string)) {
+func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Node, ast.Expr, ast.Expr, string)) {
 	fn := typeutil.StaticCallee(f.c.info, call)
 	if fn == nil {
 		return
@@ -460,7 +415,7 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && fn.Signature().Recv() != nil {
 			target = sel.X
 		}
-		add(call, call.Args[0], target, names.In(fn, f.c.pass.Pkg))
+		add(call, call, call.Args[0], target, names.In(fn, f.c.pass.Pkg))
 		return
 	}
 	sig := fn.Signature()
@@ -475,12 +430,15 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 			break
 		}
 		p := params.At(pi)
-		switch {
-		case keys.Param(p.Name()):
-			add(call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
-		case summary[pi]:
-			add(call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
+		if keys.Param(p.Name()) || summary[pi] {
+			add(call, call, a, nil, "parameter "+p.Name()+" of "+names.In(fn, f.c.pass.Pkg))
 		}
+	}
+}
+
+func (f *flow) ensureParents() {
+	if f.parents == nil {
+		f.parents = keys.ParentsOf(f.region)
 	}
 }
 
@@ -488,9 +446,10 @@ func (f *flow) callSinks(call *ast.CallExpr, add func(ast.Node, ast.Expr, ast.Ex
 // value stable across attempts: a test of the target itself
 // (if key == "" { key = ... }), or a first-attempt test (if attempt == 0).
 func (f *flow) lazy(node ast.Node, target ast.Expr) bool {
-	if f.parents == nil {
-		f.parents = keys.ParentsOf(f.region) // only when a fresh value is found
+	if node == nil {
+		return false
 	}
+	f.ensureParents()
 	want := ""
 	if target != nil {
 		want = types.ExprString(target)
@@ -555,16 +514,17 @@ func firstAttempt(info *types.Info, cond ast.Expr) bool {
 	return false
 }
 
-// finerThanMinutes reports whether a (time.Time).Format call's layout is a
-// constant that shows seconds or fractions of them.
-func (f *flow) finerThanMinutes(call *ast.CallExpr) bool {
-	if len(call.Args) != 1 {
+// finerThanMinutes reports whether a (time.Time).Format call's layout, its
+// one argument, is a constant that shows seconds or fractions of them.
+func finerThanMinutes(args []ssa.Value) bool {
+	if len(args) != 1 {
 		return false
 	}
-	layout, ok := astq.StringConst(f.c.info, call.Args[0])
-	if !ok {
+	c, ok := args[0].(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
 		return false
 	}
+	layout := constant.StringVal(c.Value)
 	return strings.Contains(layout, "05") || strings.Contains(layout, ".000") || strings.Contains(layout, ".999") ||
 		strings.Contains(layout, ",000") || strings.Contains(layout, ",999")
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
+	engine "github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -44,6 +46,8 @@ var Analyzer = New(&Config{})
 func New(cfg *Config) *analysis.Analyzer {
 	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+	// the value flow: where a key's value comes from
+	a.Requires = append(a.Requires, engine.Analyzer)
 	a.Flags.Var(keys.List{P: &cfg.KeyGenerators}, "key-generators", "comma-separated full names of extra functions that return a fresh key")
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
@@ -51,12 +55,16 @@ func New(cfg *Config) *analysis.Analyzer {
 
 // checker holds what one run knows about the package.
 type checker struct {
-	pass  *analysis.Pass
-	info  *types.Info
-	res   *retryscope.Result
-	names *keys.Names
-	gens  map[string]bool
-	funcs map[*types.Func]*ast.FuncDecl
+	pass *analysis.Pass
+	info *types.Info
+	res  *retryscope.Result
+	// engine is the package's SSA form, built when a key sink is first met
+	// (most retries set none): vf is its value flow.
+	engine *engine.Handle
+	vf     *value.Flow
+	names  *keys.Names
+	gens   map[string]bool
+	funcs  map[*types.Func]*ast.FuncDecl
 	// fresh holds, per package function summarised, whether it returns a
 	// fresh value (see isFresh).
 	fresh map[*types.Func]bool
@@ -83,7 +91,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		return
 	}
 	c := &checker{
-		pass: pass, info: pass.TypesInfo, res: res,
+		pass: pass, info: pass.TypesInfo, res: res, engine: pass.ResultOf[engine.Analyzer].(*engine.Handle),
 		names:      keys.NewNames(cfg.KeyHeaders, cfg.KeyFields),
 		gens:       make(map[string]bool),
 		funcs:      make(map[*types.Func]*ast.FuncDecl),
@@ -111,7 +119,6 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		}
 		f := c.newFlow(s.Body, nil)
 		f.counter = s.Counter(c.info)
-		f.run()
 		for _, sk := range f.sinks() {
 			if c.reported[sk.origin] {
 				continue
@@ -128,6 +135,17 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 			}
 		}
 	}
+}
+
+// values returns the package's value flow, building the SSA form on the
+// first call; nil when the package has none (type errors).
+func (c *checker) values() *value.Flow {
+	if c.vf == nil {
+		if p := c.engine.Get(); p != nil {
+			c.vf = value.Of(p)
+		}
+	}
+	return c.vf
 }
 
 // The package's small helpers are summarised on demand, when a flow meets
@@ -149,9 +167,12 @@ func (c *checker) isFresh(fn *types.Func) bool {
 		return false
 	}
 	c.fresh[fn] = false // in progress
-	f := c.newFlow(fd.Body, nil)
-	f.run()
-	v := f.returnsFresh()
+	v := false
+	if vf := c.values(); vf != nil {
+		if sfn := vf.P.Func(fd); sfn != nil {
+			v = c.newFlow(fd.Body, nil).returnsFresh(sfn)
+		}
+	}
 	c.fresh[fn] = v
 	return v
 }
@@ -174,8 +195,7 @@ func (c *checker) sinkSummary(fn *types.Func) map[int]bool {
 		return nil
 	}
 	c.sinkParams[fn] = nil // in progress
-	f := c.newFlow(fd.Body, params)
-	f.run()
+	f := c.newFlow(fd.Body, fd)
 	var out map[int]bool
 	for _, sk := range f.sinks() {
 		id, ok := sk.origin.(*ast.Ident)
@@ -208,7 +228,6 @@ func (c *checker) mintSinks(fn *types.Func) []sink {
 		return nil
 	}
 	f := c.newFlow(fd.Body, nil)
-	f.run()
 	var out []sink
 	for _, sk := range f.sinks() {
 		if _, ok := sk.origin.(*ast.CallExpr); ok {
@@ -370,9 +389,10 @@ func (c *checker) moveFix(s *retryscope.Scope, org *ast.CallExpr) (analysis.Sugg
 	default:
 		return none, false
 	}
-	// The statement must be the minting and nothing else.
-	f := c.newFlow(s.Body, nil)
-	if f.fresh(rhs) != org {
+	// The statement must be the minting and nothing else: its value is
+	// the key (or an encoding of it).
+	vf := c.values()
+	if vf == nil || c.newFlow(s.Body, nil).origin(vf.ValueOf(c.info, rhs), rhs) != org {
 		return none, false
 	}
 	// Nothing it uses may be defined or changed in the scope.

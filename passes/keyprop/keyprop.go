@@ -3,15 +3,19 @@ package keyprop
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
+	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -39,6 +43,8 @@ func New(cfg *Config) *analysis.Analyzer {
 		Run: func(pass *analysis.Pass, res *retryscope.Result) {
 			run(pass, res, keys.NewNames(cfg.KeyHeaders, cfg.KeyFields))
 		}})
+	// the value flow: whether a downstream key is fresh or constant
+	a.Requires = append(a.Requires, flow.Analyzer)
 	check.KeyFlags(a, &cfg.KeyHeaders, &cfg.KeyFields)
 	return a
 }
@@ -67,6 +73,9 @@ type handler struct {
 	regions []span
 	// depth is how many calls the key was followed through to body.
 	depth int
+	// parents are body's nodes' parents, built when a verdict needs a
+	// value's SSA form.
+	parents keys.Parents
 }
 
 // span is a range of source positions; name, when set, names the key that
@@ -94,6 +103,10 @@ type checker struct {
 	followed map[follow]bool
 	// reported are the positions reported, once each.
 	reported map[token.Pos]bool
+	// engine is the package's SSA form, built when a verdict first needs
+	// the value flow (most packages have no handler that sends).
+	engine *flow.Handle
+	vf     *value.Flow
 }
 
 type follow struct {
@@ -107,7 +120,8 @@ const maxDepth = 3
 
 func run(pass *analysis.Pass, res *retryscope.Result, names *keys.Names) {
 	c := &checker{pass: pass, info: pass.TypesInfo, res: res, names: names, built: make(map[*types.Var]bool),
-		decls: make(map[*types.Func]*ast.FuncDecl), followed: make(map[follow]bool), reported: make(map[token.Pos]bool)}
+		decls: make(map[*types.Func]*ast.FuncDecl), followed: make(map[follow]bool), reported: make(map[token.Pos]bool),
+		engine: pass.ResultOf[flow.Analyzer].(*flow.Handle)}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if as, ok := n.(*ast.AssignStmt); ok {
@@ -444,31 +458,36 @@ func (h *handler) fromKey(e ast.Expr) bool {
 	return found
 }
 
-// fresh reports whether e is a new value on every call: a key generator's
-// result, or a variable of the handler assigned from one.
-func (h *handler) fresh(e ast.Expr, depth int) bool {
-	if depth > 3 {
-		return false
+// value returns the SSA value of e, an expression of the handler's body;
+// nil when the package has no SSA form or e has none.
+func (h *handler) value(e ast.Expr) ssa.Value {
+	c := h.c
+	if c.vf == nil {
+		p := c.engine.Get()
+		if p == nil {
+			return nil
+		}
+		c.vf = value.Of(p)
 	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
-			if fn := h.c.callee(n); fn != nil && keys.Fresh(fn) {
-				found = true
-			}
-		case *ast.Ident:
-			if v, ok := h.c.info.Uses[n].(*types.Var); ok && !v.IsField() {
-				for _, rhs := range astq.Assignments(h.c.info, h.body, v) {
-					if rhs != e && h.fresh(rhs, depth+1) {
-						found = true
-					}
-				}
+	if h.parents == nil {
+		h.parents = keys.ParentsOf(h.body)
+	}
+	return c.vf.Expr(c.info, h.parents[e], e)
+}
+
+// fresh reports whether v is a new value on every call: a key generator's
+// result is among its origins, through every call's arguments and
+// receiver (a fresh part makes the whole new, derived or not).
+func (h *handler) fresh(v ssa.Value) bool {
+	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value { return call.Call.Args }}
+	for _, o := range h.c.vf.Origins(v, q) {
+		if call, ok := o.(*ssa.Call); ok && !call.Call.IsInvoke() {
+			if fn := value.Callee(call); fn != nil && keys.Fresh(fn) {
+				return true
 			}
 		}
-		return !found
-	})
-	return found
+	}
+	return false
 }
 
 // check reports the handler's downstream calls that carry no key or a
@@ -609,13 +628,14 @@ func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.
 	if len(vals) > 0 {
 		kind = "a constant"
 	}
-	for _, v := range vals {
+	for _, e := range vals {
+		v := h.value(e)
 		switch {
-		case h.fresh(v, 0): // a new key on every run, derived or not
+		case v != nil && h.fresh(v): // a new key on every run, derived or not
 			kind = "a fresh"
-		case h.derivedKey(v):
+		case h.derivedKey(e):
 			return
-		case !named || !h.constant(v, 0):
+		case !named || v == nil || !h.constant(v):
 			return // a value the check cannot see into
 		}
 	}
@@ -628,37 +648,33 @@ func (h *handler) verdict(call *ast.CallExpr, what, key, fix string, vals []ast.
 // method of the key, a struct holding it); see fromKey.
 func (h *handler) derivedKey(e ast.Expr) bool { return h.fromKey(e) }
 
-// constant reports whether e is the same value on every call whatever the
-// incoming key: a constant string, stripe.String of one, or a variable of
-// the handler assigned only such values. Sent downstream, it is one key
-// for every operation: the provider answers them all with the first one's
-// result.
-func (h *handler) constant(e ast.Expr, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	e = ast.Unparen(e)
-	if _, ok := astq.StringConst(h.c.info, e); ok {
-		return true
-	}
-	switch e := e.(type) {
-	case *ast.CallExpr:
-		fn := h.c.callee(e)
-		return fn != nil && keys.KeyedAPI(fn) && fn.Name() == "String" && len(e.Args) == 1 && h.constant(e.Args[0], depth+1)
-	case *ast.Ident:
-		v, ok := h.c.info.Uses[e].(*types.Var)
-		if !ok || v.IsField() || v.Pkg() != h.c.pass.Pkg || v.Parent() == h.c.pass.Pkg.Scope() {
-			return false
+// constant reports whether v is the same value on every call whatever the
+// incoming key: every origin is a constant string, stripe.String of one
+// passed through. Sent downstream, it is one key for every operation: the
+// provider answers them all with the first one's result.
+func (h *handler) constant(v ssa.Value) bool {
+	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value {
+		if fn := value.Callee(call); fn != nil && !call.Call.IsInvoke() && keys.KeyedAPI(fn) && fn.Name() == "String" && len(call.Call.Args) == 1 {
+			return call.Call.Args
 		}
-		rhs := astq.Assignments(h.c.info, h.body, v)
-		for _, r := range rhs {
-			if !h.constant(r, depth+1) {
+		return nil
+	}}
+	origins := h.c.vf.Origins(v, q)
+	for _, o := range origins {
+		switch o := o.(type) {
+		case *ssa.Const:
+			if o.Value == nil || o.Value.Kind() != constant.String {
 				return false
 			}
+		case *ssa.Call:
+			if len(q.Through(o)) == 0 {
+				return false
+			}
+		default:
+			return false
 		}
-		return len(rhs) > 0
 	}
-	return false
+	return len(origins) > 0 && !q.Exhausted
 }
 
 // report reports the call once.

@@ -16,8 +16,9 @@ import (
 // BenchmarkChecks measures the analysis work of keyinloop and unkeyedpost,
 // with unboundedretry (the retry model plus a trivial check) as the floor,
 // over packages loaded once from source: net/http, and the checks' test
-// packages, which are dense in retries, keys and requests. Neither check
-// uses SSA.
+// packages, which are dense in retries, keys and requests. keyinloop
+// builds the package's SSA form (the flow engine's value flow) when a retry
+// sets a key; unkeyedpost uses none.
 func BenchmarkChecks(b *testing.B) {
 	std := benchcheck.Std(b)
 	own := append(benchcheck.GOPATH(b, testgopath.Dir(b, analysistest.TestData()), "loops", "libraries", "clients", "lookalikes", "fixes"),

@@ -103,6 +103,8 @@ type Package struct {
 	forest map[*ssa.Function]*Forest
 
 	noReturn map[*types.Func]bool // the package's own functions that never return
+
+	memo sync.Map // indexes other packages build once over this one (Memo)
 }
 
 func build(in Input) (p *Package, err error) {
