@@ -61,12 +61,16 @@ type engineLoop struct {
 	// Lparen.
 	exprs map[token.Pos]ast.Expr
 	calls map[token.Pos]*ast.CallExpr
+	// never is set when the loop's cap is a policy that never retries by
+	// default (condNever)
+	never bool
 	// leaves are the leaf conditions of the function's if, for and
 	// tagless switch statements (split at &&, || and !), in source order;
 	// assigned the variable each call result is assigned to, by the
 	// call's Lparen and the result's index.
 	leaves   []ast.Expr
 	leafOf   map[ast.Expr]ast.Expr // a leaf, or its operand under !, to the leaf
+	rootOf   map[ast.Expr]ast.Expr // a leaf to the whole condition it is part of
 	assigned map[resultKey]types.Object
 }
 
@@ -146,11 +150,42 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 		s.Waits = append(s.Waits, iter.waits...)
 	}
 	e.bounds(s, region, rangeCap)
+	if lit := e.step(); lit != nil {
+		// a recursion through a closure of the function (sarama's retry
+		// := func(err error) error {...}): the closure waits, and the
+		// guard of its recursive call bounds it
+		s.jump.steps = []*ast.FuncLit{lit}
+		if !ownWait(s.Waits) {
+			s.Waits = nil
+		}
+		s.Waits = append(s.Waits, m.loopWaits(di, lit.Body)...)
+		if s.Cap.Kind == CapNone || s.Cap.Kind == CapUnknown {
+			s.Cap = m.stepCap(s.jump)
+		}
+	}
+	if e.never && s.Cap.Kind == CapKnown && s.Cap.N <= 1 {
+		return nil // by default its policy never retries (neverretry.go)
+	}
 	if s.jump != nil && s.jump.fn != nil && s.Cap.Kind == CapKnown {
 		// the counter starts where the caller's argument says
 		s.Cap = Cap{Kind: CapBounded, Pos: s.Cap.Pos}
 	}
 	return s
+}
+
+// step returns the literal of the loop's function through which a
+// Recursion calls the function again, or nil.
+func (e *engineLoop) step() *ast.FuncLit {
+	site := e.l.Site()
+	if e.l.Kind != flow.Recursion || site == nil {
+		return nil
+	}
+	callee := site.Call.StaticCallee()
+	if callee == nil || callee.Parent() != e.l.Fn {
+		return nil
+	}
+	lit, _ := callee.Syntax().(*ast.FuncLit)
+	return lit
 }
 
 // rangeCount is the cap of a range over an integer: the count when it is
@@ -202,8 +237,13 @@ func (m *model) cycleJump(l *flow.Loop, body *ast.BlockStmt, call *ast.CallExpr)
 // index fills e's indexes from fn's syntax.
 func (e *engineLoop) index(fn ast.Node) {
 	e.exprs, e.calls = map[token.Pos]ast.Expr{}, map[token.Pos]*ast.CallExpr{}
-	e.assigned, e.leafOf = map[resultKey]types.Object{}, map[ast.Expr]ast.Expr{}
+	e.assigned, e.leafOf, e.rootOf = map[resultKey]types.Object{}, map[ast.Expr]ast.Expr{}, map[ast.Expr]ast.Expr{}
+	var root ast.Expr
 	var leaves func(c ast.Expr)
+	split := func(c ast.Expr) {
+		root = c
+		leaves(c)
+	}
 	leaves = func(c ast.Expr) {
 		switch x := ast.Unparen(c).(type) {
 		case *ast.BinaryExpr:
@@ -215,6 +255,7 @@ func (e *engineLoop) index(fn ast.Node) {
 		}
 		leaf := ast.Unparen(c)
 		e.leaves = append(e.leaves, leaf)
+		e.rootOf[leaf] = root
 		// the builder branches on x for !x, swapping the edges
 		for x := leaf; ; {
 			e.leafOf[x] = leaf
@@ -226,7 +267,7 @@ func (e *engineLoop) index(fn ast.Node) {
 		}
 	}
 	assign := func(lhs []ast.Expr, rhs []ast.Expr) {
-		if len(rhs) == 1 {
+		if len(rhs) == 1 && len(lhs) > 1 {
 			if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok {
 				for i, l := range lhs {
 					if o := e.w.obj(l); o != nil {
@@ -237,9 +278,9 @@ func (e *engineLoop) index(fn ast.Node) {
 			return
 		}
 		for i, r := range rhs {
-			if call, ok := ast.Unparen(r).(*ast.CallExpr); ok && i < len(lhs) {
+			if pos := valuePos(r); pos.IsValid() && i < len(lhs) {
 				if o := e.w.obj(lhs[i]); o != nil {
-					e.assigned[resultKey{call.Lparen, 0}] = o
+					e.assigned[resultKey{pos, 0}] = o
 				}
 			}
 		}
@@ -254,16 +295,16 @@ func (e *engineLoop) index(fn ast.Node) {
 			e.exprs[n.Lparen] = n
 			e.calls[n.Lparen] = n
 		case *ast.IfStmt:
-			leaves(n.Cond)
+			split(n.Cond)
 		case *ast.ForStmt:
 			if n.Cond != nil {
-				leaves(n.Cond)
+				split(n.Cond)
 			}
 		case *ast.SwitchStmt:
 			if n.Tag == nil {
 				for _, c := range n.Body.List {
 					for _, x := range c.(*ast.CaseClause).List {
-						leaves(x)
+						split(x)
 					}
 				}
 			}
@@ -279,6 +320,21 @@ func (e *engineLoop) index(fn ast.Node) {
 		return true
 	})
 	slices.SortFunc(e.leaves, func(a, b ast.Expr) int { return int(a.Pos() - b.Pos()) })
+}
+
+// valuePos returns the position the builder gives the value x computes:
+// a call's Lparen, a binary or unary operator's position; NoPos for the
+// rest.
+func valuePos(x ast.Expr) token.Pos {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		return x.Lparen
+	case *ast.BinaryExpr:
+		return x.OpPos
+	case *ast.UnaryExpr:
+		return x.OpPos
+	}
+	return token.NoPos
 }
 
 // condition returns the leaf condition of the syntax that v, the
@@ -300,10 +356,12 @@ func (e *engineLoop) condition(v ssa.Value) ast.Expr {
 		if c, ok := v.Tuple.(*ssa.Call); ok {
 			o, from = e.assigned[resultKey{c.Pos(), v.Index}], c.Pos()
 		}
-	case *ssa.Call:
-		o, from = e.assigned[resultKey{v.Pos(), 0}], v.Pos()
 	case *ssa.Parameter:
 		o, from = v.Object(), v.Pos()
+	default:
+		if v.Pos().IsValid() {
+			o, from = e.assigned[resultKey{v.Pos(), 0}], v.Pos()
+		}
 	}
 	if o == nil {
 		return nil
@@ -319,7 +377,8 @@ func (e *engineLoop) condition(v ssa.Value) ast.Expr {
 // failureRegion returns the blocks a pass goes through from the failure
 // (Again) edge of a kept attempt to that attempt's next call: the rest of
 // the failed pass and the start of the next, up to and with the
-// attempt's block.
+// attempt's block; and the block of the attempt's decision, and what
+// follows it.
 func (e *engineLoop) failureRegion() map[*ssa.BasicBlock]bool {
 	l := e.l
 	region := map[*ssa.BasicBlock]bool{}
@@ -341,6 +400,19 @@ func (e *engineLoop) failureRegion() map[*ssa.BasicBlock]bool {
 			push(next)
 		} else {
 			push(a.Again.To)
+		}
+		if a.If != nil {
+			// the decision itself: a predicate given the attempt counter
+			// is a policy's bound
+			push(a.If.Block())
+		}
+		if !a.OnSuccess && a.Leave.To != nil {
+			// a success whose result is tested again (if
+			// resp.StatusCode >= 500 { sleep; continue }): the failed
+			// result's way to the next pass
+			for _, b := range e.failedResults(a.Leave.To) {
+				push(b)
+			}
 		}
 		for len(stack) > 0 {
 			b := stack[len(stack)-1]
@@ -364,6 +436,47 @@ func (e *engineLoop) failureRegion() map[*ssa.BasicBlock]bool {
 	return region
 }
 
+// failedResults returns the blocks of the loop that a pass entering it
+// at from enters after a branch on the attempt's results (a status, a
+// result variable) and from which it goes on to the next pass.
+func (e *engineLoop) failedResults(from *ssa.BasicBlock) []*ssa.BasicBlock {
+	l := e.l
+	if !l.Contains(from) {
+		return nil
+	}
+	type visit struct {
+		b     *ssa.BasicBlock
+		armed bool
+	}
+	seen := map[visit]bool{}
+	var out []*ssa.BasicBlock
+	stack := []visit{{from, false}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		armed := v.armed
+		if ifi, ok := last(v.b).(*ssa.If); ok && !armed {
+			if c := e.condition(ifi.Cond); c != nil && e.w.onResults(c) {
+				armed = true
+			}
+		}
+		for _, s := range v.b.Succs {
+			if l.IsBack(flow.Edge{From: v.b, To: s}) || !l.Contains(s) {
+				continue
+			}
+			if armed {
+				out = append(out, s)
+			}
+			stack = append(stack, visit{s, armed})
+		}
+	}
+	return out
+}
+
 // waits returns the waits of the calls in region, in source order, each
 // classified by callWait; none is a hot loop (WaitNone), and none where
 // the way blocks (a receive, a select, a callee named like a wait, a
@@ -373,14 +486,16 @@ func (e *engineLoop) failureRegion() map[*ssa.BasicBlock]bool {
 // that starts a cycle's next pass.
 func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.BasicBlock]bool) []Wait {
 	m, l := e.m, e.l
-	reached := map[*ast.CallExpr]bool{} // the calls of body a default run reaches
-	untaken := func(st *ast.IfStmt) bool { return m.untakenByDefault(st.Cond) }
-	inspectDefault(body, untaken, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			reached[c] = true
+	var untaken []ast.Node // the branches the package's defaults never take
+	ast.Inspect(body, func(n ast.Node) bool {
+		if st, ok := n.(*ast.IfStmt); ok && m.untakenByDefault(st.Cond) {
+			untaken = append(untaken, st.Body)
 		}
 		return true
 	})
+	skipped := func(pos token.Pos) bool {
+		return slices.ContainsFunc(untaken, func(n ast.Node) bool { return in(n, pos) })
+	}
 	paces := map[*flow.Loop]bool{} // the nested loops that wait on their own
 	selfPaced := func(b *ssa.BasicBlock) bool {
 		in := e.p.Loops(l.Fn).Of(b)
@@ -416,6 +531,9 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 			continue
 		}
 		for _, instr := range b.Instrs {
+			if skipped(instr.Pos()) {
+				continue
+			}
 			switch instr := instr.(type) {
 			case *ssa.Select:
 				if instr.Blocking {
@@ -427,17 +545,20 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 				}
 			}
 			c, ok := instr.(ssa.CallInstruction)
-			if !ok || (l.Site() != nil && c == ssa.CallInstruction(l.Site())) {
+			if !ok {
 				continue
 			}
 			call := e.calls[c.Common().Pos()]
-			if call == nil || (in(body, call.Pos()) && !reached[call]) {
+			if call == nil || skipped(call.Pos()) {
 				continue
 			}
 			if l.Kind == flow.Reschedule && m.calleeName(call) == "time.AfterFunc" && len(call.Args) == 2 {
 				// the next pass starts when the timer fires
 				waits = append(waits, m.waitAt(&waitSite{call: call, dur: call.Args[0], di: di}, call))
 				continue
+			}
+			if l.Site() != nil && c == ssa.CallInstruction(l.Site()) {
+				continue // the recursive call waits only as the pass does
 			}
 			wt, ok, blocks := m.callWait(di, body, call)
 			if ok {
@@ -500,36 +621,78 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		}
 		cond := e.condition(ifi.Cond)
 		if cond == nil {
-			continue // a bool variable, a phi: not read yet
+			switch ifi.Cond.(type) {
+			case *ssa.Phi, *ssa.UnOp, *ssa.Extract, *ssa.Parameter:
+				if region[x.From] {
+					other = true // a variable the model cannot read
+				}
+			}
+			continue
 		}
 		if mentionsStatus(cond) {
 			s.Trigger = TriggerStatus
 		}
-		inCond := false
-		if f, ok := w.loop.(*ast.ForStmt); ok && f.Cond != nil && in(f.Cond, cond.Pos()) {
-			inCond = true
+		gs := []guard{{cond: cond, neg: x.To != x.From.Succs[0]}}
+		for _, g := range e.guards(x.From) {
+			gs = append(gs, g.guard)
 		}
-		k, c, d := w.condKind(cond, inCond)
+		if w.offByDefault(exit{node: cond, guards: gs}) {
+			continue // if max > 0 && n >= max, max 0 by default: no cap
+		}
+		k, c, d := w.condKind(cond, e.inCond(cond))
 		switch k {
 		case condTime:
 			better(d)
 		case condCounter:
 			if !region[x.From] {
-				continue // an exit no failure reaches caps nothing
+				break
 			}
-			if !inCond && first.IsValid() && first < cond.Pos() && c.Kind == CapKnown && w.postCounted(cond) {
-				c.N++ // for n := 0; ; n++ { op(); if n >= 2 { return } }: 3 attempts
-			}
-			if inCond && c.Kind == CapKnown {
-				if k, ok := w.counterStart(cond); ok {
-					c.N = max(c.N-int(k), 1)
+			if g, ok := e.othersOnResults(x.From, cond); !ok {
+				// if n > 0 { if !sleep(ctx, d) { return } }: the exit
+				// needs more than the count; the count alone leaves
+				// nothing
+				if !g {
+					other = true
 				}
+				break
 			}
-			caps = append(caps, c)
+			caps = append(caps, e.counted(c, cond, first))
 		case condOther:
 			if region[x.From] {
 				other = true
 			}
+		case condNever:
+			// a policy's decision that never retries by default
+			// (neverretry.go): the loop's bound when the policy is all it
+			// retries by, else the policy's bound is not the loop's
+			if e.policyOnly(x.From) {
+				caps = append(caps, c)
+				e.never = true
+			} else if region[x.From] {
+				other = true
+			}
+		}
+		if !region[x.From] || k == condCounter || k == condTime || !w.onResults(cond) {
+			continue
+		}
+		// an exit on the attempt's results under a count (if i < 2 {
+		// continue } before it): the count caps the retry when every
+		// other guard tests the results too
+		var counters []ast.Expr
+		onResults := true
+		for _, g := range e.guards(x.From) {
+			if g.neg && w.passFilter(g.cond) {
+				continue // past if i == 0 && skip { continue }: no bound
+			}
+			if gk, _, _ := w.condKind(g.cond, false); gk == condCounter {
+				counters = append(counters, g.cond)
+			} else if !w.onResults(g.cond) {
+				onResults = false
+			}
+		}
+		if onResults && len(counters) == 1 {
+			_, gc, _ := w.condKind(counters[0], false)
+			caps = append(caps, e.counted(gc, counters[0], first))
 		}
 	}
 	switch {
@@ -552,6 +715,134 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		dl.Unbounded = e.m.unboundedCaller(dl.ctx)
 	}
 	s.Deadline = dl
+}
+
+// othersOnResults reports whether every guard of exit block b from
+// another statement than its condition cond tests the attempt's results
+// (err != nil, a status, a result variable), so that a count in cond
+// caps the attempts; when not, signal says whether one of them is a stop
+// signal's (a wait helper's false, stopWaitArg), which leaves whatever
+// the count.
+func (e *engineLoop) othersOnResults(b *ssa.BasicBlock, cond ast.Expr) (signal, ok bool) {
+	ok = true
+	for _, g := range e.guards(b) {
+		if e.rootOf[g.cond] == e.rootOf[cond] || e.inCond(g.cond) || g.neg && e.w.passFilter(g.cond) || e.w.onResults(g.cond) || e.gatesAttempt(g) {
+			continue
+		}
+		ok = false
+		if u, isNot := g.cond.(*ast.UnaryExpr); isNot && u.Op == token.NOT && !g.neg {
+			if call, isCall := ast.Unparen(u.X).(*ast.CallExpr); isCall {
+				if _, stop := e.m.stopWaitArg(e.w.di, call); stop {
+					signal = true
+				}
+			}
+		}
+	}
+	return signal, ok
+}
+
+// policyOnly reports whether the loop repeats only through exit block b,
+// the test of a policy's decision: every kept attempt but the decision's
+// own goes through b from its failure to the next pass.
+func (e *engineLoop) policyOnly(b *ssa.BasicBlock) bool {
+	for _, a := range e.kept {
+		if a.If != nil && a.If.Block() == b {
+			continue // the decision itself
+		}
+		if e.l.RepeatsAvoiding(a.Again, func(x *ssa.BasicBlock) bool { return x == b }) {
+			return false
+		}
+	}
+	return true
+}
+
+// gatesAttempt reports whether guard g is in force at a kept attempt
+// too, made before the exit (if refresh { err := op(); if err != nil &&
+// n <= 0 { return } }): it gates the attempt as much as the exit.
+func (e *engineLoop) gatesAttempt(g engineGuard) bool {
+	for _, a := range e.kept {
+		if slices.ContainsFunc(e.guards(a.Call.Block()), func(o engineGuard) bool { return o.at == g.at && o.neg == g.neg }) {
+			return true
+		}
+	}
+	return false
+}
+
+// inCond reports whether cond is part of the for statement's condition.
+func (e *engineLoop) inCond(cond ast.Expr) bool {
+	f, ok := e.w.loop.(*ast.ForStmt)
+	return ok && f.Cond != nil && in(f.Cond, cond.Pos())
+}
+
+// counted adjusts the cap c that the counter comparison cond gives, as
+// the walk's bounds does: an exit in the body after the attempt (first)
+// sees the pass's number before the post statement steps it, and a for
+// condition's counter may start above 0.
+func (e *engineLoop) counted(c Cap, cond ast.Expr, first token.Pos) Cap {
+	if c.Kind != CapKnown {
+		return c
+	}
+	if e.inCond(cond) {
+		if k, ok := e.w.counterStart(cond); ok {
+			c.N = max(c.N-int(k), 1)
+		}
+	} else if first.IsValid() && first < cond.Pos() && e.w.postCounted(cond) {
+		c.N++ // for n := 0; ; n++ { op(); if n >= 2 { return } }: 3 attempts
+	}
+	return c
+}
+
+// engineGuard is a guard of a block: the condition of the If ending
+// block at, and whether the block is on its false edge.
+type engineGuard struct {
+	guard
+	at *ssa.BasicBlock
+}
+
+// guards returns the conditions of the loop's branches that decide
+// whether a pass reaches block b, with whether b is on their false edge:
+// each If of the loop above b in the dominator tree, up to the header,
+// one of whose edges leads to b and the other cannot, in the same pass.
+func (e *engineLoop) guards(b *ssa.BasicBlock) []engineGuard {
+	var out []engineGuard
+	for d := b; d != e.l.Header; {
+		p := d.Idom()
+		if p == nil || !e.l.Contains(p) {
+			break
+		}
+		if ifi, ok := last(p).(*ssa.If); ok {
+			t, f := e.reaches(p.Succs[0], b), e.reaches(p.Succs[1], b)
+			if c := e.condition(ifi.Cond); c != nil && t != f {
+				out = append(out, engineGuard{guard{cond: c, neg: f}, p})
+			}
+		}
+		d = p
+	}
+	return out
+}
+
+// reaches reports whether b is reached from from in the same pass: not
+// through a back edge.
+func (e *engineLoop) reaches(from, b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] || !e.l.Contains(x) {
+			continue
+		}
+		seen[x] = true
+		for _, s := range x.Succs {
+			if !e.l.IsBack(flow.Edge{From: x, To: s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
 }
 
 // selectCases returns the communications of the select cases by which
