@@ -629,12 +629,14 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			}
 			continue
 		}
-		if mentionsStatus(cond) {
-			s.Trigger = TriggerStatus
-		}
 		gs := []guard{{cond: cond, neg: x.To != x.From.Succs[0]}}
 		for _, g := range e.guards(x.From) {
 			gs = append(gs, g.guard)
+		}
+		for _, g := range gs {
+			if mentionsStatus(g.cond) {
+				s.Trigger = TriggerStatus
+			}
 		}
 		if w.offByDefault(exit{node: cond, guards: gs}) {
 			continue // if max > 0 && n >= max, max 0 by default: no cap
