@@ -65,9 +65,10 @@ type engineLoop struct {
 	// default (condNever)
 	never bool
 	// leaves are the leaf conditions of the function's if, for and
-	// tagless switch statements (split at &&, || and !), in source order;
-	// assigned the variable each call result is assigned to, by the
-	// call's Lparen and the result's index.
+	// tagless switch statements (split at && and ||), in source order;
+	// assigned is the variable each value is assigned to, by the position
+	// the builder gives the value (valuePos) and, for a call's results,
+	// the result's index.
 	leaves   []ast.Expr
 	leafOf   map[ast.Expr]ast.Expr // a leaf, or its operand under !, to the leaf
 	rootOf   map[ast.Expr]ast.Expr // a leaf to the whole condition it is part of
@@ -150,7 +151,7 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 		s.Waits = append(s.Waits, iter.waits...)
 	}
 	e.bounds(s, region, rangeCap)
-	if lit := e.step(); lit != nil {
+	if lit := e.step(); lit != nil && s.jump.fn != nil {
 		// a recursion through a closure of the function (sarama's retry
 		// := func(err error) error {...}): the closure waits, and the
 		// guard of its recursive call bounds it
