@@ -117,13 +117,7 @@ func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
 			return nil
 		}
 		w.body = l.Body
-		c := Cap{Kind: CapBounded, Pos: l.X.Pos()}
-		if t.Value != nil {
-			if n, ok := constant.Int64Val(t.Value); ok {
-				c = Cap{Kind: CapKnown, N: int(n), Pos: l.X.Pos()}
-			}
-		}
-		rangeCap = &c
+		rangeCap = m.rangeCount(l)
 	}
 	if w.body == nil || len(w.body.List) == 0 {
 		return nil

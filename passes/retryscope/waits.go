@@ -135,21 +135,12 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 				blocking = true
 			}
 		case *ast.CallExpr:
-			if ws := m.waitCall(di, n); ws != nil {
-				if fn := m.callee(n); fn != nil && fn.FullName() == "(*time.Timer).Reset" && !m.receivesTimer(body, n) {
-					return true
-				}
-				waits = append(waits, m.waitAt(ws, n))
+			wt, ok, blocks := m.callWait(di, body, n)
+			if ok {
+				waits = append(waits, wt)
 				return false
 			}
-			if fn := m.callee(n); fn != nil {
-				name := strings.ToLower(fn.Name())
-				for _, w := range waitWords {
-					if strings.Contains(name, w) {
-						blocking = true
-					}
-				}
-			}
+			blocking = blocking || blocks
 		}
 		return true
 	})
@@ -161,6 +152,29 @@ func (m *model) loopWaits(di *defIndex, body *ast.BlockStmt) []Wait {
 		waits = append(waits, Wait{Kind: k, Pos: body.Lbrace, Node: body})
 	}
 	return waits
+}
+
+// callWait classifies one call of a loop's repeated code body: its Wait
+// when it waits (waitCall; a timer reset whose channel body never
+// receives from does not), else whether it blocks (a callee named like a
+// wait). loopWaits reads each call of a body with it, and the engine's
+// loop scopes each call on the way from a failure to the next attempt.
+func (m *model) callWait(di *defIndex, body *ast.BlockStmt, call *ast.CallExpr) (wt Wait, waits, blocks bool) {
+	if ws := m.waitCall(di, call); ws != nil {
+		if fn := m.callee(call); fn != nil && fn.FullName() == "(*time.Timer).Reset" && !m.receivesTimer(body, call) {
+			return Wait{}, false, false
+		}
+		return m.waitAt(ws, call), true, false
+	}
+	if fn := m.callee(call); fn != nil {
+		name := strings.ToLower(fn.Name())
+		for _, w := range waitWords {
+			if strings.Contains(name, w) {
+				blocks = true
+			}
+		}
+	}
+	return Wait{}, false, blocks
 }
 
 // waitWords are the words that, in the name of a function a loop calls,
