@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/passes/internal/flow"
 	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
+	"github.com/idemlint/idemlint/passes/internal/flow/modeldiff"
 )
 
 // describeAttempts reports each loop and call-graph cycle of the package
@@ -21,16 +22,16 @@ var describeAttempts = flowtest.Analyzer("flowattempts", "describe the flow engi
 			for _, l := range loops {
 				var as []string
 				for _, a := range l.Attempts() {
-					s := callName(a.Call) + ":" + a.Test.String()
+					s := modeldiff.CallName(a.Call) + ":" + a.Test.String()
 					if a.OnSuccess {
 						s += ":on-success"
 					}
-					if a.Pred != nil && a.Test != flow.ErrNil && callName(a.Pred) != "errors.Is" {
-						s += " pred=" + callName(a.Pred)
+					if a.Pred != nil && a.Test != flow.ErrNil && modeldiff.CallName(a.Pred) != "errors.Is" {
+						s += " pred=" + modeldiff.CallName(a.Pred)
 					}
 					as = append(as, s)
 				}
-				kind := stmtKind(l.Syntax)
+				kind := modeldiff.StmtKind(l.Syntax)
 				if l.Site() != nil {
 					kind = "call"
 				}

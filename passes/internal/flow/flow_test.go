@@ -15,6 +15,7 @@ import (
 
 	"github.com/idemlint/idemlint/passes/internal/flow"
 	"github.com/idemlint/idemlint/passes/internal/flow/flowtest"
+	"github.com/idemlint/idemlint/passes/internal/flow/modeldiff"
 )
 
 // describe reports each loop of the package as the testdata's wants spell
@@ -60,10 +61,10 @@ var describe = flowtest.Analyzer("flowdescribe", "describe the flow engine's loo
 				}
 				outer := ""
 				if o := p.Outer(l); o != nil && o.Syntax != nil {
-					outer = " in " + stmtKind(o.Syntax)
+					outer = " in " + modeldiff.StmtKind(o.Syntax)
 				}
 				pass.Reportf(l.Syntax.Pos(), "loop %s %s exits=%d back=%d ind=[%s] calls=[%s]%s",
-					l.Kind, stmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls), outer)
+					l.Kind, modeldiff.StmtKind(l.Syntax), len(l.Exits), len(l.Back), inductions(l), outcomes(l, calls), outer)
 			}
 		}
 		return nil
@@ -74,18 +75,6 @@ func isCall(info *types.Info, call *ast.CallExpr) bool {
 		return false
 	}
 	return true
-}
-
-func stmtKind(n ast.Node) string {
-	switch n := n.(type) {
-	case *ast.ForStmt:
-		return "for"
-	case *ast.RangeStmt:
-		return "range"
-	case *ast.LabeledStmt:
-		return "label " + n.Label.Name
-	}
-	return fmt.Sprintf("%T", n)
 }
 
 func inductions(l *flow.Loop) string {

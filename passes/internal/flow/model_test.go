@@ -1,25 +1,17 @@
 package flow_test
 
 import (
-	"fmt"
-	"go/ast"
-	"go/token"
-	"go/types"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/internal/testgopath"
 	"github.com/idemlint/idemlint/passes/internal/flow"
-	"github.com/idemlint/idemlint/passes/internal/flow/policy"
-	"github.com/idemlint/idemlint/passes/internal/names"
+	"github.com/idemlint/idemlint/passes/internal/flow/modeldiff"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -54,119 +46,48 @@ func TestModelLoops(t *testing.T) {
 	}
 	loaded := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, pkgs...)
 	seenReviewed := make(map[string]bool)
-	var scopes, raw, both, modelOnly, engineOnly, rawModelOnly, rawEngineOnly, mapped int
-	var lines []string
-	rejections := make(map[string]int)
+	total := &modeldiff.Report{}
 	var mu sync.Mutex // the checker runs the packages' actions in parallel
 	testgopath.Probe(t, retryscope.Analyzer, loaded, func(pass *analysis.Pass, res *retryscope.Result) {
-		mu.Lock()
-		defer mu.Unlock()
 		p := flow.ForPass(pass).Get()
 		if p == nil {
 			t.Errorf("%s: no SSA: %v", pass.Pkg.Path(), flow.ForPass(pass).Err())
 			return
 		}
-		at := func(pos token.Pos) string {
-			posn := pass.Fset.Position(pos)
-			return fmt.Sprintf("%s/%s:%d", pass.Pkg.Path(), filepath.Base(posn.Filename), posn.Line)
+		r := modeldiff.Compare(p, pass.Pkg, res)
+		mu.Lock()
+		defer mu.Unlock()
+		defer total.Add(r) // with the reviews' reasons
+		for _, d := range r.Unmapped {
+			t.Errorf("%s: %s", d.At, d.Reason)
 		}
-		model := make(map[token.Pos]*retryscope.Scope)
-		for _, s := range res.Scopes() {
-			if s.Kind != retryscope.Loop {
+		for i := range r.Diffs {
+			d := &r.Diffs[i]
+			if !d.Engine() {
+				if reason, ok := pendingModelOnly[d.Key]; ok {
+					d.Reason += ": pending: " + reason
+				} else {
+					t.Error(d.String())
+				}
 				continue
 			}
-			model[s.Pos] = s
-			if s.NotFor {
-				continue
-			}
-			if loopAt(p, s.Node) == nil {
-				t.Errorf("%s: the model's loop scope has no engine loop at its %T", at(s.Pos), s.Node)
-			} else {
-				mapped++
-			}
-		}
-		pc := policy.NewContext(p, res.Knowledge())
-		kept := make(map[token.Pos]*policy.Verdict)
-		judged := make(map[token.Pos]*policy.Verdict)
-		for _, fn := range p.Funcs {
-			loops := append(slices.Clone(p.Loops(fn).Loops), p.Cycles(fn)...)
-			for _, l := range loops {
-				if l.Syntax == nil {
-					continue
-				}
-				v := pc.Judge(l)
-				if len(v.Kept)+len(v.Rejected) == 0 {
-					continue
-				}
-				raw++
-				pos := l.Syntax.Pos()
-				judged[pos] = v
-				if model[pos] == nil {
-					rawEngineOnly++
-				}
-				for _, why := range v.Rejected {
-					rejections[why]++
-				}
-				if len(v.Kept) > 0 {
-					kept[pos] = v
-				}
-			}
-		}
-		for pos, s := range model {
-			scopes++
-			if judged[pos] == nil {
-				rawModelOnly++
-			}
-			v := kept[pos]
-			if v != nil {
-				both++
-				continue
-			}
-			modelOnly++
-			why := "no engine loop with an attempt"
-			if jv := judged[pos]; jv != nil {
-				why = "every attempt rejected: " + attempts(jv)
-			}
-			line := fmt.Sprintf("%s: model only (cap=%s notfor=%t): %s", at(pos), s.Cap, s.NotFor, why)
-			posn := pass.Fset.Position(pos)
-			key := fmt.Sprintf("%s/%s %s", pass.Pkg.Path(), filepath.Base(posn.Filename), enclosing(p, pos))
-			if reason, ok := pendingModelOnly[key]; ok {
-				line += ": pending: " + reason
-			} else {
-				t.Error(line)
-			}
-			lines = append(lines, line)
-		}
-		for pos, v := range kept {
-			if model[pos] != nil {
-				continue
-			}
-			engineOnly++
-			// reviewed by function, so that an edit above it in the file
-			// does not undo the review
-			posn := pass.Fset.Position(pos)
-			key := fmt.Sprintf("%s/%s %s", pass.Pkg.Path(), filepath.Base(posn.Filename), v.Loop.Fn.Name())
-			reason, ok := reviewedEngineOnly[key]
-			seenReviewed[key] = true
+			reason, ok := reviewedEngineOnly[d.Key]
+			seenReviewed[d.Key] = true
 			if !ok {
-				t.Errorf("%s (%s): engine only, not reviewed: %s %s %s", at(pos), key, v.Loop.Kind, stmtKind(v.Loop.Syntax), attempts(v))
+				t.Errorf("%s (%s): not reviewed", d.String(), d.Key)
 				reason = "NOT REVIEWED"
 			}
-			lines = append(lines, fmt.Sprintf("%s: engine only: %s %s %s: %s", at(pos), v.Loop.Kind, stmtKind(v.Loop.Syntax), attempts(v), reason))
+			d.Reason += ": " + reason
 		}
 	})
-	slices.Sort(lines)
-	for _, l := range lines {
-		t.Log(l)
+	for _, d := range total.Diffs {
+		t.Log(d.String())
 	}
-	var whys []string
-	for why, n := range rejections {
-		whys = append(whys, fmt.Sprintf("%s %d", why, n))
+	t.Log(total.Totals())
+	if total.Packages != len(pkgs) {
+		t.Errorf("compared %d packages, want %d", total.Packages, len(pkgs))
 	}
-	slices.Sort(whys)
-	t.Logf("%d packages: %d loop scopes of the model; %d engine loops and cycles with an attempt (model only %d, engine only %d); after the policies %d kept: both %d, model only %d, engine only %d; attempts rejected: %s; %d for/range scopes mapped to an engine loop",
-		len(pkgs), scopes, raw, rawModelOnly, rawEngineOnly, both+engineOnly, both, modelOnly, engineOnly, strings.Join(whys, ", "), mapped)
-	if mapped == 0 {
+	if total.Mapped == 0 {
 		t.Error("no loop scope of the model was mapped to an engine loop")
 	}
 	for key := range reviewedEngineOnly {
@@ -183,17 +104,6 @@ func TestModelLoops(t *testing.T) {
 // before and after).
 var pendingModelOnly = map[string]string{}
 
-// enclosing returns the name of the function of p whose body holds pos.
-func enclosing(p *flow.Package, pos token.Pos) string {
-	name := ""
-	for _, fn := range p.Funcs {
-		if syn := fn.Syntax(); syn != nil && syn.Pos() <= pos && pos < syn.End() {
-			name = fn.Name() // literals come after their parents: the innermost wins
-		}
-	}
-	return name
-}
-
 // reviewedEngineOnly are the engine loops the policies keep that the model
 // has no scope of, each reviewed, by file and function: why the engine is
 // right, or what stage 2b must settle.
@@ -207,48 +117,4 @@ var reviewedEngineOnly = map[string]string{
 	// the rest
 	"policies/policies.go PerformRequest": "a loop whose policy never retries by default: the model reads the policy's default types (neverretry.go, stage 2b)",
 	"repeats/repeats.go serve":            "the next dispatch waits on a select for another's trigger: a blocking select counts as a wait",
-}
-
-// attempts spells a verdict's attempts: callee, test, and the policy
-// that rejected it.
-func attempts(v *policy.Verdict) string {
-	var out []string
-	for _, a := range v.All {
-		s := callName(a.Call) + ":" + a.Test.String()
-		if a.OnSuccess {
-			s += ":on-success"
-		}
-		if why, ok := v.Rejected[a]; ok {
-			s += " rejected by " + why
-		} else {
-			s += " kept"
-		}
-		out = append(out, s)
-	}
-	return "[" + strings.Join(out, "; ") + "]"
-}
-
-// loopAt returns the engine's loop whose statement is n, in any function.
-func loopAt(p *flow.Package, n ast.Node) *flow.Loop {
-	for _, fn := range p.Funcs {
-		if l := p.Loops(fn).Stmt(n); l != nil {
-			return l
-		}
-	}
-	return nil
-}
-
-// callName spells a call's callee: its name, or the closure or value
-// called.
-func callName(c *ssa.Call) string {
-	if fn := c.Call.StaticCallee(); fn != nil {
-		if obj, ok := fn.Object().(*types.Func); ok && obj != nil {
-			return names.Of(obj)
-		}
-		return fn.Name()
-	}
-	if c.Call.IsInvoke() {
-		return names.Of(c.Call.Method)
-	}
-	return c.Call.Value.Name()
 }

@@ -122,7 +122,9 @@ func isErrno(v ssa.Value) bool {
 }
 
 // NextItem rejects an attempt whose call works on another item each pass:
-// one of its operands is an element the loop ranges over (a slice, array
+// one of its operands (the function value called among them, and the
+// elements and fields of a composite literal the pass builds) is an
+// element the loop ranges over (a slice, array
 // or map element, a channel or select receive), or a value the loop's
 // header takes from a call each pass (b = next(b)) or advances by anything
 // but a constant count (page = page + "x"). A failure is skipped for the next
@@ -173,12 +175,26 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 		case *ssa.BinOp:
 			return item(v.X, depth+1) || item(v.Y, depth+1)
 		case *ssa.Alloc:
-			// a local variable: what the loop stores in it
+			// a local variable, or a composite literal the pass builds
+			// ([]string{it}, &req{Item: it}): what the loop stores in it
+			// or in its elements and fields
+			if stores(v, func(val ssa.Value) bool { return item(val, depth+1) }) {
+				return true
+			}
 			for _, r := range *v.Referrers() {
-				if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(v) && item(st.Val, depth+1) {
-					return true
+				switch r := r.(type) {
+				case *ssa.IndexAddr:
+					if stores(r, func(val ssa.Value) bool { return item(val, depth+1) }) {
+						return true
+					}
+				case *ssa.FieldAddr:
+					if stores(r, func(val ssa.Value) bool { return item(val, depth+1) }) {
+						return true
+					}
 				}
 			}
+		case *ssa.Slice:
+			return item(v.X, depth+1)
 		case *ssa.Phi:
 			if v.Block() != l.Header {
 				return false
@@ -202,7 +218,19 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			return true
 		}
 	}
-	return a.Call.Call.IsInvoke() && item(a.Call.Call.Value, 0)
+	// the receiver of a method called through an interface, or the
+	// function value called: the next function of a list is the next item
+	return a.Call.Call.StaticCallee() == nil && item(a.Call.Call.Value, 0)
+}
+
+// stores reports whether a store to addr stores a value of which is true.
+func stores(addr ssa.Value, of func(ssa.Value) bool) bool {
+	for _, r := range *addr.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == addr && of(st.Val) {
+			return true
+		}
+	}
+	return false
 }
 
 // inducted reports whether index is an induction variable of l, or one of

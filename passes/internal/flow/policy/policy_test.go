@@ -153,7 +153,9 @@ func TestEINTR(t *testing.T) {
 }
 
 func TestNextItem(t *testing.T) {
-	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false})
+	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false,
+		"nextFunc": true, "itemInSlice": true, "sameSlice": false,
+	})
 }
 
 func TestReadsInput(t *testing.T) {

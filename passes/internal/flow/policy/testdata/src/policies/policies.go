@@ -135,6 +135,41 @@ func nextItem(items []string) {
 	}
 }
 
+// each pass calls the next function of the list: a failure moves on
+func nextFunc(fns []func() error) {
+	for _, f := range fns {
+		if err := f(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+func sendAll(items []string) error { return nil }
+
+// each pass sends the next item, in a slice of its own: a failure moves on
+func itemInSlice(items []string) {
+	for _, it := range items {
+		if err := sendAll([]string{it}); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// the same list each pass: a retry
+func sameSlice(items []string) {
+	for i := 0; i < 3; i++ {
+		if err := sendAll([]string{items[0]}); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
 func attemptNumber() {
 	for i := 0; i < 3; i++ {
 		if err := sendN(i); err != nil {

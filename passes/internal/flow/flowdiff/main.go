@@ -1,0 +1,76 @@
+// Command flowdiff is the differential of issue 46 stage 2 on real code:
+// for each package it is run on, it compares the retry model's loop scopes
+// with the flow engine's loops and call-graph cycles that the policies
+// keep (package modeldiff, as the ModelLoops test does over retryscope's
+// test packages) and prints each difference, then the totals:
+//
+//	pkg/file.go:12: fn: model only (cap=none notfor=false): every attempt rejected: [...]
+//	pkg/file.go:40: fn: engine only: natural range [...]
+//
+// A developer's tool (it lives under passes/internal, which only code
+// under passes may import), not part of the product:
+//
+//	go run ./passes/internal/flow/flowdiff ./...
+//
+// It runs through the streaming driver (internal/driver), with its
+// dependency cache, and exits 1 on errors, 0 otherwise.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/internal/driver"
+	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/modeldiff"
+	"github.com/idemlint/idemlint/passes/retryscope"
+)
+
+var (
+	mu    sync.Mutex
+	total = &modeldiff.Report{}
+)
+
+var analyzer = &analysis.Analyzer{
+	Name:     "flowdiff",
+	Doc:      "flowdiff: the retry model's loop scopes against the flow engine's kept loops",
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, flow.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
+		h := pass.ResultOf[flow.Analyzer].(*flow.Handle)
+		p := h.Get()
+		if p == nil {
+			if len(pass.TypeErrors) == 0 {
+				return nil, h.Err()
+			}
+			return nil, nil // the model sees no package with type errors either
+		}
+		r := modeldiff.Compare(p, pass.Pkg, res)
+		mu.Lock()
+		defer mu.Unlock()
+		total.Add(r)
+		return nil, nil
+	},
+}
+
+func main() {
+	code, ok := driver.Run(os.Args[1:], []*analysis.Analyzer{analyzer}, func(*flag.FlagSet) {}, nil)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "usage: flowdiff [driver flags] packages...")
+		os.Exit(2)
+	}
+	for _, d := range total.Unmapped {
+		fmt.Println(d.String())
+	}
+	for _, d := range total.Diffs {
+		fmt.Println(d.String())
+	}
+	fmt.Println(total.Totals())
+	if code == 1 {
+		os.Exit(1)
+	}
+}
