@@ -234,7 +234,7 @@ func (l *Loop) decide(call *ssa.Call, ifi *ssa.If, t taint, cond ssa.Value) *Att
 		a.Test = ErrTest
 		// errors.Is and errors.As are false for a nil error too: a pass
 		// that repeats on their false edge repeats on success
-		if isErrorsIsAs(t.pred) {
+		if IsErrorsIsAs(t.pred) {
 			a.OnSuccess = (cond == ssa.Value(t.pred) && rf) || (isNot(cond, t.pred) && rt)
 		}
 	case t.pred != nil:
@@ -257,9 +257,9 @@ func isNot(v ssa.Value, x ssa.Value) bool {
 	return ok && u.Op == token.NOT && u.X == x
 }
 
-// isErrorsIsAs reports whether call is errors.Is or errors.As: true only
+// IsErrorsIsAs reports whether call is errors.Is or errors.As: true only
 // for a non-nil error.
-func isErrorsIsAs(call *ssa.Call) bool {
+func IsErrorsIsAs(call *ssa.Call) bool {
 	if call == nil {
 		return false
 	}

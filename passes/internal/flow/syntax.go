@@ -136,7 +136,7 @@ func (ix *stmts) mapSyntax(p *Package, loops []*Loop) {
 func (ix *stmts) entryLabel(p *Package, l *Loop, claimed map[ast.Stmt]bool) ast.Stmt {
 	var label *ast.LabeledStmt
 	for _, entry := range l.Entries {
-		pos := firstPos(entry)
+		pos := entryPos(entry)
 		if !pos.IsValid() {
 			continue
 		}
@@ -158,6 +158,25 @@ func (ix *stmts) entryLabel(p *Package, l *Loop, claimed map[ast.Stmt]bool) ast.
 		return nil
 	}
 	return label
+}
+
+// entryPos returns where the code of a loop's entry b starts: its first
+// positioned instruction, or, when it has none (a label whose statements
+// emit no code: a local given a parameter's value), that of the block its
+// jump goes to, as far as the jumps go.
+func entryPos(b *ssa.BasicBlock) token.Pos {
+	seen := make(map[*ssa.BasicBlock]bool)
+	for b != nil && !seen[b] {
+		seen[b] = true
+		if pos := firstPos(b); pos.IsValid() {
+			return pos
+		}
+		if _, ok := last(b).(*ssa.Jump); !ok {
+			break
+		}
+		b = b.Succs[0]
+	}
+	return token.NoPos
 }
 
 // firstPos returns the position of b's first positioned instruction that

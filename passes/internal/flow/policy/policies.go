@@ -376,7 +376,11 @@ func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 // ReadsInput rejects an attempt that is a method of a reader (a type with
 // io.Reader's Read: each call reads what comes next) or the Accept of a
 // listener (its result a net.Conn: each call takes the next connection):
-// a failure there is waited out, not retried.
+// a failure there is waited out, not retried. A read is given at most a
+// buffer to fill and numbers (a size, a limit, a delimiter, a deadline's
+// offset); a reader's method given anything else (a topic's name, a key,
+// a time, a request) names what it asks for: a request and its reply, not
+// the next input (readArgs).
 func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	var fn *types.Func
 	if a.Call.Call.IsInvoke() {
@@ -389,10 +393,57 @@ func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	}
 	recv := fn.Signature().Recv().Type()
 	if types.Implements(recv, reader) || types.Implements(types.NewPointer(recv), reader) {
-		return true
+		return readArgs(fn.Signature())
 	}
 	res := fn.Signature().Results()
 	return fn.Name() == "Accept" && res.Len() == 2 && isNamed(res.At(0).Type(), "net", "Conn")
+}
+
+// readsError reports whether a's decision reads an error its result
+// carries: through errors.Is or errors.As, or a comparison of an error.
+func readsError(a *flow.Attempt) bool {
+	if flow.IsErrorsIsAs(a.Pred) {
+		return true
+	}
+	cmp, ok := a.If.Cond.(*ssa.BinOp)
+	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+		return false
+	}
+	return isError(cmp.X.Type()) || isError(cmp.Y.Type())
+}
+
+// isError reports whether t is an error: the error interface or a type
+// that implements it (an error code).
+func isError(t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		return types.Identical(t, errorType)
+	}
+	return types.Implements(t, errorIface) || types.Implements(types.NewPointer(t), errorIface)
+}
+
+var (
+	errorType  = types.Universe.Lookup("error").Type()
+	errorIface = errorType.Underlying().(*types.Interface)
+)
+
+// readArgs reports whether each parameter of sig is a read's: a byte
+// slice to fill or a number.
+func readArgs(sig *types.Signature) bool {
+	for p := range sig.Params().Variables() {
+		switch t := p.Type().Underlying().(type) {
+		case *types.Basic:
+			if t.Info()&types.IsNumeric == 0 {
+				return false
+			}
+		case *types.Slice:
+			if b, ok := t.Elem().Underlying().(*types.Basic); !ok || b.Kind() != types.Byte {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // reader is io.Reader, built here so that a package need not import io.
@@ -409,7 +460,9 @@ var reader = func() *types.Interface {
 // on a result that is no response (Knowledge.Response): a job's state, a
 // count, a status string. The loop waits for a state, it does not retry
 // a failed request. A type assertion on the result (a typed failure
-// reply) is a failed result, not a state.
+// reply) is a failed result, not a state, and so is an error the result
+// carries (a reply's error code), read with errors.Is or errors.As or
+// compared: a state is never an error (readsError).
 func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	if a.Test != flow.Predicate && a.Test != flow.ResultTest {
 		return false
@@ -418,6 +471,9 @@ func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
 			return false
 		}
+	}
+	if readsError(a) {
+		return false
 	}
 	res := a.Call.Call.Signature().Results()
 	for i := 0; i < res.Len()-1; i++ { // the last is the error

@@ -159,7 +159,9 @@ func TestNextItem(t *testing.T) {
 }
 
 func TestReadsInput(t *testing.T) {
-	check(t, policy.ReadsInput, map[string]bool{"readFrames": true, "acceptLoop": true, "dialLoop": false, "retry": false})
+	check(t, policy.ReadsInput, map[string]bool{"readFrames": true, "acceptLoop": true, "dialLoop": false, "retry": false,
+		"readPartitions": false, "readLines": true,
+	})
 }
 
 func TestTakesNextItem(t *testing.T) {
@@ -169,7 +171,9 @@ func TestTakesNextItem(t *testing.T) {
 }
 
 func TestPollForState(t *testing.T) {
-	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false})
+	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false,
+		"replyError": false, "replyErrorNil": false, "statePredicate": true,
+	})
 }
 
 func TestPredicateMustWait(t *testing.T) {
@@ -206,6 +210,7 @@ func TestJudge(t *testing.T) {
 		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts", "pollState": "poll-for-state",
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
+		"replyError": "", "replyErrorNil": "", "statePredicate": "poll-for-state", "readPartitions": "", "readLines": "reads-input",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)

@@ -132,7 +132,7 @@ func ignored() {
 	}
 }
 
-type client struct{ n int }
+type client struct{ n, retries int }
 
 func (c *client) refresh(left int) error {
 	err := op()
@@ -196,4 +196,89 @@ func neverReturns() {
 			die()
 		}
 	}
+}
+
+func list() ([]string, *response, error)   { return nil, nil, nil }
+func decode(s []string) (*response, error) { return nil, nil }
+
+// a watch that retries its read with goto (consul's monitorLock): the
+// read's failure path goes back to RETRY, its success to WAIT; the read is
+// the attempt of the RETRY loop, not of the WAIT loop around it (an inner
+// loop's attempt), which repeats on a held lock
+func (c *client) monitor() {
+WAIT: // want `loop natural label WAIT attempts=\[attempts.decode:result-test\]`
+	retries := c.retries
+RETRY: // want `loop natural label RETRY attempts=\[attempts.list:err-nil\]`
+	pairs, meta, err := list()
+	if err != nil {
+		if retries > 0 && retryable(err) {
+			time.Sleep(time.Second)
+			retries--
+			goto RETRY
+		}
+		return
+	}
+	lock, err := decode(pairs)
+	if err != nil {
+		return
+	}
+	if lock.StatusCode == meta.StatusCode {
+		goto WAIT
+	}
+}
+
+type broker struct{}
+
+type reply struct{ Err error }
+
+func (*broker) find() (*reply, error) { return nil, nil }
+func (*client) leastLoaded() *broker  { return nil }
+func (*client) drop(*broker)          {}
+
+var errNotAvailable = errors.New("not available")
+
+// a lookup that asks each broker of a pool in turn, and asks again through
+// its retry closure when the answer is "not available" (sarama's
+// findCoordinator): the retry is the cycle through the closure, its
+// attempt the reply's error; the loop only moves to the next broker
+func (c *client) coordinator(left int) (*reply, error) {
+	retry := func(err error) (*reply, error) {
+		if left > 0 {
+			time.Sleep(time.Second)
+			return c.coordinator(left - 1)
+		}
+		return nil, err
+	}
+	for b := c.leastLoaded(); b != nil; b = c.leastLoaded() { // want `loop natural for attempts=\[\(\*attempts.broker\).find:err-nil\]`
+		res, err := b.find()
+		if err != nil {
+			c.drop(b)
+			continue
+		}
+		if res.Err == nil {
+			return res, nil
+		} else if errors.Is(res.Err, errNotAvailable) {
+			time.Sleep(2 * time.Second)
+			return retry(errNotAvailable) // want `loop recursion call attempts=\[\(\*attempts.broker\).find:result-test\]`
+		}
+		return nil, errBusy
+	}
+	return retry(errBusy) // want `loop recursion call attempts=\[\]`
+}
+
+// the same with a WAIT label whose first statement emits no code: the
+// loop starts at the label all the same
+func watch(retries0 int) {
+WAIT: // want `loop natural label WAIT attempts=\[\]`
+	retries := retries0
+RETRY: // want `loop natural label RETRY attempts=\[attempts.get:err-nil\]`
+	if _, err := get(); err != nil {
+		if retries > 0 {
+			time.Sleep(time.Second)
+			retries--
+			goto RETRY
+		}
+		return
+	}
+	goto WAIT
 }

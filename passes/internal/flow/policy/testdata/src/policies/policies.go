@@ -473,3 +473,86 @@ func streamLoop() {
 		}
 	}
 }
+
+type reply struct{ Err error }
+
+var errNotReady = errors.New("not ready")
+
+func ask() (*reply, error) { return nil, nil }
+func done(*reply) bool     { return false }
+
+// the reply's error code, read with errors.Is, is a failed result: the
+// request is retried (sarama's findCoordinator)
+func replyError() (*reply, error) {
+	for {
+		r, err := ask()
+		if err != nil {
+			return nil, err
+		}
+		if !errors.Is(r.Err, errNotReady) {
+			return r, nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// the reply's error compared with nil: a failed result too
+func replyErrorNil() *reply {
+	for {
+		r, err := ask()
+		if err != nil {
+			return nil
+		}
+		if r.Err == nil {
+			return r
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// the look-alike: a predicate on the reply is a state waited for
+func statePredicate() {
+	for {
+		r, err := ask()
+		if err != nil {
+			return
+		}
+		if done(r) {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a connection is a reader, but a method given what it asks for sends a
+// request and reads its reply (kafka-go's Conn.ReadPartitions)
+type conn struct{}
+
+func (conn) Read(p []byte) (int, error)                     { return 0, nil }
+func (conn) ReadPartitions(topics ...string) ([]int, error) { return nil, nil }
+func (conn) ReadString(delim byte) (string, error)          { return "", nil }
+
+func readPartitions(c conn) []int {
+	for attempt := 0; ; attempt++ {
+		if attempt != 0 {
+			time.Sleep(time.Duration(attempt) * time.Second)
+		}
+		ps, err := c.ReadPartitions("topic")
+		if err != nil {
+			continue
+		}
+		return ps
+	}
+}
+
+// the look-alike: a read up to a delimiter takes the next line
+func readLines(c conn) string {
+	for {
+		line, err := c.ReadString('\n')
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return line
+	}
+}
