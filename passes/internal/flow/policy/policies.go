@@ -376,11 +376,11 @@ func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 // ReadsInput rejects an attempt that is a method of a reader (a type with
 // io.Reader's Read: each call reads what comes next) or the Accept of a
 // listener (its result a net.Conn: each call takes the next connection):
-// a failure there is waited out, not retried. A read is given at most a
-// buffer to fill and numbers (a size, a limit, a delimiter, a deadline's
-// offset); a reader's method given anything else (a topic's name, a key,
-// a time, a request) names what it asks for: a request and its reply, not
-// the next input (readArgs).
+// a failure there is waited out, not retried. A reader's method is given
+// at most what shapes a read (a buffer to fill, a size, a limit, a
+// delimiter, a deadline); one given anything else (a topic's name, a key,
+// a request) names what it asks for: a request and its reply, not the
+// next input (readArgs).
 func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	var fn *types.Func
 	if a.Call.Call.IsInvoke() {
@@ -400,10 +400,15 @@ func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 }
 
 // readsError reports whether a's decision reads an error its result
-// carries: through errors.Is or errors.As, or a comparison of an error.
+// carries: through errors.Is or errors.As, or a comparison of an error
+// read from the result itself (not through another call: a predicate's
+// own error is no reply's).
 func readsError(a *flow.Attempt) bool {
 	if flow.IsErrorsIsAs(a.Pred) {
 		return true
+	}
+	if a.Pred != nil {
+		return false
 	}
 	cmp, ok := a.If.Cond.(*ssa.BinOp)
 	if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
@@ -427,9 +432,12 @@ var (
 )
 
 // readArgs reports whether each parameter of sig is a read's: a byte
-// slice to fill or a number.
+// slice to fill, a number or a deadline (a time.Time).
 func readArgs(sig *types.Signature) bool {
 	for p := range sig.Params().Variables() {
+		if isNamed(p.Type(), "time", "Time") {
+			continue
+		}
 		switch t := p.Type().Underlying().(type) {
 		case *types.Basic:
 			if t.Info()&types.IsNumeric == 0 {

@@ -160,7 +160,7 @@ func TestNextItem(t *testing.T) {
 
 func TestReadsInput(t *testing.T) {
 	check(t, policy.ReadsInput, map[string]bool{"readFrames": true, "acceptLoop": true, "dialLoop": false, "retry": false,
-		"readPartitions": false, "readLines": true,
+		"readPartitions": false, "readLines": true, "setDeadline": true,
 	})
 }
 
@@ -211,6 +211,7 @@ func TestJudge(t *testing.T) {
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
 		"replyError": "", "replyErrorNil": "", "statePredicate": "poll-for-state", "readPartitions": "", "readLines": "reads-input",
+		"setDeadline": "reads-input",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
