@@ -19,10 +19,11 @@ import (
 // policy rejects (policy.Context.Judge) is a Loop scope. Its waits are the
 // calls on the way from each kept attempt's failure (Again) edge to that
 // attempt's next call; its cap and deadline are read from the loop's
-// exits on that way (the exits' conditions classified by condKind, the
-// induction bounds by counterCap); a select case that leaves is read by
-// commDeadline. They are built beside the walk's scopes (loops.go) and
-// compared with them by TestEngineLoops; nothing reads them yet.
+// exits on that way (the exits' conditions classified by the loop's
+// condReader, conds.go: condKind, the counts by counterCap); a select
+// case that leaves is read by commDeadline. They are built beside the
+// walk's scopes (loops.go), which read conditions with the same reader,
+// and compared with them by TestEngineLoops; nothing reads them yet.
 
 // engineScopes returns the package's loop scopes read from the flow
 // engine's package p, in source order.
@@ -53,7 +54,7 @@ type engineLoop struct {
 	m    *model
 	p    *flow.Package
 	l    *flow.Loop
-	w    *loopWalk // the walk's readers of conditions, over the loop's syntax
+	r    *condReader // the readers of the loop's conditions, over its syntax (conds.go)
 	kept []*flow.Attempt
 	// exprs are the expressions of the function's syntax by the position
 	// the builder gives the value they compute (a BinaryExpr's or a
@@ -94,19 +95,19 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 	}
 	di := m.defIndex(outer)
 	s := &Scope{Kind: Loop, Func: fnSyn, Trigger: TriggerError}
-	w := &loopWalk{m: m, di: di, fn: fnSyn,
-		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, depth: map[token.Pos]int{}}
+	r := newCondReader(m, di, fnSyn, nil, nil)
+	// a policy's decision is read as the walk reads it (neverretry.go)
+	r.defaultNever = (&loopWalk{condReader: r}).neverRetries
 	var rangeCap *Cap
 	var iter *attemptIter
 	switch n := l.Syntax.(type) {
 	case *ast.ForStmt:
 		s.Pos, s.Node, s.Body = n.For, n, n.Body
-		w.loop, w.body, w.cond = n, n.Body, n.Cond
-		w.collect(n.Post)
+		r.loop, r.body = n, n.Body
+		r.collect(n.Post)
 	case *ast.RangeStmt:
 		s.Pos, s.Node, s.Body = n.For, n, n.Body
-		w.loop, w.body = n, n.Body
+		r.loop, r.body = n, n.Body
 		if rangeCap = m.rangeCount(n); rangeCap == nil {
 			// a range over func: an attempt iterator counts and paces
 			// its attempts (iterators.go)
@@ -122,24 +123,23 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 			return nil
 		}
 		s.Pos, s.Node, s.Body, s.NotFor = n.Pos(), n, blk, true
-		w.loop, w.body = n, blk
+		r.loop, r.body = n, blk
 		s.jump = &jump{label: n.Label.Name}
 	case *ast.CallExpr:
 		// a recursion or a rescheduling: the repeated code is the
 		// function's body, and the call starts the next pass
 		s.Pos, s.Node, s.Body, s.NotFor = n.Pos(), n, fnBody, true
-		w.loop, w.body = fnBody, fnBody
+		r.loop, r.body = fnBody, fnBody
 		s.jump = m.cycleJump(l, fnBody, n)
 	default:
 		return nil
 	}
-	w.label = labelOf(fnSyn, w.loop)
-	w.jump = s.jump
-	if w.jump != nil && w.jump.fn != nil {
-		w.recurCounters()
+	r.jump = s.jump
+	if r.jump != nil && r.jump.fn != nil {
+		r.recurCounters()
 	}
-	w.collect(w.body)
-	e := &engineLoop{m: m, p: p, l: l, w: w, kept: kept}
+	r.collect(r.body)
+	e := &engineLoop{m: m, p: p, l: l, r: r, kept: kept}
 	e.index(fnSyn)
 
 	region := e.failureRegion()
@@ -271,7 +271,7 @@ func (e *engineLoop) index(fn ast.Node) {
 		if len(rhs) == 1 && len(lhs) > 1 {
 			if call, ok := ast.Unparen(rhs[0]).(*ast.CallExpr); ok {
 				for i, l := range lhs {
-					if o := e.w.obj(l); o != nil {
+					if o := e.r.obj(l); o != nil {
 						e.assigned[resultKey{call.Lparen, i}] = o
 					}
 				}
@@ -280,7 +280,7 @@ func (e *engineLoop) index(fn ast.Node) {
 		}
 		for i, r := range rhs {
 			if pos := valuePos(r); pos.IsValid() && i < len(lhs) {
-				if o := e.w.obj(lhs[i]); o != nil {
+				if o := e.r.obj(lhs[i]); o != nil {
 					e.assigned[resultKey{pos, 0}] = o
 				}
 			}
@@ -368,7 +368,7 @@ func (e *engineLoop) condition(v ssa.Value) ast.Expr {
 		return nil
 	}
 	for x, leaf := range e.leafOf {
-		if x.Pos() > from && e.w.obj(x) == o && (best == nil || leaf.Pos() < best.Pos()) {
+		if x.Pos() > from && e.r.obj(x) == o && (best == nil || leaf.Pos() < best.Pos()) {
 			best = leaf
 		}
 	}
@@ -461,7 +461,7 @@ func (e *engineLoop) failedResults(from *ssa.BasicBlock) []*ssa.BasicBlock {
 		seen[v] = true
 		armed := v.armed
 		if ifi, ok := last(v.b).(*ssa.If); ok && !armed {
-			if c := e.condition(ifi.Cond); c != nil && e.w.onResults(c) {
+			if c := e.condition(ifi.Cond); c != nil && e.r.onResults(c) {
 				armed = true
 			}
 		}
@@ -588,7 +588,7 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 // a stop signal anywhere in the loop a deadline, and one the model cannot
 // read an unknown bound, as the walk's bounds does.
 func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap *Cap) {
-	w := e.w
+	r := e.r
 	var caps []Cap
 	other := false
 	dl := Deadline{Kind: DeadlineNone}
@@ -614,7 +614,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		}
 		if comms, ok := e.selectCases(ifi.Cond, x.To == x.From.Succs[0]); ok {
 			for _, comm := range comms {
-				if d, ok := w.commDeadline(comm); ok {
+				if d, ok := r.commDeadline(comm); ok {
 					better(d)
 				}
 			}
@@ -639,10 +639,10 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 				s.Trigger = TriggerStatus
 			}
 		}
-		if w.offByDefault(exit{node: cond, guards: gs}) {
+		if r.offByDefault(gs) {
 			continue // if max > 0 && n >= max, max 0 by default: no cap
 		}
-		k, c, d := w.condKind(cond, e.inCond(cond))
+		k, c, d := r.condKind(cond, e.inCond(cond))
 		switch k {
 		case condTime:
 			better(d)
@@ -675,7 +675,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 				other = true
 			}
 		}
-		if !region[x.From] || k == condCounter || k == condTime || !w.onResults(cond) {
+		if !region[x.From] || k == condCounter || k == condTime || !r.onResults(cond) {
 			continue
 		}
 		// an exit on the attempt's results under a count (if i < 2 {
@@ -684,17 +684,17 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		var counters []ast.Expr
 		onResults := true
 		for _, g := range e.guards(x.From) {
-			if g.neg && w.passFilter(g.cond) {
+			if g.neg && r.passFilter(g.cond) {
 				continue // past if i == 0 && skip { continue }: no bound
 			}
-			if gk, _, _ := w.condKind(g.cond, false); gk == condCounter {
+			if gk, _, _ := r.condKind(g.cond, false); gk == condCounter {
 				counters = append(counters, g.cond)
-			} else if !w.onResults(g.cond) {
+			} else if !r.onResults(g.cond) {
 				onResults = false
 			}
 		}
 		if onResults && len(counters) == 1 {
-			_, gc, _ := w.condKind(counters[0], false)
+			_, gc, _ := r.condKind(counters[0], false)
 			caps = append(caps, e.counted(gc, counters[0], first))
 		}
 	}
@@ -729,13 +729,13 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 func (e *engineLoop) othersOnResults(b *ssa.BasicBlock, cond ast.Expr) (signal, ok bool) {
 	ok = true
 	for _, g := range e.guards(b) {
-		if e.rootOf[g.cond] == e.rootOf[cond] || e.inCond(g.cond) || g.neg && e.w.passFilter(g.cond) || e.w.onResults(g.cond) || e.gatesAttempt(g) {
+		if e.rootOf[g.cond] == e.rootOf[cond] || e.inCond(g.cond) || g.neg && e.r.passFilter(g.cond) || e.r.onResults(g.cond) || e.gatesAttempt(g) {
 			continue
 		}
 		ok = false
 		if u, isNot := g.cond.(*ast.UnaryExpr); isNot && u.Op == token.NOT && !g.neg {
 			if call, isCall := ast.Unparen(u.X).(*ast.CallExpr); isCall {
-				if _, stop := e.m.stopWaitArg(e.w.di, call); stop {
+				if _, stop := e.m.stopWaitArg(e.r.di, call); stop {
 					signal = true
 				}
 			}
@@ -773,7 +773,7 @@ func (e *engineLoop) gatesAttempt(g engineGuard) bool {
 
 // inCond reports whether cond is part of the for statement's condition.
 func (e *engineLoop) inCond(cond ast.Expr) bool {
-	f, ok := e.w.loop.(*ast.ForStmt)
+	f, ok := e.r.loop.(*ast.ForStmt)
 	return ok && f.Cond != nil && in(f.Cond, cond.Pos())
 }
 
@@ -786,10 +786,10 @@ func (e *engineLoop) counted(c Cap, cond ast.Expr, first token.Pos) Cap {
 		return c
 	}
 	if e.inCond(cond) {
-		if k, ok := e.w.counterStart(cond); ok {
+		if k, ok := e.r.counterStart(cond); ok {
 			c.N = max(c.N-int(k), 1)
 		}
-	} else if first.IsValid() && first < cond.Pos() && e.w.postCounted(cond) {
+	} else if first.IsValid() && first < cond.Pos() && e.r.postCounted(cond) {
 		c.N++ // for n := 0; ; n++ { op(); if n >= 2 { return } }: 3 attempts
 	}
 	return c

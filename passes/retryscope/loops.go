@@ -2,26 +2,14 @@ package retryscope
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
-	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
-
-// guard is a condition under which a statement runs: cond holds, or, when
-// neg is set, cond does not hold. For a select case, comm is the case's
-// communication and cond is nil.
-type guard struct {
-	cond ast.Expr
-	neg  bool
-	comm ast.Stmt
-}
 
 // exit is a statement that leaves the loop, with the conditions that lead
 // to it.
@@ -30,33 +18,17 @@ type exit struct {
 	guards []guard
 }
 
-// loopWalk gathers the facts about one candidate loop.
+// loopWalk gathers the facts about one candidate loop by walking its
+// statements under their guards; it reads conditions with its condReader
+// (conds.go).
 type loopWalk struct {
-	m       *model
-	di      *defIndex
-	fn      ast.Node // the function declaring the loop
-	loop    ast.Stmt
-	label   string
-	body    *ast.BlockStmt
-	exits   []exit
-	conts   int
-	errs    map[types.Object]bool         // error variables assigned from calls in the body
-	results map[types.Object]bool         // every variable assigned from a call in the body
-	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
-	counts  map[types.Object]bool         // variables incremented in the body or post statement
-	down    map[types.Object]bool         // counters that count down (retries--)
-	// depth is, for each error variable, the fewest guards in force where
-	// the loop assigns it: an exit on "err != nil" under just those guards
-	// is taken on every failure of that attempt.
-	depth map[token.Pos]int
-	// cur is the number of guards in force where collect is looking.
-	cur int
+	*condReader
+	label string
+	exits []exit
+	conts int
 	// outerConts holds the guards of each continue of the loop from inside
 	// a nested loop (continue outer).
 	outerConts [][]guard
-	// jump is set for a loop that is not a for loop: a goto retry or a
-	// recursion (jumps.go).
-	jump *jump
 	// contNodes are the continue statements that start the loop's next
 	// pass from its own body (not from a nested loop).
 	contNodes []*ast.BranchStmt
@@ -90,9 +62,8 @@ type loopWalk struct {
 
 // loop returns the retry scope of loop, or nil if loop does not retry.
 func (m *model) loop(di *defIndex, fn ast.Node, loop ast.Stmt) *Scope {
-	w := &loopWalk{m: m, di: di, loop: loop, fn: fn,
-		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, depth: map[token.Pos]int{}}
+	w := &loopWalk{condReader: newCondReader(m, di, fn, loop, nil)}
+	w.defaultNever = w.neverRetries
 	var cond ast.Expr
 	var post ast.Stmt
 	var rangeCap *Cap
@@ -700,36 +671,6 @@ func testsErrorKind(info *types.Info, cond ast.Expr, e types.Object) bool {
 	return found
 }
 
-// attemptDef is one assignment of an error variable from a call in the
-// loop: an attempt.
-type attemptDef struct {
-	pos   token.Pos // where the assignment takes effect
-	call  *ast.CallExpr
-	depth int // guards in force at the assignment
-}
-
-// attemptDefs returns the assignments of e from calls in the loop, in
-// source order.
-func (w *loopWalk) attemptDefs(e types.Object) []attemptDef {
-	var out []attemptDef
-	for _, d := range w.di.defs[e] {
-		if !in(w.loop, d.pos) {
-			continue
-		}
-		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		depth, ok := w.depth[d.pos]
-		if !ok {
-			continue // not walked (inside a function literal)
-		}
-		out = append(out, attemptDef{pos: d.pos, call: call, depth: depth})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
-	return out
-}
-
 // reaching returns the attempt whose assignment reaches pos: the last one
 // before it, or, for code before every assignment, the last of the
 // previous pass.
@@ -883,11 +824,6 @@ func (w *loopWalk) copyOf(e ast.Expr) bool {
 	return false
 }
 
-func isInteger(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsInteger != 0
-}
-
 // labelOf returns the label of loop within fn, or "".
 func labelOf(fn ast.Node, loop ast.Stmt) string {
 	label := ""
@@ -901,116 +837,7 @@ func labelOf(fn ast.Node, loop ast.Stmt) string {
 	return label
 }
 
-// collect records the variables assigned and incremented in n, not looking
-// into function literals.
-func (w *loopWalk) collect(n ast.Node) {
-	if n == nil {
-		return
-	}
-	astq.InspectOwn(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			switch n.Tok {
-			case token.ADD_ASSIGN, token.SUB_ASSIGN:
-				if o := w.obj(n.Lhs[0]); o != nil && isInteger(o.Type()) {
-					w.counts[o] = true
-					w.down[o] = w.down[o] || n.Tok == token.SUB_ASSIGN
-				}
-				return true
-			}
-			for i, lhs := range n.Lhs {
-				o := w.obj(lhs)
-				if o == nil {
-					continue
-				}
-				var rhs ast.Expr
-				if len(n.Rhs) == len(n.Lhs) {
-					rhs = n.Rhs[i]
-				} else if len(n.Rhs) == 1 {
-					rhs = n.Rhs[0]
-				}
-				if bin, ok := ast.Unparen(rhs).(*ast.BinaryExpr); ok && (bin.Op == token.ADD || bin.Op == token.SUB) && w.obj(bin.X) == o {
-					w.counts[o] = true // n = n + 1
-					w.down[o] = w.down[o] || bin.Op == token.SUB
-					continue
-				}
-				call, ok := ast.Unparen(rhs).(*ast.CallExpr)
-				if !ok || w.m.isConversion(call) {
-					continue
-				}
-				// Only the results of a call that can fail are an attempt's
-				// results; next, stop := b.Next() is not an attempt, so a
-				// test of stop is a bound the model cannot read.
-				if !attemptCall(w.m.info, call) {
-					continue
-				}
-				w.results[o] = true
-				if isError(o.Type()) {
-					w.depth[n.End()] = w.cur
-					w.errs[o] = true
-					if w.m.waitCall(w.di, call) != nil {
-						if ctx := contextArg(w.m.info, call); ctx != nil {
-							w.waitErr[o] = w.m.ctxArgKind(w.di, ctx)
-						}
-					}
-				}
-			}
-		case *ast.IncDecStmt:
-			o := w.obj(n.X)
-			if o == nil {
-				o = w.fieldCounter(n.X) // b.Steps--
-			}
-			if o != nil {
-				w.counts[o] = true
-				w.down[o] = w.down[o] || n.Tok == token.DEC
-			}
-		case *ast.CallExpr:
-			w.countsDownIn(n) // b.Step(), which decrements b.Steps
-		}
-		return true
-	})
-}
-
-func (w *loopWalk) obj(e ast.Expr) types.Object {
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok && id.Name != "_" {
-		if o := w.m.info.Defs[id]; o != nil {
-			return o
-		}
-		return w.m.info.Uses[id]
-	}
-	return nil
-}
-
 var errorType = types.Universe.Lookup("error").Type()
-
-// returnsError reports whether call has an error among its results.
-func returnsError(info *types.Info, call *ast.CallExpr) bool {
-	switch t := info.TypeOf(call).(type) {
-	case *types.Tuple:
-		for i := 0; i < t.Len(); i++ {
-			if isError(t.At(i).Type()) {
-				return true
-			}
-		}
-	case nil:
-	default:
-		return isError(t)
-	}
-	return false
-}
-
-func isError(t types.Type) bool { return astq.IsError(t) }
-
-// attemptCall reports whether call can be an attempt: it can fail (it has
-// an error result) and it is not a query of a context's cancellation
-// (ctx.Err() says whether to stop waiting, it attempts nothing).
-func attemptCall(info *types.Info, call *ast.CallExpr) bool {
-	if !returnsError(info, call) {
-		return false
-	}
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn == nil || fn.FullName() != "(context.Context).Err"
-}
 
 // block walks a statement list under guards. inSwitch is set inside a switch
 // or select (an unlabelled break leaves that, not the loop); nested is set
@@ -1287,26 +1114,6 @@ func condImplies(info *types.Info, cond ast.Expr, want bool, isE func(ast.Expr) 
 	return false
 }
 
-// isNilCompare reports whether b compares what isE matches with nil.
-func isNilCompare(info *types.Info, b *ast.BinaryExpr, isE func(ast.Expr) bool) bool {
-	isNil := func(x ast.Expr) bool {
-		tv, ok := info.Types[x]
-		return ok && tv.IsNil()
-	}
-	return (isE(b.X) && isNil(b.Y)) || (isNil(b.X) && isE(b.Y))
-}
-
-func mentionsStatus(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "StatusCode" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // bounds sets s's cap and deadline from the loop condition and the exits.
 func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 	var caps []Cap
@@ -1356,7 +1163,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 	}
 	for _, x := range w.exits {
-		if w.offByDefault(x) {
+		if w.offByDefault(x.guards) {
 			continue // if max > 0 && n >= max, max 0 by default: no cap
 		}
 		lateExit = w.afterAttempt(x.node)
@@ -1493,17 +1300,6 @@ func (w *loopWalk) capGate(x exit) *paramField {
 	return nil
 }
 
-// passFilter reports whether e compares an attempt counter for equality
-// (i == 0): negated, it holds on every pass but one.
-func (w *loopWalk) passFilter(e ast.Expr) bool {
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL {
-		return false
-	}
-	k, _, _ := w.condKind(e, false)
-	return k == condCounter
-}
-
 // continuesOnFailure reports whether the loop starts its next pass from
 // a branch on e != nil (if err != nil { if temporary(err) { continue } }):
 // the attempt's failures are what it retries. A loop that leaves (or
@@ -1562,40 +1358,6 @@ func (w *loopWalk) afterAttempt(n ast.Node) bool {
 		}
 	}
 	return false
-}
-
-// postCounted reports whether the counter of cond starts at 0 in the for
-// statement's init and is counted up only by its post statement (n++), so
-// that an exit in the body sees the pass's number before the increment.
-func (w *loopWalk) postCounted(cond ast.Expr) bool {
-	f, ok := w.loop.(*ast.ForStmt)
-	if !ok || f.Post == nil {
-		return false
-	}
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	o := w.obj(b.X)
-	if o == nil || w.down[o] {
-		return false
-	}
-	inc, ok := f.Post.(*ast.IncDecStmt)
-	if !ok || inc.Tok != token.INC || w.obj(inc.X) != o {
-		return false
-	}
-	for _, d := range w.di.defs[o] {
-		if in(w.body, d.pos) {
-			return false // also counted in the body
-		}
-	}
-	// from 0, set by the for statement itself
-	init, ok := f.Init.(*ast.AssignStmt)
-	if !ok || len(init.Lhs) != 1 || len(init.Rhs) != 1 || w.obj(init.Lhs[0]) != o {
-		return false
-	}
-	tv, ok := w.m.info.Types[init.Rhs[0]]
-	return ok && tv.Value != nil && constant.Sign(tv.Value) == 0
 }
 
 // gatesStep reports whether the counter guard i of exit x gates a step
@@ -1668,469 +1430,6 @@ func (w *loopWalk) othersOnResults(guards []guard, i int) bool {
 		}
 	}
 	return true
-}
-
-// onResults reports whether cond mentions a result of an attempt and
-// calls nothing but predicates on it.
-func (w *loopWalk) onResults(cond ast.Expr) bool {
-	mentions := false
-	ast.Inspect(cond, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && w.results[w.m.info.Uses[id]] {
-			mentions = true
-		}
-		return true
-	})
-	return mentions
-}
-
-func disjuncts(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
-		return append(disjuncts(b.X), disjuncts(b.Y)...)
-	}
-	return []ast.Expr{e}
-}
-
-func conjuncts(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LAND {
-		return append(conjuncts(b.X), conjuncts(b.Y)...)
-	}
-	return []ast.Expr{e}
-}
-
-type condKind uint8
-
-const (
-	condAttempt   condKind = iota // about the attempt's result: not a bound
-	condCounter                   // an attempt counter: a cap
-	condTime                      // a context or a clock: a deadline
-	condOther                     // something else: an unknown bound
-	condInvariant                 // the same on every pass: not a bound
-	condNever                     // a policy's decision that is no by default (neverRetries)
-)
-
-// condKind classifies an exit condition.
-func (w *loopWalk) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline) {
-	if id, ok := e.(*ast.Ident); ok && (id.Name == "default" || id.Name == "typeswitch" || id.Name == "goto") && id.Obj == nil && w.m.info.Uses[id] == nil {
-		return condOther, Cap{}, Deadline{}
-	}
-	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.NOT {
-		if call, ok := ast.Unparen(u.X).(*ast.CallExpr); ok {
-			if a, ok := w.m.stopWaitArg(w.di, call); ok {
-				// if !sleep(ctx, backoff(n)): the exit is the signal's,
-				// whatever sizes the wait
-				return condTime, Cap{}, Deadline{Kind: w.signalKind(a), Pos: e.Pos(), ctx: w.obj(a)}
-			}
-		}
-	}
-	if d, ok := w.ctxErrorTest(e); ok {
-		return condTime, Cap{}, d
-	}
-	var counter types.Object
-	attempt, timeish, stop, varying, decision := false, false, false, false, false
-	var ctxObj types.Object
-	var decisions []types.Object
-	waitKind := DeadlineKind(0)
-	astq.InspectOwn(e, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.Ident:
-			o := w.m.info.Uses[n]
-			if o == nil {
-				return true
-			}
-			if w.counts[o] {
-				counter = o
-			}
-			if local(o) && w.assignedInLoop(o) {
-				varying = true
-			}
-			if local(o) && w.fromBackoffStop(o) {
-				stop = true
-			} else if local(o) && w.fromCounterDecision(o) {
-				decision = true
-				decisions = append(decisions, o)
-			} else if w.results[o] || w.errs[o] {
-				if k, ok := w.waitErr[o]; ok {
-					waitKind = k
-				} else {
-					attempt = true
-				}
-			}
-			if isTimeType(o.Type()) {
-				timeish = true
-			}
-		case *ast.CallExpr:
-			if !w.m.isConversion(n) {
-				varying = true
-				if t := w.m.info.TypeOf(n); t != nil && isError(t) {
-					attempt = true // if op() == nil: the attempt itself
-				}
-			}
-			fn := w.m.callee(n)
-			if fn == nil {
-				return true
-			}
-			switch fn.FullName() {
-			case "(context.Context).Err", "(context.Context).Done":
-				timeish = true
-				if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-					ctxObj = w.obj(sel.X)
-				}
-			case "time.Since", "time.Until", "time.Now", "(time.Time).After", "(time.Time).Before":
-				timeish = true
-			case "(*github.com/jpillora/backoff.Backoff).Attempt":
-				counter = fn
-			}
-		}
-		return true
-	})
-	switch {
-	case counter != nil:
-		return condCounter, w.counterCap(e), Deadline{}
-	case waitKind != 0:
-		return condTime, Cap{}, Deadline{Kind: waitKind, Pos: e.Pos()}
-	case timeish:
-		kind := DeadlineInScope
-		if ctxObj != nil {
-			kind = w.m.ctxKind(w.di, ctxObj)
-		}
-		return condTime, Cap{}, Deadline{Kind: kind, Pos: e.Pos(), ctx: ctxObj}
-	case stop:
-		return condTime, Cap{}, Deadline{Kind: DeadlineLibrary, Pos: e.Pos()}
-	case decision:
-		// wait, ok := retrier.Retry(ctx, n, err): a policy told the
-		// attempt number decides; the bound is the policy's, unknown here,
-		// unless the package's default policy never retries
-		for _, o := range decisions {
-			if !w.neverRetries(o) {
-				return condOther, Cap{}, Deadline{}
-			}
-		}
-		return condNever, Cap{Kind: CapKnown, N: 1, Pos: e.Pos()}, Deadline{}
-	case attempt:
-		return condAttempt, Cap{}, Deadline{}
-	case !varying:
-		// Nothing in the condition changes from one pass to the next (a
-		// counter that is never incremented): it bounds nothing.
-		return condInvariant, Cap{}, Deadline{}
-	}
-	_ = inCond
-	return condOther, Cap{}, Deadline{}
-}
-
-// counterCap evaluates a counter comparison such as "i < 5" or
-// "attempt >= maxAttempts".
-func (w *loopWalk) counterCap(e ast.Expr) Cap {
-	c := Cap{Kind: CapBounded, Pos: e.Pos()}
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-	if !ok {
-		return c
-	}
-	o := w.obj(b.X)
-	if o == nil {
-		o = w.fieldCounter(b.X)
-	}
-	if o != nil && w.down[o] {
-		return c // counts down from a start the model does not read
-	}
-	var n int64
-	if tv, ok := w.m.info.Types[b.Y]; ok && tv.Value != nil {
-		n, ok = constant.Int64Val(constant.ToInt(tv.Value))
-		if !ok {
-			return c
-		}
-	} else if f := w.m.fieldOf(b.Y); f != nil {
-		// i <= c.maxRetries: the default the package gives the field
-		d, ok := w.m.intDefault(f, 0)
-		if !ok {
-			return c
-		}
-		n = d
-	} else {
-		return c
-	}
-	if n < 0 || n > 1<<20 {
-		return c
-	}
-	switch b.Op {
-	case token.LSS, token.GEQ, token.EQL, token.NEQ:
-		c.Kind, c.N = CapKnown, int(n)
-	case token.LEQ, token.GTR:
-		c.Kind, c.N = CapKnown, int(n)+1
-	}
-	if c.Kind == CapKnown && c.N == 0 {
-		c.N = 1
-	}
-	return c
-}
-
-// counterStart returns the constant the for statement's init gives the
-// counter that the loop condition e compares (for i := 1; i <= n; i++),
-// when it counts up.
-func (w *loopWalk) counterStart(e ast.Expr) (int64, bool) {
-	fs, ok := w.loop.(*ast.ForStmt)
-	if !ok || fs.Init == nil {
-		return 0, false
-	}
-	b, ok := ast.Unparen(e).(*ast.BinaryExpr)
-	if !ok || (b.Op != token.LSS && b.Op != token.LEQ) {
-		return 0, false
-	}
-	o := w.obj(b.X)
-	if o == nil || w.down[o] {
-		return 0, false
-	}
-	as, ok := fs.Init.(*ast.AssignStmt)
-	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || w.obj(as.Lhs[0]) != o {
-		return 0, false
-	}
-	k, ok := w.m.intConst(as.Rhs[0])
-	return k, ok && k > 0
-}
-
-// assignedInLoop reports whether o is assigned anywhere in the loop.
-func (w *loopWalk) assignedInLoop(o types.Object) bool {
-	for _, d := range w.di.defs[o] {
-		if in(w.loop, d.pos) {
-			return true
-		}
-	}
-	return false
-}
-
-func isTimeType(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" {
-		return false
-	}
-	return n.Obj().Name() == "Time"
-}
-
-// commDeadline reports whether a select case that leaves the loop is a
-// deadline: <-ctx.Done(), or a timer made before the loop.
-func (w *loopWalk) commDeadline(comm ast.Stmt) (Deadline, bool) {
-	u := recvExpr(comm)
-	if u == nil {
-		return Deadline{}, false
-	}
-	switch ch := ast.Unparen(u.X).(type) {
-	case *ast.CallExpr:
-		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "(context.Context).Done" {
-			if sel, ok := ch.Fun.(*ast.SelectorExpr); ok {
-				if o := w.obj(sel.X); o != nil {
-					return Deadline{Kind: w.m.ctxKind(w.di, o), Pos: u.Pos(), ctx: o}, true
-				}
-			}
-			return Deadline{Kind: DeadlineCaller, Pos: u.Pos()}, true
-		}
-		if fn := w.m.callee(ch); fn != nil && fn.FullName() == "time.After" {
-			return Deadline{}, false // a wait inside the loop
-		}
-	case *ast.Ident, *ast.SelectorExpr:
-		// A channel made before the loop: a timer or a done channel.
-		var o types.Object
-		if id, ok := ch.(*ast.Ident); ok {
-			o = w.m.info.Uses[id]
-		} else if sel := ch.(*ast.SelectorExpr); true {
-			o = w.obj(sel.X)
-		}
-		if o != nil && !in(w.loop, o.Pos()) {
-			if local(o) && w.assignedInLoop(o) {
-				return Deadline{}, false // backoff = time.After(d) in the loop: a wait, not a deadline
-			}
-			if ctx := w.doneOf(o); ctx != nil {
-				// stopCh := ctx.Done(): the context's deadline
-				return Deadline{Kind: w.m.ctxKind(w.di, ctx), Pos: u.Pos(), ctx: ctx}, true
-			}
-			if stopSignal(w.m.info.TypeOf(ch)) {
-				// <-s.done, <-stopCh: a signal closed on shutdown ends the
-				// loop, at no time of its own; the caller's own, when it
-				// comes with the call
-				if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
-					return Deadline{Kind: DeadlineCaller, Pos: u.Pos(), stop: w.m.paramFieldOf(w.fn, ch)}, true
-				}
-				return Deadline{Kind: DeadlineNone, Pos: u.Pos()}, true
-			}
-			return Deadline{Kind: DeadlineInScope, Pos: u.Pos()}, true
-		}
-	}
-	return Deadline{Kind: DeadlineUnknown, Pos: u.Pos()}, true
-}
-
-// ctxErrorTest reports whether e tests that an attempt failed because its
-// context ended (errors.Is(err, context.Canceled), err ==
-// context.DeadlineExceeded), where every attempt that assigns err is
-// passed a context: the exit is that context's end, and its deadline the
-// context's.
-func (w *loopWalk) ctxErrorTest(e ast.Expr) (Deadline, bool) {
-	var x, target ast.Expr
-	switch e := ast.Unparen(e).(type) {
-	case *ast.CallExpr:
-		if w.m.calleeName(e) == "errors.Is" && len(e.Args) == 2 {
-			x, target = e.Args[0], e.Args[1]
-		}
-	case *ast.BinaryExpr:
-		if e.Op == token.EQL {
-			x, target = e.X, e.Y
-		}
-	}
-	if x == nil {
-		return Deadline{}, false
-	}
-	tid := astq.NameIdent(target)
-	if tid == nil {
-		return Deadline{}, false
-	}
-	v, ok := w.m.info.Uses[tid].(*types.Var)
-	if !ok || v.Pkg() == nil || v.Pkg().Path() != "context" || v.Name() != "Canceled" && v.Name() != "DeadlineExceeded" {
-		return Deadline{}, false
-	}
-	o := w.obj(x)
-	if o == nil || !w.errs[o] {
-		return Deadline{}, false
-	}
-	if _, ok := w.waitErr[o]; ok {
-		return Deadline{}, false
-	}
-	d := Deadline{Pos: e.Pos()}
-	for _, at := range w.attemptDefs(o) {
-		ctx := contextArg(w.m.info, at.call)
-		if ctx == nil {
-			return Deadline{}, false
-		}
-		if k := w.m.ctxArgKind(w.di, ctx); d.Kind == 0 || k == DeadlineCaller || k == DeadlineInScope && d.Kind == DeadlineNone {
-			d.Kind, d.ctx = k, w.obj(ctx)
-		}
-	}
-	if d.Kind == 0 {
-		return Deadline{}, false
-	}
-	return d, true
-}
-
-// signalKind classifies the stop signal a wait helper is passed (see
-// stopWaitArg): a context by its origin; a channel as a select case on it
-// would be (commDeadline): the caller's when it comes as a parameter or
-// holds the caller's ctx.Done(), else a signal closed on shutdown, no
-// deadline.
-func (w *loopWalk) signalKind(a ast.Expr) DeadlineKind {
-	if t := w.m.info.TypeOf(a); t != nil && isContext(t) {
-		return w.m.ctxArgKind(w.di, a)
-	}
-	switch a := ast.Unparen(a).(type) {
-	case *ast.Ident:
-		o := w.m.info.Uses[a]
-		if o == nil {
-			return DeadlineUnknown
-		}
-		if ctx := w.doneOf(o); ctx != nil {
-			return w.m.ctxKind(w.di, ctx)
-		}
-		if v, ok := o.(*types.Var); ok && isParamOf(w.fn, v) {
-			return DeadlineCaller
-		}
-		return DeadlineNone
-	case *ast.SelectorExpr:
-		return DeadlineNone // s.done: a field closed on shutdown
-	}
-	return DeadlineUnknown
-}
-
-// doneOf returns the context whose Done channel the local o holds
-// (stopCh := ctx.Done()), or nil.
-func (w *loopWalk) doneOf(o types.Object) types.Object {
-	if !local(o) {
-		return nil
-	}
-	var ctx types.Object
-	for _, d := range w.di.defs[o] {
-		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
-		if !ok {
-			return nil
-		}
-		fn := w.m.callee(call)
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if fn == nil || !ok || fn.FullName() != "(context.Context).Done" {
-			return nil
-		}
-		if ctx = w.obj(sel.X); ctx == nil {
-			return nil
-		}
-	}
-	return ctx
-}
-
-// stopSignal reports whether t is a channel of struct{}: a signal that is
-// closed (on shutdown, on Close) rather than a timer's channel of
-// time.Time.
-func stopSignal(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	ch, ok := t.Underlying().(*types.Chan)
-	if !ok {
-		return false
-	}
-	st, ok := ch.Elem().Underlying().(*types.Struct)
-	return ok && st.NumFields() == 0
-}
-
-// isParamOf reports whether v is a parameter of fn.
-func isParamOf(fn ast.Node, v *types.Var) bool {
-	ft, _ := astq.Func(fn)
-	return ft != nil && ft.Params.Pos() <= v.Pos() && v.Pos() < ft.Params.End()
-}
-
-// fromBackoffStop reports whether o holds a backoff library's next delay,
-// compared with its Stop value to end the loop.
-func (w *loopWalk) fromBackoffStop(o types.Object) bool {
-	for _, d := range w.di.defs[o] {
-		if call, ok := ast.Unparen(d.rhs).(*ast.CallExpr); ok {
-			if fn := w.m.callee(call); fn != nil && strings.HasSuffix(fn.FullName(), ".NextBackOff") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fromCounterDecision reports whether o, not an error, is assigned in the
-// loop from a call that is passed the loop's attempt counter (ok :=
-// retrier.Retry(ctx, n, err)): a retry policy deciding by the attempt
-// number, not an attempt.
-func (w *loopWalk) fromCounterDecision(o types.Object) bool {
-	if isError(o.Type()) {
-		return false // the attempt's own error: op(attempt) is an attempt
-	}
-	for _, d := range w.di.defs[o] {
-		if !in(w.loop, d.pos) {
-			continue
-		}
-		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		for _, a := range call.Args {
-			if u := w.obj(a); u != nil && u != o && w.counts[u] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// contextArg returns the first argument of call that is a context.
-func contextArg(info *types.Info, call *ast.CallExpr) ast.Expr {
-	for _, a := range call.Args {
-		if t := info.TypeOf(a); t != nil && isContext(t) {
-			return a
-		}
-	}
-	return nil
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // predicateExit reports whether x is the exit of a retry decided by a
@@ -2325,31 +1624,6 @@ func (w *loopWalk) nested(list []ast.Stmt, guards []guard) []guard {
 	}
 	g := conts[0][len(guards)]
 	return with(guards, guard{cond: g.cond, neg: !g.neg})
-}
-
-// recurCounters records the parameters that a recursion passes on changed
-// by a constant (f(n+1), f(attempts-1)) as counters of the loop.
-func (w *loopWalk) recurCounters() {
-	for ret := range w.jump.recur {
-		for _, r := range ret.Results {
-			call, ok := ast.Unparen(r).(*ast.CallExpr)
-			if !ok || w.m.callee(call) != w.jump.fn {
-				continue
-			}
-			params := w.jump.fn.Signature().Params()
-			for i, a := range call.Args {
-				b, ok := ast.Unparen(a).(*ast.BinaryExpr)
-				if !ok || i >= params.Len() || (b.Op != token.ADD && b.Op != token.SUB) || w.obj(b.X) != params.At(i) {
-					continue
-				}
-				p := params.At(i)
-				if isInteger(p.Type()) {
-					w.counts[p] = true
-					w.down[p] = w.down[p] || b.Op == token.SUB
-				}
-			}
-		}
-	}
 }
 
 // takenOnNil reports whether exit x is taken whenever attempt at succeeds:

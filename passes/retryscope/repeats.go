@@ -288,14 +288,6 @@ func recvChan(comm ast.Stmt) ast.Expr {
 	return nil
 }
 
-// recvExpr returns the receive (<-ch) of a select case, or nil.
-func recvExpr(comm ast.Stmt) *ast.UnaryExpr {
-	if u, ok := ast.Unparen(astq.StmtExpr(comm)).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-		return u
-	}
-	return nil
-}
-
 // clauseOf returns the select case of the loop's top-level selects whose
 // body holds pos, or nil.
 func (w *loopWalk) clauseOf(pos token.Pos) *ast.CommClause {
@@ -372,56 +364,6 @@ func hasLoop(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
-}
-
-// offByDefault reports whether exit x is not taken by default: one of its
-// guards requires, as a conjunct, that an integer field of the package be
-// set (max > 0, with max := c.conf.Consumer.Retry.Max, or c.MaxRetries !=
-// 0) that the package leaves at 0 (zeroByDefault): a cap whose 0 means no
-// cap, as the loop reads it.
-func (w *loopWalk) offByDefault(x exit) bool {
-	for _, g := range x.guards {
-		if g.cond == nil || g.neg {
-			continue
-		}
-		for _, c := range conjuncts(g.cond) {
-			b, ok := ast.Unparen(c).(*ast.BinaryExpr)
-			if !ok {
-				continue
-			}
-			var f ast.Expr
-			switch {
-			case (b.Op == token.GTR || b.Op == token.NEQ) && w.m.isZero(b.Y):
-				f = b.X
-			case (b.Op == token.LSS || b.Op == token.NEQ) && w.m.isZero(b.X):
-				f = b.Y
-			default:
-				continue
-			}
-			if v := w.fieldValue(f); v != nil && w.m.zeroByDefault(v) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// fieldValue returns the field e reads, directly or through a local
-// variable assigned only that field (max := c.conf.Retry.Max), or nil.
-func (w *loopWalk) fieldValue(e ast.Expr) *types.Var {
-	e = ast.Unparen(e)
-	if id, ok := e.(*ast.Ident); ok {
-		o := w.m.info.Uses[id]
-		if o == nil || !local(o) {
-			return nil
-		}
-		defs := w.di.defs[o]
-		if len(defs) != 1 || defs[0].tuple >= 0 || defs[0].rhs == nil {
-			return nil
-		}
-		e = ast.Unparen(defs[0].rhs)
-	}
-	return w.m.fieldOf(e)
 }
 
 // succeedsPast reports whether exit x of a recursion retry (jumps.go) is

@@ -17,16 +17,16 @@ import (
 
 // fieldCounter returns the field that e counts in: x.F where x is a local
 // variable and F an integer field, or nil.
-func (w *loopWalk) fieldCounter(e ast.Expr) types.Object {
+func (r *condReader) fieldCounter(e ast.Expr) types.Object {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok {
 		return nil
 	}
-	base := w.obj(sel.X)
+	base := r.obj(sel.X)
 	if base == nil || !local(base) {
 		return nil
 	}
-	f, ok := w.m.info.Uses[sel.Sel].(*types.Var)
+	f, ok := r.m.info.Uses[sel.Sel].(*types.Var)
 	if !ok || !f.IsField() || !isInteger(f.Type()) {
 		return nil
 	}
@@ -36,15 +36,15 @@ func (w *loopWalk) fieldCounter(e ast.Expr) types.Object {
 // countsDownIn records, for a call x.M() on a local x whose method M (of
 // this package, pointer receiver) decrements a field of its receiver, that
 // field as a counter counting down.
-func (w *loopWalk) countsDownIn(call *ast.CallExpr) {
+func (r *condReader) countsDownIn(call *ast.CallExpr) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
 	}
-	if base := w.obj(sel.X); base == nil || !local(base) {
+	if base := r.obj(sel.X); base == nil || !local(base) {
 		return
 	}
-	fn, ok := w.m.info.Uses[sel.Sel].(*types.Func)
+	fn, ok := r.m.info.Uses[sel.Sel].(*types.Func)
 	if !ok {
 		return
 	}
@@ -55,12 +55,12 @@ func (w *loopWalk) countsDownIn(call *ast.CallExpr) {
 	if _, ok := recv.Type().(*types.Pointer); !ok {
 		return // a value receiver decrements a copy
 	}
-	fd := w.m.funcs[fn.Origin()]
+	fd := r.m.funcs[fn.Origin()]
 	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
 		return
 	}
-	r := w.m.info.Defs[fd.Recv.List[0].Names[0]]
-	if r == nil {
+	rv := r.m.info.Defs[fd.Recv.List[0].Names[0]]
+	if rv == nil {
 		return
 	}
 	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
@@ -76,10 +76,10 @@ func (w *loopWalk) countsDownIn(call *ast.CallExpr) {
 			}
 		}
 		if s, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-			if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && w.m.info.Uses[id] == r {
-				if f, ok := w.m.info.Uses[s.Sel].(*types.Var); ok && f.IsField() && isInteger(f.Type()) {
-					w.counts[f] = true
-					w.down[f] = true
+			if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && r.m.info.Uses[id] == rv {
+				if f, ok := r.m.info.Uses[s.Sel].(*types.Var); ok && f.IsField() && isInteger(f.Type()) {
+					r.counts[f] = true
+					r.down[f] = true
 				}
 			}
 		}
