@@ -428,6 +428,97 @@ func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	return true
 }
 
+// StatusInPlace rejects an attempt whose every failure leaves the loop
+// (its error's nil test never leads to the next pass) and whose next pass
+// is decided by its other results read in place: a comparison
+// (resp.StatusCode != 200), or a predicate given only what was read of
+// them (transientCode(resp.StatusCode)), not the response or the error
+// itself (shouldRetry(resp), Datadog's CallAPI). A loop that gives up on
+// every transport error and repeats until the status is right is more
+// often a poll for a result than a retry (docs/architecture.md, Loops);
+// retrystatus reads the statuses it repeats on by itself.
+func StatusInPlace(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ResultTest && a.Test != flow.Predicate {
+		return false
+	}
+	if ex, ok := a.If.Cond.(*ssa.Extract); ok {
+		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			return false // a typed failure reply, as PollForState
+		}
+	}
+	if repeats, found := l.RepeatsOnFailure(a.Call); !found || repeats {
+		return false
+	}
+	return !predicateOnResult(c, l, a.Call)
+}
+
+// predicateOnResult reports whether a branch of l tests a bool-returning
+// call (or its negation) given, as it is, a result of call that is its
+// error or a response (Knowledge.Response): shouldRetry(resp).
+func predicateOnResult(c *Context, l *flow.Loop, call *ssa.Call) bool {
+	tup, ok := call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	var uses []ssa.Instruction
+	for _, r := range *call.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || (ex.Index != tup.Len()-1 && (c.Know.Response == nil || !c.Know.Response(ex.Type()))) {
+			continue
+		}
+		uses = append(uses, *ex.Referrers()...)
+		for _, u := range *ex.Referrers() {
+			if mi, ok := u.(*ssa.MakeInterface); ok {
+				uses = append(uses, *mi.Referrers()...)
+			}
+		}
+	}
+	for _, u := range uses {
+		pred, ok := u.(*ssa.Call)
+		if !ok || pred.Block() == nil || !l.Contains(pred.Block()) {
+			continue
+		}
+		if staticIs(pred.Common(), "errors.Is", "errors.As") {
+			continue // holds only for an error
+		}
+		// the call's bool result, alone or beside others (d, again :=
+		// backoffFor(res, n))
+		vals := []ssa.Value{pred}
+		if _, ok := pred.Type().(*types.Tuple); ok {
+			vals = nil
+			for _, r := range *pred.Referrers() {
+				if ex, ok := r.(*ssa.Extract); ok {
+					vals = append(vals, ex)
+				}
+			}
+		}
+		for _, v := range vals {
+			if t, ok := v.Type().Underlying().(*types.Basic); ok && t.Kind() == types.Bool && branches(l, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// branches reports whether v, or its negation, is the condition of a
+// branch of l.
+func branches(l *flow.Loop, v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.If:
+			if l.Contains(r.Block()) {
+				return true
+			}
+		case *ssa.UnOp:
+			if r.Op == token.NOT && branches(l, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // PredicateMustWait rejects an attempt decided by anything but a nil test
 // of its error (a predicate, a bool result, a comparison on a result, an
 // errors.Is) when the pass does not wait before the attempt is made
@@ -497,11 +588,13 @@ func holdsCall(b *ssa.BasicBlock) bool {
 // Nested rejects an attempt of a loop held by another loop (or, for a
 // yield closure, the loop around its range statement) that retries the
 // same call: the outer loop is the retry, the inner one a step of it (a
-// label a goto jumps back to, inside a counted loop).
+// label a goto jumps back to, inside a counted loop). An outer loop that
+// retries what the inner loop ended with (its decision past the inner
+// loop) retries the inner retry: both are retries (nestedretry).
 func Nested(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	for o := c.Pkg.Outer(l); o != nil; o = c.Pkg.Outer(o) {
 		for _, oa := range o.Attempts() {
-			if oa.Call == a.Call && !oa.OnSuccess {
+			if oa.Call == a.Call && !oa.OnSuccess && l.Contains(oa.If.Block()) {
 				return true
 			}
 		}

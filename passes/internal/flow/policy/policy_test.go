@@ -172,6 +172,12 @@ func TestPollForState(t *testing.T) {
 	check(t, policy.PollForState, map[string]bool{"pollState": true, "predicateWaits": false, "failureReply": false, "retry": false})
 }
 
+func TestStatusInPlace(t *testing.T) {
+	check(t, policy.StatusInPlace, map[string]bool{
+		"statusInPlace": true, "statusHelper": true, "statusInCondition": true, "statusThenPredicate": false, "predicateWaits": false, "statusAndFailure": false, "retry": false,
+	})
+}
+
 func TestPredicateMustWait(t *testing.T) {
 	check(t, policy.PredicateMustWait, map[string]bool{"predicateNoWait": true, "predicateWaits": false, "counts": false})
 }
@@ -191,9 +197,9 @@ func TestFailureLeavesPass(t *testing.T) {
 }
 
 func TestNested(t *testing.T) {
-	check(t, policy.Nested, map[string]bool{"nested": true, "retry": false})
+	check(t, policy.Nested, map[string]bool{"nested": true, "retry": false, "nestedRetry": false})
 	// the outer loop's attempt is not nested
-	checkOuter(t, policy.Nested, map[string]bool{"nested": false})
+	checkOuter(t, policy.Nested, map[string]bool{"nested": false, "nestedRetry": false})
 }
 
 // TestJudge checks that Judge keeps the retries and names the first
@@ -206,6 +212,8 @@ func TestJudge(t *testing.T) {
 		"nextItem": "next-item", "neitherWaitsNorCounts": "waits-or-counts", "pollState": "poll-for-state",
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
+		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
+		"nestedRetry": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -222,7 +230,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.All()) != 15 {
+	if len(policy.All()) != 16 {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }
