@@ -122,8 +122,9 @@ func isErrno(v ssa.Value) bool {
 }
 
 // NextItem rejects an attempt whose call works on another item each pass:
-// one of its operands (the function value called among them, and the
-// elements and fields of a composite literal the pass builds) is an
+// one of its operands (the function value called among them, the
+// elements and fields of a composite literal the pass builds, and the
+// arguments of a call whose result it is) is an
 // element the loop ranges over (a slice, array
 // or map element, a channel or select receive), or a value the loop's
 // header takes from a call each pass (b = next(b)) or advances by anything
@@ -195,6 +196,19 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			}
 		case *ssa.Slice:
 			return item(v.X, depth+1)
+		case *ssa.Call:
+			// a value the pass builds from the item: a request made for
+			// the ranged URL (http.NewRequest(ctx, "GET", u, nil)), a
+			// decoder of its content (json.NewDecoder(bytes.NewReader(e.Content)))
+			if v == a.Call {
+				return false
+			}
+			for _, arg := range v.Call.Args {
+				if item(arg, depth+1) {
+					return true
+				}
+			}
+			return false
 		case *ssa.Phi:
 			if v.Block() != l.Header {
 				return false
@@ -532,11 +546,61 @@ func PredicateMustWait(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 // wait lies between a failure and the attempt's next call. Neither
 // waiting nor counting is more often a read loop than a retry. A cycle of
 // the call graph must wait: a call of itself with no wait is a walk.
+//
+// A loop that waits before it makes the call again after a failed result
+// (a branch on a result beside the error: resp.StatusCode == 404) waits,
+// though its transport errors come round at once: a retry.
 func WaitsOrCounts(c *Context, l *flow.Loop, a *flow.Attempt) bool {
-	if c.WaitsAgain(l, a) {
+	if c.WaitsAgain(l, a) || c.waitsOnResult(l, a) {
 		return false
 	}
 	return l.Site() != nil || len(l.Bounds) == 0
+}
+
+// waitsOnResult reports whether a pass waits before a's call again on
+// the way from an edge, leading to the next pass, of a branch of l that
+// reads a result of the call beside its error (through fields, loads and
+// operators).
+func (c *Context) waitsOnResult(l *flow.Loop, a *flow.Attempt) bool {
+	tup, ok := a.Call.Type().(*types.Tuple)
+	if !ok || l.Site() != nil {
+		return false
+	}
+	var work []ssa.Value
+	seen := make(map[ssa.Value]bool)
+	for _, r := range *a.Call.Referrers() {
+		if ex, ok := r.(*ssa.Extract); ok && ex.Index < tup.Len()-1 {
+			work = append(work, ex)
+		}
+	}
+	for len(work) > 0 && len(seen) < 64 {
+		v := work[0]
+		work = work[1:]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		for _, r := range *v.Referrers() {
+			if r.Block() == nil || !l.Contains(r.Block()) {
+				continue
+			}
+			switch r := r.(type) {
+			case *ssa.If:
+				b := r.Block()
+				for _, s := range b.Succs {
+					e := flow.Edge{From: b, To: s}
+					again := *a
+					again.Again = e
+					if l.Repeats(e) && c.WaitsAgain(l, &again) {
+						return true
+					}
+				}
+			case *ssa.FieldAddr, *ssa.Field, *ssa.UnOp, *ssa.BinOp:
+				work = append(work, r.(ssa.Value))
+			}
+		}
+	}
+	return false
 }
 
 // FailureLeavesPass rejects the attempt of a call-graph cycle whose

@@ -154,7 +154,7 @@ func TestEINTR(t *testing.T) {
 
 func TestNextItem(t *testing.T) {
 	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false,
-		"nextFunc": true, "itemInSlice": true, "sameSlice": false,
+		"nextFunc": true, "itemInSlice": true, "sameSlice": false, "requestPerItem": true, "requestAgain": false,
 	})
 }
 
@@ -189,6 +189,7 @@ func TestPredicateInScope(t *testing.T) {
 func TestWaitsOrCounts(t *testing.T) {
 	check(t, policy.WaitsOrCounts, map[string]bool{
 		"neitherWaitsNorCounts": true, "resetOnly": true, "counts": false, "retry": false, "timerHelper": false,
+		"resultWaits": false, "resultHot": true,
 	})
 }
 
@@ -213,7 +214,7 @@ func TestJudge(t *testing.T) {
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
-		"nestedRetry": "",
+		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)

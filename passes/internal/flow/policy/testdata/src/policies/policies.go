@@ -574,3 +574,58 @@ func nestedRetry() error {
 	}
 	return err
 }
+
+// transport errors come round at once, a failed result waits: a retry
+func resultWaits() {
+	for {
+		res, err := get()
+		if err == nil && res.StatusCode == 404 {
+			time.Sleep(time.Second)
+			continue
+		}
+		if err == nil {
+			return
+		}
+	}
+}
+
+// the result is tested, but nothing waits: neither waits nor counts
+func resultHot() {
+	for {
+		res, err := get()
+		if err == nil && res.StatusCode == 404 {
+			process()
+			continue
+		}
+		if err == nil {
+			return
+		}
+	}
+}
+
+type request struct{ url string }
+
+func newRequest(url string) *request { return &request{url} }
+func do(r *request) error            { return nil }
+
+// a request built from the ranged element: the next item
+func requestPerItem(urls []string) {
+	for _, u := range urls {
+		if err := do(newRequest(u)); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// a request built from the same URL each pass: a retry
+func requestAgain(url string) {
+	for i := 0; i < 3; i++ {
+		if err := do(newRequest(url)); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
