@@ -79,7 +79,13 @@ func (l *Loop) Attempts() []*Attempt {
 	for _, b := range l.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || !Fallible(call) || call == l.site || l.innerAttempt(call) {
+			if !ok || !Fallible(call) || call == l.site {
+				continue
+			}
+			if in := l.innerAttempt(call); in != nil {
+				if a := l.afterInner(in, call); a != nil {
+					out = append(out, a)
+				}
 				continue
 			}
 			if a := l.attempt(call); a != nil {
@@ -95,10 +101,11 @@ func (l *Loop) Attempts() []*Attempt {
 // l's only through that loop's entry, once the inner loop ends (a scan
 // that skips what it cannot decode, inside a loop that reconnects). A
 // failure that also goes straight to l's next pass (a labelled continue,
-// a goto to a label inside l) is l's attempt too.
-func (l *Loop) innerAttempt(call *ssa.Call) bool {
+// a goto to a label inside l) is l's attempt too. It returns that loop,
+// nil when call is no inner loop's attempt.
+func (l *Loop) innerAttempt(call *ssa.Call) *Loop {
 	if l.forest == nil {
-		return false
+		return nil
 	}
 	for in := l.forest.Of(call.Block()); in != nil && in != l; in = in.Parent {
 		a := in.attempt(call)
@@ -107,19 +114,102 @@ func (l *Loop) innerAttempt(call *ssa.Call) bool {
 		}
 		entry := func(b *ssa.BasicBlock) bool { return slices.Contains(in.Entries, b) }
 		if !l.RepeatsAvoiding(a.Again, entry) {
-			return true
+			return in
 		}
 	}
-	return false
+	return nil
+}
+
+// afterInner returns l's attempt of call, the attempt of the inner loop
+// in, when l retries what the inner loop ended with: the error, carried
+// out of in by the phis it flows into, is compared with nil in l past in,
+// and its failure edge there leads to l's next pass (a retry loop inside
+// a retry loop; nestedretry reads both). nil when l does not test it.
+func (l *Loop) afterInner(in *Loop, call *ssa.Call) *Attempt {
+	var first *ssa.If
+	var isNil bool
+	for _, v := range phisOf(ErrorResult(call)) {
+		for _, r := range *v.Referrers() {
+			cmp, ok := r.(*ssa.BinOp)
+			if !ok || !nilCompare(cmp) {
+				continue
+			}
+			for _, u := range *cmp.Referrers() {
+				ifi, ok := u.(*ssa.If)
+				if !ok || !l.Contains(ifi.Block()) || in.Contains(ifi.Block()) {
+					continue
+				}
+				switch {
+				case first == nil || ifi.Block().Dominates(first.Block()):
+					first, isNil = ifi, cmp.Op == token.EQL
+				case !first.Block().Dominates(ifi.Block()):
+					return nil // tests that do not dominate one another
+				}
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	b := first.Block()
+	fail, ok := Edge{b, b.Succs[0]}, Edge{b, b.Succs[1]}
+	if isNil {
+		fail, ok = ok, fail
+	}
+	if !l.Repeats(fail) {
+		return nil
+	}
+	return &Attempt{Call: call, Test: ErrNil, If: first, Again: fail, Leave: ok}
 }
 
 func (l *Loop) attempt(call *ssa.Call) *Attempt {
 	if fail, ok, found := Outcome(call); found {
-		if l.Repeats(fail) {
+		if l.repeats(fail, nil, successes(call, fail)) { // RepeatsOnFailure
 			return &Attempt{Call: call, Test: ErrNil, If: last(fail.From).(*ssa.If), Again: fail, Leave: ok}
 		}
 	}
 	return l.decision(call)
+}
+
+// RepeatsOnFailure reports whether a pass in which call fails can go on to
+// the loop's next pass: Repeats from the failure edge of its error's nil
+// test (Outcome), past which the later nil tests of the same error take
+// their failure edge. found is false when Outcome finds no test.
+func (l *Loop) RepeatsOnFailure(call *ssa.Call) (repeats, found bool) {
+	fail, _, found := Outcome(call)
+	if !found {
+		return false, false
+	}
+	return l.repeats(fail, nil, successes(call, fail)), true
+}
+
+// successes returns a test of the edges a failure of call does not take
+// past fail: the success edges of the later comparisons of the same error
+// value with nil (if err == nil && ... { continue }; if err != nil {
+// return }: the failure returns).
+func successes(call *ssa.Call, fail Edge) func(Edge) bool {
+	ok := make(map[Edge]bool)
+	for _, v := range errValues(ErrorResult(call)) {
+		for _, r := range *v.Referrers() {
+			cmp, isCmp := r.(*ssa.BinOp)
+			if !isCmp || !nilCompare(cmp) {
+				continue
+			}
+			for _, u := range *cmp.Referrers() {
+				ifi, isIf := u.(*ssa.If)
+				if !isIf || ifi.Block() == fail.From {
+					continue
+				}
+				b := ifi.Block()
+				if cmp.Op == token.EQL {
+					ok[Edge{b, b.Succs[0]}] = true
+				} else {
+					ok[Edge{b, b.Succs[1]}] = true
+				}
+			}
+		}
+	}
+	return func(e Edge) bool { return ok[e] }
 }
 
 // taint is how a value depends on an attempt's results.

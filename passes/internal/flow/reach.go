@@ -16,6 +16,12 @@ func (l *Loop) Repeats(e Edge) bool { return l.RepeatsAvoiding(e, nil) }
 // RepeatsAvoiding is Repeats over the paths that pass through no block
 // avoid holds (avoid may be nil).
 func (l *Loop) RepeatsAvoiding(e Edge, avoid func(*ssa.BasicBlock) bool) bool {
+	return l.repeats(e, avoid, nil)
+}
+
+// repeats is RepeatsAvoiding that also takes no edge skip holds (skip may
+// be nil).
+func (l *Loop) repeats(e Edge, avoid func(*ssa.BasicBlock) bool, skip func(Edge) bool) bool {
 	if l.IsBack(e) {
 		return true
 	}
@@ -35,7 +41,7 @@ func (l *Loop) RepeatsAvoiding(e Edge, avoid func(*ssa.BasicBlock) bool) bool {
 			return true
 		}
 		for _, s := range b.Succs {
-			if slices.Contains(l.blocked, Edge{b, s}) {
+			if slices.Contains(l.blocked, Edge{b, s}) || (skip != nil && skip(Edge{b, s})) {
 				continue
 			}
 			if l.IsBack(Edge{b, s}) {
@@ -95,12 +101,7 @@ func Outcome(call *ssa.Call) (fail, ok Edge, found bool) {
 	if errv == nil {
 		return Edge{}, Edge{}, false
 	}
-	direct := []ssa.Value{errv}
-	for _, r := range *errv.Referrers() {
-		if st, isStore := r.(*ssa.Store); isStore && st.Val == errv {
-			direct = append(direct, loadsAfter(st)...)
-		}
-	}
+	direct := errValues(errv)
 	first, isNil, ambiguous := nilTest(direct)
 	if first == nil && !ambiguous {
 		first, isNil, ambiguous = nilTest(phisOf(errv))
@@ -114,6 +115,18 @@ func Outcome(call *ssa.Call) (fail, ok Edge, found bool) {
 		return f, t, true
 	}
 	return t, f, true
+}
+
+// errValues returns the values that are call's error result errv: errv,
+// and its loads from a cell it is stored in, in the same block.
+func errValues(errv ssa.Value) []ssa.Value {
+	direct := []ssa.Value{errv}
+	for _, r := range *errv.Referrers() {
+		if st, isStore := r.(*ssa.Store); isStore && st.Val == errv {
+			direct = append(direct, loadsAfter(st)...)
+		}
+	}
+	return direct
 }
 
 // nilTest returns the If that first compares one of vals with nil (its

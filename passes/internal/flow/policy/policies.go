@@ -122,8 +122,9 @@ func isErrno(v ssa.Value) bool {
 }
 
 // NextItem rejects an attempt whose call works on another item each pass:
-// one of its operands (the function value called among them, and the
-// elements and fields of a composite literal the pass builds) is an
+// one of its operands (the function value called among them, the
+// elements and fields of a composite literal the pass builds, and the
+// arguments of a call whose result it is) is an
 // element the loop ranges over (a slice, array
 // or map element, a channel or select receive), or a value the loop's
 // header takes from a call each pass (b = next(b)) or advances by anything
@@ -195,6 +196,19 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			}
 		case *ssa.Slice:
 			return item(v.X, depth+1)
+		case *ssa.Call:
+			// a value the pass builds from the item: a request made for
+			// the ranged URL (http.NewRequest(ctx, "GET", u, nil)), a
+			// decoder of its content (json.NewDecoder(bytes.NewReader(e.Content)))
+			if v == a.Call {
+				return false
+			}
+			for _, arg := range v.Call.Args {
+				if item(arg, depth+1) {
+					return true
+				}
+			}
+			return false
 		case *ssa.Phi:
 			if v.Block() != l.Header {
 				return false
@@ -492,6 +506,97 @@ func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	return true
 }
 
+// StatusInPlace rejects an attempt whose every failure leaves the loop
+// (its error's nil test never leads to the next pass) and whose next pass
+// is decided by its other results read in place: a comparison
+// (resp.StatusCode != 200), or a predicate given only what was read of
+// them (transientCode(resp.StatusCode)), not the response or the error
+// itself (shouldRetry(resp), Datadog's CallAPI). A loop that gives up on
+// every transport error and repeats until the status is right is more
+// often a poll for a result than a retry (docs/architecture.md, Loops);
+// retrystatus reads the statuses it repeats on by itself.
+func StatusInPlace(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ResultTest && a.Test != flow.Predicate {
+		return false
+	}
+	if ex, ok := a.If.Cond.(*ssa.Extract); ok {
+		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
+			return false // a typed failure reply, as PollForState
+		}
+	}
+	if repeats, found := l.RepeatsOnFailure(a.Call); !found || repeats {
+		return false
+	}
+	return !predicateOnResult(c, l, a.Call)
+}
+
+// predicateOnResult reports whether a branch of l tests a bool-returning
+// call (or its negation) given, as it is, a result of call that is its
+// error or a response (Knowledge.Response): shouldRetry(resp).
+func predicateOnResult(c *Context, l *flow.Loop, call *ssa.Call) bool {
+	tup, ok := call.Type().(*types.Tuple)
+	if !ok {
+		return false
+	}
+	var uses []ssa.Instruction
+	for _, r := range *call.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || (ex.Index != tup.Len()-1 && (c.Know.Response == nil || !c.Know.Response(ex.Type()))) {
+			continue
+		}
+		uses = append(uses, *ex.Referrers()...)
+		for _, u := range *ex.Referrers() {
+			if mi, ok := u.(*ssa.MakeInterface); ok {
+				uses = append(uses, *mi.Referrers()...)
+			}
+		}
+	}
+	for _, u := range uses {
+		pred, ok := u.(*ssa.Call)
+		if !ok || pred.Block() == nil || !l.Contains(pred.Block()) {
+			continue
+		}
+		if staticIs(pred.Common(), "errors.Is", "errors.As") {
+			continue // holds only for an error
+		}
+		// the call's bool result, alone or beside others (d, again :=
+		// backoffFor(res, n))
+		vals := []ssa.Value{pred}
+		if _, ok := pred.Type().(*types.Tuple); ok {
+			vals = nil
+			for _, r := range *pred.Referrers() {
+				if ex, ok := r.(*ssa.Extract); ok {
+					vals = append(vals, ex)
+				}
+			}
+		}
+		for _, v := range vals {
+			if t, ok := v.Type().Underlying().(*types.Basic); ok && t.Kind() == types.Bool && branches(l, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// branches reports whether v, or its negation, is the condition of a
+// branch of l.
+func branches(l *flow.Loop, v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.If:
+			if l.Contains(r.Block()) {
+				return true
+			}
+		case *ssa.UnOp:
+			if r.Op == token.NOT && branches(l, r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // PredicateMustWait rejects an attempt decided by anything but a nil test
 // of its error (a predicate, a bool result, a comparison on a result, an
 // errors.Is) when the pass does not wait before the attempt is made
@@ -505,11 +610,61 @@ func PredicateMustWait(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 // wait lies between a failure and the attempt's next call. Neither
 // waiting nor counting is more often a read loop than a retry. A cycle of
 // the call graph must wait: a call of itself with no wait is a walk.
+//
+// A loop that waits before it makes the call again after a failed result
+// (a branch on a result beside the error: resp.StatusCode == 404) waits,
+// though its transport errors come round at once: a retry.
 func WaitsOrCounts(c *Context, l *flow.Loop, a *flow.Attempt) bool {
-	if c.WaitsAgain(l, a) {
+	if c.WaitsAgain(l, a) || c.waitsOnResult(l, a) {
 		return false
 	}
 	return l.Site() != nil || len(l.Bounds) == 0
+}
+
+// waitsOnResult reports whether a pass waits before a's call again on
+// the way from an edge, leading to the next pass, of a branch of l that
+// reads a result of the call beside its error (through fields, loads and
+// operators).
+func (c *Context) waitsOnResult(l *flow.Loop, a *flow.Attempt) bool {
+	tup, ok := a.Call.Type().(*types.Tuple)
+	if !ok || l.Site() != nil {
+		return false
+	}
+	var work []ssa.Value
+	seen := make(map[ssa.Value]bool)
+	for _, r := range *a.Call.Referrers() {
+		if ex, ok := r.(*ssa.Extract); ok && ex.Index < tup.Len()-1 {
+			work = append(work, ex)
+		}
+	}
+	for len(work) > 0 && len(seen) < 64 {
+		v := work[0]
+		work = work[1:]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		for _, r := range *v.Referrers() {
+			if r.Block() == nil || !l.Contains(r.Block()) {
+				continue
+			}
+			switch r := r.(type) {
+			case *ssa.If:
+				b := r.Block()
+				for _, s := range b.Succs {
+					e := flow.Edge{From: b, To: s}
+					again := *a
+					again.Again = e
+					if l.Repeats(e) && c.WaitsAgain(l, &again) {
+						return true
+					}
+				}
+			case *ssa.FieldAddr, *ssa.Field, *ssa.UnOp, *ssa.BinOp:
+				work = append(work, r.(ssa.Value))
+			}
+		}
+	}
+	return false
 }
 
 // FailureLeavesPass rejects the attempt of a call-graph cycle whose
@@ -561,11 +716,13 @@ func holdsCall(b *ssa.BasicBlock) bool {
 // Nested rejects an attempt of a loop held by another loop (or, for a
 // yield closure, the loop around its range statement) that retries the
 // same call: the outer loop is the retry, the inner one a step of it (a
-// label a goto jumps back to, inside a counted loop).
+// label a goto jumps back to, inside a counted loop). An outer loop that
+// retries what the inner loop ended with (its decision past the inner
+// loop) retries the inner retry: both are retries (nestedretry).
 func Nested(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	for o := c.Pkg.Outer(l); o != nil; o = c.Pkg.Outer(o) {
 		for _, oa := range o.Attempts() {
-			if oa.Call == a.Call && !oa.OnSuccess {
+			if oa.Call == a.Call && !oa.OnSuccess && l.Contains(oa.If.Block()) {
 				return true
 			}
 		}

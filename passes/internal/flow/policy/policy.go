@@ -70,6 +70,7 @@ func All() []Policy {
 		{"poll-for-state", PollForState},
 		{"predicate-must-wait", PredicateMustWait},
 		{"predicate-in-scope", PredicateInScope},
+		{"status-in-place", StatusInPlace},
 		{"waits-or-counts", WaitsOrCounts},
 		{"failure-leaves-pass", FailureLeavesPass},
 		{"nested", Nested},

@@ -154,7 +154,7 @@ func TestEINTR(t *testing.T) {
 
 func TestNextItem(t *testing.T) {
 	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false,
-		"nextFunc": true, "itemInSlice": true, "sameSlice": false,
+		"nextFunc": true, "itemInSlice": true, "sameSlice": false, "requestPerItem": true, "requestAgain": false,
 	})
 }
 
@@ -176,6 +176,12 @@ func TestPollForState(t *testing.T) {
 	})
 }
 
+func TestStatusInPlace(t *testing.T) {
+	check(t, policy.StatusInPlace, map[string]bool{
+		"statusInPlace": true, "statusHelper": true, "statusInCondition": true, "statusThenPredicate": false, "predicateWaits": false, "statusAndFailure": false, "retry": false,
+	})
+}
+
 func TestPredicateMustWait(t *testing.T) {
 	check(t, policy.PredicateMustWait, map[string]bool{"predicateNoWait": true, "predicateWaits": false, "counts": false})
 }
@@ -187,6 +193,7 @@ func TestPredicateInScope(t *testing.T) {
 func TestWaitsOrCounts(t *testing.T) {
 	check(t, policy.WaitsOrCounts, map[string]bool{
 		"neitherWaitsNorCounts": true, "resetOnly": true, "counts": false, "retry": false, "timerHelper": false,
+		"resultWaits": false, "resultHot": true,
 	})
 }
 
@@ -195,9 +202,9 @@ func TestFailureLeavesPass(t *testing.T) {
 }
 
 func TestNested(t *testing.T) {
-	check(t, policy.Nested, map[string]bool{"nested": true, "retry": false})
+	check(t, policy.Nested, map[string]bool{"nested": true, "retry": false, "nestedRetry": false})
 	// the outer loop's attempt is not nested
-	checkOuter(t, policy.Nested, map[string]bool{"nested": false})
+	checkOuter(t, policy.Nested, map[string]bool{"nested": false, "nestedRetry": false})
 }
 
 // TestJudge checks that Judge keeps the retries and names the first
@@ -212,6 +219,8 @@ func TestJudge(t *testing.T) {
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
 		"replyError": "", "replyErrorNil": "", "statePredicate": "poll-for-state", "readPartitions": "", "readLines": "reads-input",
 		"setDeadline": "reads-input",
+		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
+		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -228,7 +237,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.All()) != 15 {
+	if len(policy.All()) != 16 {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }

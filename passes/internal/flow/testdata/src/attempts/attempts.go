@@ -125,6 +125,42 @@ func inner() {
 	}
 }
 
+// the outer loop retries what the inner retry ended with: both retry op
+func nestedRetry() error {
+	var err error
+	for n := 0; n < 3; n++ { // want `loop natural for attempts=\[attempts.op:err-nil\]`
+		for i := 0; i < 5; i++ { // want `loop natural for attempts=\[attempts.op:err-nil\]`
+			if err = op(); err == nil {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// the inner retry's failure leaves the outer loop: op is the inner's alone
+func nestedGivesUp() error {
+	var err error
+	for n := 0; n < 3; n++ { // want `loop natural for attempts=\[\]`
+		for i := 0; i < 5; i++ { // want `loop natural for attempts=\[attempts.op:err-nil\]`
+			if err = op(); err == nil {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		if err != nil {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return nil
+}
+
 // no attempt: the call's result decides nothing
 func ignored() {
 	for i := 0; i < 3; i++ { // want `loop natural for attempts=\[\]`

@@ -196,13 +196,95 @@ func predicateNoWait() {
 	}
 }
 
+func retryable(res *response) bool { return res.StatusCode >= 500 }
+func transient(code int) bool      { return code >= 500 }
+
+// a predicate given the response: the generated SDKs' retry (Datadog's
+// CallAPI)
 func predicateWaits() {
 	for {
 		res, err := get()
 		if err != nil {
 			return
 		}
-		if res.StatusCode < 500 {
+		if !retryable(res) {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// gives up on every error and compares the status in place: a poll until
+// the status is right, not a retry of the model's
+func statusInPlace() {
+	for i := 0; i < 3; i++ {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode == 409 {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// the status read in place and given to a helper: as statusInPlace
+func statusHelper() {
+	for i := 0; i < 3; i++ {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if transient(res.StatusCode) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// the status compared in the loop's condition
+func statusInCondition() {
+	var res *response
+	var err error
+	for i := 0; i < 3 && (res == nil || res.StatusCode >= 500); i++ {
+		res, err = get()
+		if err == nil && res.StatusCode == 404 {
+			process()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// the status compared, then the response given to a predicate: the
+// predicate decides, a retry
+func statusThenPredicate() {
+	for i := 0; i < 3; i++ {
+		res, err := get()
+		if err != nil {
+			return
+		}
+		if res.StatusCode != 200 && retryable(res) {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// its failures are retried too: a retry
+func statusAndFailure() {
+	for i := 0; i < 3; i++ {
+		res, err := get()
+		if err == nil && res.StatusCode == 409 {
+			time.Sleep(time.Second)
+			continue
+		}
+		if err == nil {
 			return
 		}
 		time.Sleep(time.Second)
@@ -471,6 +553,80 @@ func streamLoop() {
 				break
 			}
 		}
+	}
+}
+
+// the outer loop retries what the inner retry ended with: the inner loop
+// is a retry of its own, not a step of the outer's
+func nestedRetry() error {
+	var err error
+	for n := 0; n < 3; n++ {
+		for i := 0; i < 5; i++ {
+			if err = op(); err == nil {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// transport errors come round at once, a failed result waits: a retry
+func resultWaits() {
+	for {
+		res, err := get()
+		if err == nil && res.StatusCode == 404 {
+			time.Sleep(time.Second)
+			continue
+		}
+		if err == nil {
+			return
+		}
+	}
+}
+
+// the result is tested, but nothing waits: neither waits nor counts
+func resultHot() {
+	for {
+		res, err := get()
+		if err == nil && res.StatusCode == 404 {
+			process()
+			continue
+		}
+		if err == nil {
+			return
+		}
+	}
+}
+
+type request struct{ url string }
+
+func newRequest(url string) *request { return &request{url} }
+func do(r *request) error            { return nil }
+
+// a request built from the ranged element: the next item
+func requestPerItem(urls []string) {
+	for _, u := range urls {
+		if err := do(newRequest(u)); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
+	}
+}
+
+// a request built from the same URL each pass: a retry
+func requestAgain(url string) {
+	for i := 0; i < 3; i++ {
+		if err := do(newRequest(url)); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		return
 	}
 }
 
