@@ -514,7 +514,8 @@ func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 // itself (shouldRetry(resp), Datadog's CallAPI). A loop that gives up on
 // every transport error and repeats until the status is right is more
 // often a poll for a result than a retry (docs/architecture.md, Loops);
-// retrystatus reads the statuses it repeats on by itself.
+// retrystatus reads the statuses it repeats on by itself. An error the
+// result carries (a reply's error code) is a failed result, not a status.
 func StatusInPlace(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	if a.Test != flow.ResultTest && a.Test != flow.Predicate {
 		return false
@@ -523,6 +524,9 @@ func StatusInPlace(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 		if _, ok := ex.Tuple.(*ssa.TypeAssert); ok {
 			return false // a typed failure reply, as PollForState
 		}
+	}
+	if readsError(a) {
+		return false // the reply's own error is a failed result, as PollForState
 	}
 	if repeats, found := l.RepeatsOnFailure(a.Call); !found || repeats {
 		return false
