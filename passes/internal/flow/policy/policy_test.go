@@ -218,7 +218,7 @@ func TestJudge(t *testing.T) {
 		"predicateNoWait": "predicate-must-wait", "failureReply": "",
 		"readFrames": "reads-input", "dialLoop": "", "worker": "takes-next-item", "untilFlag": "",
 		"replyError": "", "replyErrorNil": "", "statePredicate": "poll-for-state", "readPartitions": "", "readLines": "reads-input",
-		"setDeadline": "reads-input",
+		"setDeadline":   "reads-input",
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
 		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 	} {
