@@ -821,3 +821,32 @@ func mentionsStatus(e ast.Expr) bool {
 	})
 	return found
 }
+
+// settleBounds sets a loop scope's cap and deadline from what its exits
+// gave: the smallest known cap among caps, else unknown when an exit the
+// reader could not read (other) may bound it, else none; a deadline of
+// none with such an exit is unknown, and the caller's context alone is
+// judged by what the callers pass (unboundedCaller). The walk and the
+// engine's scopes both end here.
+func (m *model) settleBounds(s *Scope, caps []Cap, other bool, dl Deadline) {
+	switch {
+	case len(caps) > 0:
+		s.Cap = caps[0]
+		for _, c := range caps[1:] {
+			if c.Kind == CapKnown && (s.Cap.Kind != CapKnown || c.N < s.Cap.N) {
+				s.Cap = c
+			}
+		}
+	case other:
+		s.Cap = Cap{Kind: CapUnknown}
+	default:
+		s.Cap = Cap{Kind: CapNone}
+	}
+	if dl.Kind == DeadlineNone && other {
+		dl = Deadline{Kind: DeadlineUnknown}
+	}
+	if dl.Kind == DeadlineCaller && s.Cap.Kind == CapNone && dl.ctx != nil {
+		dl.Unbounded = m.unboundedCaller(dl.ctx)
+	}
+	s.Deadline = dl
+}

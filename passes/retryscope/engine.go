@@ -698,26 +698,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			caps = append(caps, e.counted(gc, counters[0], first))
 		}
 	}
-	switch {
-	case len(caps) > 0:
-		s.Cap = caps[0]
-		for _, c := range caps[1:] {
-			if c.Kind == CapKnown && (s.Cap.Kind != CapKnown || c.N < s.Cap.N) {
-				s.Cap = c
-			}
-		}
-	case other:
-		s.Cap = Cap{Kind: CapUnknown}
-	default:
-		s.Cap = Cap{Kind: CapNone}
-	}
-	if dl.Kind == DeadlineNone && other {
-		dl = Deadline{Kind: DeadlineUnknown}
-	}
-	if dl.Kind == DeadlineCaller && s.Cap.Kind == CapNone && dl.ctx != nil {
-		dl.Unbounded = e.m.unboundedCaller(dl.ctx)
-	}
-	s.Deadline = dl
+	e.m.settleBounds(s, caps, other, dl)
 }
 
 // othersOnResults reports whether every guard of exit block b from

@@ -1225,26 +1225,7 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 		}
 		s.capGate = g
 	}
-	switch {
-	case len(caps) > 0:
-		s.Cap = caps[0]
-		for _, c := range caps[1:] {
-			if c.Kind == CapKnown && (s.Cap.Kind != CapKnown || c.N < s.Cap.N) {
-				s.Cap = c
-			}
-		}
-	case other:
-		s.Cap = Cap{Kind: CapUnknown}
-	default:
-		s.Cap = Cap{Kind: CapNone}
-	}
-	if dl.Kind == DeadlineNone && other {
-		dl = Deadline{Kind: DeadlineUnknown}
-	}
-	if dl.Kind == DeadlineCaller && s.Cap.Kind == CapNone && dl.ctx != nil {
-		dl.Unbounded = w.m.unboundedCaller(dl.ctx)
-	}
-	s.Deadline = dl
+	w.m.settleBounds(s, caps, other, dl)
 }
 
 // successSide reports whether no pass whose attempt fails and is retried
