@@ -246,3 +246,20 @@ func WriteTree(t testing.TB, files map[string]string) string {
 	}
 	return dir
 }
+
+// Packages returns the names of the test packages of tree (the
+// directories of tree/src), failing t when it cannot read them.
+func Packages(t testing.TB, tree string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(tree, "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			pkgs = append(pkgs, e.Name())
+		}
+	}
+	return pkgs
+}

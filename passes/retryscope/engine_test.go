@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,17 +32,7 @@ func TestEngineLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(tree, "src"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []string
-	for _, e := range entries {
-		if e.IsDir() {
-			pkgs = append(pkgs, e.Name())
-		}
-	}
-	loaded := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, pkgs...)
+	loaded := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, testgopath.Packages(t, tree)...)
 	engineDiff(t, [][]*packages.Package{loaded}, reviewedEngineDiffs)
 }
 

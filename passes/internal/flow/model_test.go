@@ -1,7 +1,6 @@
 package flow_test
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -34,16 +33,7 @@ func TestModelLoops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := os.ReadDir(filepath.Join(tree, "src"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []string
-	for _, e := range entries {
-		if e.IsDir() {
-			pkgs = append(pkgs, e.Name())
-		}
-	}
+	pkgs := testgopath.Packages(t, tree)
 	loaded := testgopath.Load(t, testgopath.Dir(t, tree), packages.LoadAllSyntax, pkgs...)
 	seenReviewed := make(map[string]bool)
 	total := &modeldiff.Report{}
