@@ -55,6 +55,7 @@ type layer struct {
 	client    bool                 // a client that retries by itself
 	attempts  int                  // > 0 known, 0 unknown, -1 none
 	outerOnly bool                 // a loop that never waits, or a job handler: not an inner layer
+	restarts  bool                 // a retry by recursion or rescheduling: its node is the call that starts its next pass, met in its own body
 	job       retryscope.Framework // set for a job handler
 	// allowNested is set on a runtime/retry.Do whose Policy sets
 	// AllowNested: it retries even inside another Do.
@@ -174,10 +175,24 @@ func (c *checker) findLayers() {
 			l.self, _ = c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		}
 		switch n := s.Node.(type) {
-		case *ast.ForStmt:
-			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
-		case *ast.RangeStmt:
-			l.desc, l.end, l.outerOnly = "retry loop", n.For+3, !waits(s)
+		case *ast.ForStmt, *ast.RangeStmt:
+			l.desc, l.end, l.outerOnly = "retry loop", s.Pos+3, !waits(s)
+		case *ast.LabeledStmt:
+			// a goto back to the label
+			l.desc, l.end, l.outerOnly = "retry loop", n.Label.End(), !waits(s)
+		case *ast.CallExpr:
+			if s.Kind == retryscope.Loop {
+				// a recursion or a rescheduling: the call starts the next pass
+				l.desc, l.end, l.outerOnly, l.restarts = "retry loop", n.Fun.End(), !waits(s), true
+				break
+			}
+			l.desc, l.end = s.Name, n.Fun.End()
+			if s.Body == nil && s.Op != nil {
+				l.opExpr = c.opRef(n, s.Op)
+				if l.opExpr == nil {
+					l.op = nil
+				}
+			}
 		case *ast.FuncDecl, *ast.FuncLit:
 			if s.Kind != retryscope.JobHandler || s.Job.Framework.Consumer() {
 				continue // a consumer's broker redelivers on a crash, not on each error
@@ -187,14 +202,6 @@ func (c *checker) findLayers() {
 			l.desc, l.end, l.outerOnly, l.job = s.Name+" "+s.Job.Name, s.Pos+4, true, s.Job.Framework
 			if fd, ok := n.(*ast.FuncDecl); ok {
 				l.end = fd.Name.End()
-			}
-		case *ast.CallExpr:
-			l.desc, l.end = s.Name, n.Fun.End()
-			if s.Body == nil && s.Op != nil {
-				l.opExpr = c.opRef(n, s.Op)
-				if l.opExpr == nil {
-					l.op = nil
-				}
 			}
 		}
 		c.add(l)
@@ -322,7 +329,7 @@ func (c *checker) walk(root ast.Node, visit func(hit)) {
 				visit(c.direct(l))
 			}
 		case *ast.CallExpr:
-			if l := c.layers[n]; l != nil {
+			if l := c.layers[n]; l != nil && !l.restarts {
 				visit(c.direct(l))
 			} else if h, ok := c.callHit(n); ok {
 				visit(h)

@@ -850,3 +850,36 @@ func (m *model) settleBounds(s *Scope, caps []Cap, other bool, dl Deadline) {
 	}
 	s.Deadline = dl
 }
+
+// capGate returns the parameter field that one of the guards of an exit
+// requires to be positive (if opts.attempts > 0 && i >= opts.attempts-1
+// { break }), or nil.
+func (r *condReader) capGate(guards []guard) *paramField {
+	for _, g := range guards {
+		if g.cond == nil || g.neg {
+			continue
+		}
+		for _, c := range conjuncts(g.cond) {
+			if pf := r.m.gateOf(r.fn, c); pf != nil {
+				return pf
+			}
+		}
+	}
+	return nil
+}
+
+// settleGate sets s.capGate when every cap of the loop (gated, one per
+// exit that gave caps) is taken only when the same parameter field is
+// positive, and no range counts the loop.
+func settleGate(s *Scope, gated []*paramField, caps int, ranged bool) {
+	if len(gated) == 0 || len(gated) != caps || ranged {
+		return
+	}
+	g := gated[0]
+	for _, o := range gated[1:] {
+		if o == nil || g == nil || *o != *g {
+			g = nil
+		}
+	}
+	s.capGate = g
+}

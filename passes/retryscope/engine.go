@@ -8,10 +8,12 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/flow"
 	"github.com/idemlint/idemlint/passes/internal/flow/policy"
+	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
 // The loop scopes as the flow engine reads them (issue 46, stage 2b): each
@@ -607,6 +609,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			first = pos
 		}
 	}
+	var gated []*paramField // for each exit that caps, the parameter field it requires positive
 	for _, x := range e.l.Exits {
 		ifi, ok := last(x.From).(*ssa.If)
 		if !ok {
@@ -634,6 +637,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		for _, g := range e.guards(x.From) {
 			gs = append(gs, g.guard)
 		}
+
 		for _, g := range gs {
 			if mentionsStatus(g.cond) {
 				s.Trigger = TriggerStatus
@@ -660,6 +664,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 				break
 			}
 			caps = append(caps, e.counted(c, cond, first))
+			gated = append(gated, r.capGate(gs))
 		case condOther:
 			if region[x.From] {
 				other = true
@@ -670,6 +675,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			// retries by, else the policy's bound is not the loop's
 			if e.policyOnly(x.From) {
 				caps = append(caps, c)
+				gated = append(gated, r.capGate(gs))
 				e.never = true
 			} else if region[x.From] {
 				other = true
@@ -696,8 +702,10 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		if onResults && len(counters) == 1 {
 			_, gc, _ := r.condKind(counters[0], false)
 			caps = append(caps, e.counted(gc, counters[0], first))
+			gated = append(gated, r.capGate(gs))
 		}
 	}
+	settleGate(s, gated, len(caps), rangeCap != nil)
 	e.m.settleBounds(s, caps, other, dl)
 }
 
@@ -937,6 +945,54 @@ func enclosingStmt(root ast.Node, n ast.Node) ast.Stmt {
 			}
 		}
 		return true
+	})
+	return found
+}
+
+// loops adds the package's loop scopes, read from the flow engine (h),
+// when the package may have a loop (mayLoop); a package the engine cannot
+// build (type errors) has none.
+func (m *model) loops(h *flow.Handle) {
+	if !m.mayLoop {
+		return
+	}
+	p := h.Get()
+	if p == nil {
+		return
+	}
+	for _, s := range m.engineScopes(p) {
+		m.res.add(s)
+	}
+}
+
+// mayRepeat reports whether fn (a *ast.FuncDecl or *ast.FuncLit whose
+// body is body) may start a pass again other than by a for or range
+// statement: a goto, a call of the function itself (through one of its
+// literals too), or a time.AfterFunc that may reschedule it. The flow
+// engine's Cycles and goto loops are the exact answer; this only says
+// whether asking is worth a build.
+func mayRepeat(info *types.Info, fn ast.Node, body *ast.BlockStmt) bool {
+	if body == nil {
+		return false
+	}
+	var self types.Object
+	if fd, ok := fn.(*ast.FuncDecl); ok {
+		self = info.Defs[fd.Name]
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BranchStmt:
+			found = n.Tok == token.GOTO
+		case *ast.CallExpr:
+			callee := typeutil.Callee(info, n)
+			fn, _ := callee.(*types.Func)
+			found = callee != nil && (callee == self || fn != nil && names.IsFull(fn, "time.AfterFunc"))
+		}
+		return !found
 	})
 	return found
 }

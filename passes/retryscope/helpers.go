@@ -116,7 +116,7 @@ func (m *model) helpers(cands []helperCandidate) {
 			continue
 		}
 		fd, ok := s.Func.(*ast.FuncDecl)
-		if !ok || m.jumpOf[s.Node.(ast.Stmt)] != nil {
+		if !ok || s.NotFor {
 			continue // not a for loop: the prefilter does not look for these
 		}
 		fn, ok := m.info.Defs[fd.Name].(*types.Func)

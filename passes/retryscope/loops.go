@@ -1212,19 +1212,10 @@ func (w *loopWalk) bounds(s *Scope, cond ast.Expr, rangeCap *Cap) {
 			}
 		}
 		if len(caps) > before {
-			gated = append(gated, w.capGate(x))
+			gated = append(gated, w.capGate(x.guards))
 		}
 	}
-	if len(gated) > 0 && len(gated) == len(caps) && rangeCap == nil {
-		// every cap is taken only when a parameter field is positive
-		g := gated[0]
-		for _, o := range gated[1:] {
-			if o == nil || g == nil || *o != *g {
-				g = nil
-			}
-		}
-		s.capGate = g
-	}
+	settleGate(s, gated, len(caps), rangeCap != nil)
 	w.m.settleBounds(s, caps, other, dl)
 }
 
@@ -1262,23 +1253,6 @@ func (w *loopWalk) successSide(x exit) bool {
 		}
 	}
 	return false
-}
-
-// capGate returns the parameter field that a guard of exit x requires to
-// be positive (if opts.attempts > 0 && i >= opts.attempts-1 { break }), or
-// nil.
-func (w *loopWalk) capGate(x exit) *paramField {
-	for _, g := range x.guards {
-		if g.cond == nil || g.neg {
-			continue
-		}
-		for _, c := range conjuncts(g.cond) {
-			if pf := w.m.gateOf(w.fn, c); pf != nil {
-				return pf
-			}
-		}
-	}
-	return nil
 }
 
 // continuesOnFailure reports whether the loop starts its next pass from

@@ -15,6 +15,7 @@ import (
 	"github.com/idemlint/idemlint/internal/analyzerdoc"
 	"github.com/idemlint/idemlint/internal/prefilter"
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/flow"
 )
 
 //go:embed doc.go
@@ -42,7 +43,7 @@ func New(cfg *Config) *analysis.Analyzer {
 		Name:             Name,
 		Doc:              analyzerdoc.Section(doc, Name),
 		URL:              "https://github.com/idemlint/idemlint/blob/main/docs/architecture.md",
-		Requires:         []*analysis.Analyzer{inspect.Analyzer},
+		Requires:         []*analysis.Analyzer{inspect.Analyzer, flow.Analyzer},
 		ResultType:       reflect.TypeFor[*Result](),
 		FactTypes:        []analysis.Fact{new(helperFact), new(delayFact), new(waitFact), new(consumerHelperFact)},
 		RunDespiteErrors: false,
@@ -100,6 +101,10 @@ type model struct {
 	// waitSums are the wait summaries of the package's functions
 	// (waitsum.go), once computed.
 	waitSums map[*types.Func]*waitFact
+	// mayLoop is set when the package has a for or range statement, a
+	// goto or a call that may start its function again: then the flow
+	// engine is built for its loop scopes (loops).
+	mayLoop bool
 	// cands are the calls that pass a func value and are no library call:
 	// calls of retry helpers (helpers) or consumer helpers (consumers).
 	cands []helperCandidate
@@ -143,8 +148,10 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 					outer = n
 				}
 				funcs = append(funcs, n)
-				_, body := astq.Func(n)
-				m.jumps(m.defIndex(outer), n, body)
+				if !m.mayLoop {
+					_, body := astq.Func(n)
+					m.mayLoop = mayRepeat(m.info, n, body)
+				}
 			} else {
 				funcs = funcs[:len(funcs)-1]
 			}
@@ -168,9 +175,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		di := m.defIndex(outer)
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			if s := m.loop(di, fn, n.(ast.Stmt)); s != nil {
-				m.res.add(s)
-			}
+			m.mayLoop = true
 		case *ast.CallExpr:
 			m.grpcCallOptions(di, n)
 			if s := m.call(di, fn, n); s != nil {
@@ -185,6 +190,7 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		}
 		return true
 	})
+	m.loops(pass.ResultOf[flow.Analyzer].(*flow.Handle))
 	m.res.sort()
 	m.cands = cands
 	m.helpers(cands)

@@ -97,14 +97,17 @@ func fix(s *retryscope.Scope) string {
 	return "cap it and set a deadline, or use retry.Do"
 }
 
-// end returns the end of the report's range: the for keyword, or the
-// library call's function name.
+// end returns the end of the report's range: the for keyword, the label
+// a goto jumps back to, or the function name of a library call, a
+// recursion or a rescheduling.
 func end(s *retryscope.Scope) token.Pos {
 	switch n := s.Node.(type) {
 	case *ast.ForStmt:
 		return n.For + 3
 	case *ast.RangeStmt:
 		return n.For + 3
+	case *ast.LabeledStmt:
+		return n.Label.End() // a goto back to the label
 	case *ast.CallExpr:
 		return n.Fun.End()
 	}

@@ -98,11 +98,5 @@ var pendingModelOnly = map[string]string{}
 // has no scope of, each reviewed, by file and function: why the engine is
 // right, or what stage 2b must settle.
 var reviewedEngineOnly = map[string]string{
-	// a poll that fails on the first error: the model tells it from a
-	// retry on a failed result by the library (a condition func of a poll
-	// helper), which stage 2b gives the policies from its tables
-	"shapes/shapes.go poll": "a poll of a condition func that gives up on every error (stage 2b)",
-	// the rest
 	"policies/policies.go PerformRequest": "a loop whose policy never retries by default: the model reads the policy's default types (neverretry.go, stage 2b)",
-	"repeats/repeats.go serve":            "the next dispatch waits on a select for another's trigger: a blocking select counts as a wait",
 }

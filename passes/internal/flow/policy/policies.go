@@ -484,8 +484,20 @@ var reader = func() *types.Interface {
 // a failed request. A type assertion on the result (a typed failure
 // reply) is a failed result, not a state, and so is an error the result
 // carries (a reply's error code), read with errors.Is or errors.As or
-// compared: a state is never an error (readsError).
-func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
+// compared: a state is never an error (readsError). A call's own bool
+// result is a state too when every failure of the call leaves the loop
+// (done, err := check(): a condition polled until done).
+func PollForState(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test == flow.BoolResult {
+		// done, err := check(): a state when the call's every failure
+		// leaves the loop (a condition's contract); a bool with no such
+		// test asks for another attempt (again, err := f()). A loop with
+		// an exit of its own, or a cycle, is a retry helper's: it counts
+		// or times its polls (wait.ExponentialBackoff's steps, sarama's
+		// attempts remaining)
+		repeats, found := l.RepeatsOnFailure(a.Call)
+		return found && !repeats && l.Site() == nil && leavesOnlyOn(l, a)
+	}
 	if a.Test != flow.Predicate && a.Test != flow.ResultTest {
 		return false
 	}
@@ -500,6 +512,18 @@ func PollForState(c *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	res := a.Call.Call.Signature().Results()
 	for i := 0; i < res.Len()-1; i++ { // the last is the error
 		if c.Know.Response != nil && c.Know.Response(res.At(i).Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// leavesOnlyOn reports whether every exit of l is taken on a's own
+// results: at its decision's branch or at its error's nil test.
+func leavesOnlyOn(l *flow.Loop, a *flow.Attempt) bool {
+	fail, _, found := flow.Outcome(a.Call)
+	for _, x := range l.Exits {
+		if x.From != a.If.Block() && (!found || x.From != fail.From) {
 			return false
 		}
 	}

@@ -221,6 +221,7 @@ func TestJudge(t *testing.T) {
 		"setDeadline":   "reads-input",
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
 		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
+		"pollDone": "poll-for-state", "againWhileAsked": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)

@@ -195,7 +195,7 @@ func (c *metaClient) tryRefresh(topics []string, attemptsRemaining int, deadline
 		partial, err := b.get(topics)
 		if err == nil {
 			if partial {
-				return retry(errPartial) // want `loop cap=bounded deadline=none waits=constant body`
+				return retry(errPartial) // want `loop cap=bounded deadline=unknown waits=constant body`
 			}
 			return nil
 		}

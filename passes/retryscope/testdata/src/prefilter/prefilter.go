@@ -31,7 +31,7 @@ func branchBeforeReturn() error {
 // A labelled assignment.
 func labelled() error {
 	var err error
-	for i := 0; i < 3; i++ { // want `loop cap=3 deadline=unknown waits=constant body`
+	for i := 0; i < 3; i++ { // want `loop cap=3 deadline=none waits=constant body`
 	again:
 		err = op()
 		if err == nil {

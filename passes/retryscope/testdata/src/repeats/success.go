@@ -16,10 +16,14 @@ func get(ctx context.Context) (string, error) { return "", nil }
 // The metadata watch (cloud.google.com/go/compute/metadata's
 // SubscribeWithContext): it leaves on its callback's result only past the
 // failure branch that retries, and on a failure that says its context
-// ended: that context is its deadline.
+// ended: that context is its deadline. Its cap reads unknown: the exit
+// past the failure branch tests a flag (ok) that only the unretried
+// errGone failure clears, and the engine, without path conditions, reads
+// the flag as a bound it cannot read (no finding, where the walk read no
+// cap).
 func watch(ctx context.Context, fn func(string, bool) error) error {
 	ok := true
-	for { // want "loop cap=none deadline=caller's-context waits=constant body"
+	for { // want "loop cap=unknown deadline=caller's-context waits=constant body"
 		v, err := get(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -48,7 +48,7 @@ func reconnectOnce(done <-chan struct{}, d time.Duration) {
 
 // A switch whose every clause leaves, the default included.
 func classify(d time.Duration) error {
-	for { // want "loop cap=unknown deadline=unknown waits=constant body"
+	for { // want "loop cap=none deadline=none waits=constant body"
 		err := connect()
 		if err != nil {
 			switch {

@@ -724,3 +724,31 @@ func setDeadline(c conn) {
 		return
 	}
 }
+
+// a condition polled until done, giving up on every error (a
+// wait.ConditionFunc's contract): the bool is the state, not a failure
+func pollDone(check func() (bool, error)) {
+	for {
+		done, err := check()
+		if err != nil {
+			return
+		}
+		if done {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// a helper that calls its operation again while it asks to (nats.go's
+// retryWithBackoff): the bool asks for another attempt, the error rides
+// along; a retry
+func againWhileAsked(f func() (bool, error)) error {
+	for {
+		again, err := f()
+		if !again {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+}
