@@ -17,9 +17,9 @@ import (
 // the loop assigns and counts (collect, recurCounters), and what an exit's
 // condition bounds (condKind: a count, a clock or context, an attempt's
 // result, a policy's decision), a select case that leaves (commDeadline),
-// and the adjustments of a count (counterStart, postCounted). Both the
-// walk (loopWalk, loops.go) and the flow engine's reading (engine.go) use
-// it; it knows nothing of how the loop is walked.
+// and the adjustments of a count (counterStart, postCounted). The flow
+// engine's reading of a loop (engine.go) asks it of each exit's
+// condition; it knows nothing of the control flow.
 type condReader struct {
 	m    *model
 	di   *defIndex
@@ -27,33 +27,24 @@ type condReader struct {
 	loop ast.Stmt // the loop statement, the labeled statement or the recurring function's body
 	body *ast.BlockStmt
 	// jump is set for a loop that is not a for loop: a goto retry or a
-	// recursion (jumps.go).
+	// recursion (engine.go's cycleJump).
 	jump    *jump
 	errs    map[types.Object]bool         // error variables assigned from calls in the body
 	results map[types.Object]bool         // every variable assigned from a call in the body
 	waitErr map[types.Object]DeadlineKind // error variables assigned from a wait that takes a context
 	counts  map[types.Object]bool         // variables incremented in the body or post statement
 	down    map[types.Object]bool         // counters that count down (retries--)
-	// depth is, for each error variable, the fewest guards in force where
-	// the loop assigns it: an exit on "err != nil" under just those guards
-	// is taken on every failure of that attempt.
-	depth map[token.Pos]int
-	// cur is the number of guards in force where collect is looking (set
-	// by the walk; 0 for a reader that does not walk).
-	cur int
-	// defaultNever reports whether a policy's decision o, which the loop
-	// leaves on, is false by the package's defaults (the walk's
-	// neverRetries, neverretry.go); nil reads every decision as unknown.
-	defaultNever func(o types.Object) bool
+	// collected are the assignments of error variables from calls that
+	// collect met (not inside a function literal), by where they take
+	// effect.
+	collected map[token.Pos]bool
 }
 
 // guard is a condition under which a statement runs: cond holds, or, when
-// neg is set, cond does not hold. For a select case, comm is the case's
-// communication and cond is nil.
+// neg is set, cond does not hold.
 type guard struct {
 	cond ast.Expr
 	neg  bool
-	comm ast.Stmt
 }
 
 // newCondReader returns the reader of loop's conditions, whose repeated
@@ -61,7 +52,7 @@ type guard struct {
 func newCondReader(m *model, di *defIndex, fn ast.Node, loop ast.Stmt, body *ast.BlockStmt) *condReader {
 	return &condReader{m: m, di: di, fn: fn, loop: loop, body: body,
 		errs: map[types.Object]bool{}, results: map[types.Object]bool{},
-		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, depth: map[token.Pos]int{}}
+		waitErr: map[types.Object]DeadlineKind{}, counts: map[types.Object]bool{}, down: map[types.Object]bool{}, collected: map[token.Pos]bool{}}
 }
 
 // collect records the variables assigned and incremented in n, not looking
@@ -109,7 +100,7 @@ func (r *condReader) collect(n ast.Node) {
 				}
 				r.results[o] = true
 				if isError(o.Type()) {
-					r.depth[n.End()] = r.cur
+					r.collected[n.End()] = true
 					r.errs[o] = true
 					if r.m.waitCall(r.di, call) != nil {
 						if ctx := contextArg(r.m.info, call); ctx != nil {
@@ -172,9 +163,8 @@ func (r *condReader) obj(e ast.Expr) types.Object {
 // attemptDef is one assignment of an error variable from a call in the
 // loop: an attempt.
 type attemptDef struct {
-	pos   token.Pos // where the assignment takes effect
-	call  *ast.CallExpr
-	depth int // guards in force at the assignment
+	pos  token.Pos // where the assignment takes effect
+	call *ast.CallExpr
 }
 
 // attemptDefs returns the assignments of e from calls in the loop, in
@@ -189,11 +179,10 @@ func (r *condReader) attemptDefs(e types.Object) []attemptDef {
 		if !ok {
 			continue
 		}
-		depth, ok := r.depth[d.pos]
-		if !ok {
-			continue // not walked (inside a function literal)
+		if !r.collected[d.pos] {
+			continue // not collected (inside a function literal)
 		}
-		out = append(out, attemptDef{pos: d.pos, call: call, depth: depth})
+		out = append(out, attemptDef{pos: d.pos, call: call})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
@@ -337,7 +326,7 @@ func (r *condReader) condKind(e ast.Expr, inCond bool) (condKind, Cap, Deadline)
 		// attempt number decides; the bound is the policy's, unknown here,
 		// unless the package's default policy never retries
 		for _, o := range decisions {
-			if r.defaultNever == nil || !r.defaultNever(o) {
+			if !r.neverRetries(o) {
 				return condOther, Cap{}, Deadline{}
 			}
 		}
@@ -793,13 +782,6 @@ func conjuncts(e ast.Expr) []ast.Expr {
 	return []ast.Expr{e}
 }
 
-func disjuncts(e ast.Expr) []ast.Expr {
-	if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
-		return append(disjuncts(b.X), disjuncts(b.Y)...)
-	}
-	return []ast.Expr{e}
-}
-
 // isNilCompare reports whether b compares what isE matches with nil.
 func isNilCompare(info *types.Info, b *ast.BinaryExpr, isE func(ast.Expr) bool) bool {
 	isNil := func(x ast.Expr) bool {
@@ -882,4 +864,100 @@ func settleGate(s *Scope, gated []*paramField, caps int, ranged bool) {
 		}
 	}
 	s.capGate = g
+}
+
+// Retries in loops that repeat on success too, beyond failureRetry's
+// if err != nil { wait; continue } (issue 19, shape 6 of
+// testdata/recall/README.md): the failure's wait can come after the branch
+// that tells success from failure, or at the top of the next pass.
+
+// mentionsIn reports whether n mentions o.
+func mentionsIn(info *types.Info, n ast.Node, o types.Object) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == o {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// A loop can count its attempts in a field of a local value rather than
+// in a variable: for b.Steps > 0 { ...; time.Sleep(b.Step()) }, where the
+// method Step (pointer receiver, this package) decrements b.Steps. This is
+// the apimachinery wait.ExponentialBackoff loop, copied into many modules
+// (go-containerregistry's internal/retry/wait among them): it is bounded
+// by the Steps it was given, a number the model does not read.
+
+// fieldCounter returns the field that e counts in: x.F where x is a local
+// variable and F an integer field, or nil.
+func (r *condReader) fieldCounter(e ast.Expr) types.Object {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	base := r.obj(sel.X)
+	if base == nil || !local(base) {
+		return nil
+	}
+	f, ok := r.m.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !f.IsField() || !isInteger(f.Type()) {
+		return nil
+	}
+	return f
+}
+
+// countsDownIn records, for a call x.M() on a local x whose method M (of
+// this package, pointer receiver) decrements a field of its receiver, that
+// field as a counter counting down.
+func (r *condReader) countsDownIn(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if base := r.obj(sel.X); base == nil || !local(base) {
+		return
+	}
+	fn, ok := r.m.info.Uses[sel.Sel].(*types.Func)
+	if !ok {
+		return
+	}
+	recv := fn.Signature().Recv()
+	if recv == nil {
+		return
+	}
+	if _, ok := recv.Type().(*types.Pointer); !ok {
+		return // a value receiver decrements a copy
+	}
+	fd := r.m.funcs[fn.Origin()]
+	if fd == nil || fd.Body == nil || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return
+	}
+	rv := r.m.info.Defs[fd.Recv.List[0].Names[0]]
+	if rv == nil {
+		return
+	}
+	astq.InspectOwn(fd.Body, func(n ast.Node) bool {
+		var lhs ast.Expr
+		switch n := n.(type) {
+		case *ast.IncDecStmt:
+			if n.Tok == token.DEC {
+				lhs = n.X
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.SUB_ASSIGN && len(n.Lhs) == 1 {
+				lhs = n.Lhs[0]
+			}
+		}
+		if s, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
+			if id, ok := ast.Unparen(s.X).(*ast.Ident); ok && r.m.info.Uses[id] == rv {
+				if f, ok := r.m.info.Uses[s.Sel].(*types.Var); ok && f.IsField() && isInteger(f.Type()) {
+					r.counts[f] = true
+					r.down[f] = true
+				}
+			}
+		}
+		return true
+	})
 }

@@ -14,15 +14,16 @@
 // growth, jittered, server-directed, none, unknown) and what makes it try
 // again.
 //
-// A loop is a retry when an error variable assigned from a call in its body
-// has a success exit (a return or break reached only when the error is nil,
-// or a loop condition that repeats while it is not nil) and no exit taken on
-// every error. A range over an attempt iterator that waits between its
-// yields (iterators.go) is a loop too. Loops that range over items,
-// channels or other iterators, pollers
-// and workers that never leave on success, and batches that stop on the
-// first error, and loops that neither wait nor count their attempts (read,
-// scan and copy loops far more often than retries) are not retries.
+// A loop is a retry when a cycle of the function's control flow (a for
+// or range loop, a goto back to a label, a call of the function itself or
+// a time.AfterFunc that reschedules it) holds a fallible call whose
+// failure leads to the next pass, and no precision policy says otherwise:
+// loops that repeat on success (batches, readers), pollers, tickers and
+// workers that take the next item, polls for a state, and loops that
+// neither wait nor count their attempts are not retries. The cycles and
+// attempts come from the flow engine (go/ssa), the policies from its
+// policy package; the cap, deadline and waits are read from the loop's
+// exits and the calls between a failure and the next attempt.
 //
 // The pass reports nothing; the idemlint checks read its Result.
 package retryscope

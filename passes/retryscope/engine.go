@@ -16,16 +16,17 @@ import (
 	"github.com/idemlint/idemlint/passes/internal/names"
 )
 
-// The loop scopes as the flow engine reads them (issue 46, stage 2b): each
+// The loop scopes, as the flow engine reads them (issue 46): each
 // loop or call-graph cycle of the package that has an attempt no precision
 // policy rejects (policy.Context.Judge) is a Loop scope. Its waits are the
 // calls on the way from each kept attempt's failure (Again) edge to that
 // attempt's next call; its cap and deadline are read from the loop's
 // exits on that way (the exits' conditions classified by the loop's
 // condReader, conds.go: condKind, the counts by counterCap); a select
-// case that leaves is read by commDeadline. They are built beside the
-// walk's scopes (loops.go), which read conditions with the same reader,
-// and compared with them by TestEngineLoops; nothing reads them yet.
+// case that leaves is read by commDeadline. A loop that is no for or range
+// statement (a goto back to a label, a recursion, a time.AfterFunc
+// rescheduling) is NotFor: its Node is the labelled statement or the
+// call that starts the next pass, and its jump says how.
 
 // engineScopes returns the package's loop scopes read from the flow
 // engine's package p, in source order.
@@ -98,8 +99,6 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 	di := m.defIndex(outer)
 	s := &Scope{Kind: Loop, Func: fnSyn, Trigger: TriggerError}
 	r := newCondReader(m, di, fnSyn, nil, nil)
-	// a policy's decision is read as the walk reads it (neverretry.go)
-	r.defaultNever = (&loopWalk{condReader: r}).neverRetries
 	var rangeCap *Cap
 	var iter *attemptIter
 	switch n := l.Syntax.(type) {
@@ -588,7 +587,7 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 // exit in region (taken on the way from a failure to the next attempt)
 // whose condition counts attempts is a cap, one on a context, a clock or
 // a stop signal anywhere in the loop a deadline, and one the model cannot
-// read an unknown bound, as the walk's bounds does.
+// read an unknown bound.
 func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap *Cap) {
 	r := e.r
 	var caps []Cap
@@ -766,8 +765,7 @@ func (e *engineLoop) inCond(cond ast.Expr) bool {
 	return ok && f.Cond != nil && in(f.Cond, cond.Pos())
 }
 
-// counted adjusts the cap c that the counter comparison cond gives, as
-// the walk's bounds does: an exit in the body after the attempt (first)
+// counted adjusts the cap c that the counter comparison cond gives: an exit in the body after the attempt (first)
 // sees the pass's number before the post statement steps it, and a for
 // condition's counter may start above 0.
 func (e *engineLoop) counted(c Cap, cond ast.Expr, first token.Pos) Cap {
@@ -995,4 +993,72 @@ func mayRepeat(info *types.Info, fn ast.Node, body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// Retries that are not for loops: a label jumped back to with goto
+// (RETRY: ...; goto RETRY), and a function that calls itself again after a
+// failure (return c.fetch(ctx, attempts-1)). The model reads each as a
+// loop of its own: a synthetic *ast.ForStmt whose body is the statements
+// from the label to the end of its block (or the function's body), where
+// the goto or the recursive return starts the next pass, as continue
+// would, and falling off the end leaves.
+
+// jump says how a synthetic loop starts its next pass.
+type jump struct {
+	label string                   // goto label
+	recur map[*ast.ReturnStmt]bool // recursive returns
+	fn    *types.Func              // the function that calls itself
+	// resched are the statements that schedule the function again after a
+	// wait, by the time.AfterFunc call in each (reschedule).
+	resched map[ast.Stmt]*ast.CallExpr
+	// steps are the local closures through which the function calls
+	// itself (sarama's retry := func(err error) error { ...; time.Sleep(d);
+	// return client.tryRefreshMetadata(...) }, returned as retry(err)):
+	// their waits are the loop's, and the guard of their recursive call
+	// bounds it.
+	steps []*ast.FuncLit
+}
+
+// stepCap returns the bound of a recursion through step closures: the
+// condition of an if around a step's recursive call that mentions an
+// integer parameter of the function (if attemptsRemaining > 0 {...}); a
+// bound the model does not know otherwise.
+func (m *model) stepCap(j *jump) Cap {
+	params := j.fn.Signature().Params()
+	for _, lit := range j.steps {
+		var c *Cap
+		var stack []*ast.IfStmt
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.IfStmt:
+				stack = append(stack, n)
+				ast.Inspect(n.Body, visit)
+				stack = stack[:len(stack)-1]
+				if n.Else != nil {
+					ast.Inspect(n.Else, visit)
+				}
+				return false
+			case *ast.CallExpr:
+				if m.callee(n) != j.fn {
+					return true
+				}
+				for _, ifst := range stack {
+					for i := range params.Len() {
+						if p := params.At(i); isInteger(p.Type()) && mentionsIn(m.info, ifst.Cond, p) {
+							c = &Cap{Kind: CapBounded, Pos: ifst.Cond.Pos()}
+						}
+					}
+				}
+			}
+			return c == nil
+		}
+		ast.Inspect(lit.Body, visit)
+		if c != nil {
+			return *c
+		}
+	}
+	return Cap{Kind: CapUnknown}
 }

@@ -3,7 +3,6 @@ package retryscope
 import (
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
@@ -23,13 +22,13 @@ import (
 // (fromCounterDecision), is false by the package's defaults: every call
 // that gives it a value is a method of an interface, on a value whose
 // default types (defaultTypes) all return the constant false in its place.
-func (w *loopWalk) neverRetries(o types.Object) bool {
+func (r *condReader) neverRetries(o types.Object) bool {
 	if b, ok := o.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
 		return false
 	}
 	found := false
-	for _, d := range w.di.defs[o] {
-		if !in(w.loop, d.pos) {
+	for _, d := range r.di.defs[o] {
+		if !in(r.loop, d.pos) {
 			continue
 		}
 		call, ok := ast.Unparen(d.rhs).(*ast.CallExpr)
@@ -37,7 +36,7 @@ func (w *loopWalk) neverRetries(o types.Object) bool {
 			return false
 		}
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		fn := w.m.callee(call)
+		fn := r.m.callee(call)
 		if !ok || fn == nil {
 			return false
 		}
@@ -45,93 +44,18 @@ func (w *loopWalk) neverRetries(o types.Object) bool {
 			return false
 		}
 		idx := max(d.tuple, 0)
-		ts, ok := w.m.defaultTypes(w.di, sel.X, 0)
+		ts, ok := r.m.defaultTypes(r.di, sel.X, 0)
 		if !ok || len(ts) == 0 {
 			return false
 		}
 		for _, t := range ts {
-			if !w.m.saysNo(t, fn.Name(), idx) {
+			if !r.m.saysNo(t, fn.Name(), idx) {
 				return false
 			}
 		}
 		found = true
-		w.policyAsks = append(w.policyAsks, d.pos)
 	}
 	return found
-}
-
-// policyOnly reports whether the loop starts a new pass only after asking
-// its policy (neverRetries): each continue of its body follows a policy
-// call made in a block that holds it (wait, ok, _ := r.Retry(...); ...;
-// time.Sleep(wait); continue), or is a one-shot pass (if !retried { ...;
-// retried = true; continue }: olivere's single pass after a health check
-// when no connection was up, before any request went out). A continue on a
-// counter of its own (if i < 2 { continue }) retries whatever the policy
-// says.
-func (w *loopWalk) policyOnly() bool {
-	parents := make(map[ast.Node]ast.Node)
-	astq.Parents(w.body, func(n, parent ast.Node) bool {
-		parents[n] = parent
-		return true
-	})
-	for _, c := range w.contNodes {
-		if w.afterAsk(c, parents) || oneShot(w.m.info, c, parents) {
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-// afterAsk reports whether continue c comes after a policy call of the
-// pass in a block that holds c.
-func (w *loopWalk) afterAsk(c *ast.BranchStmt, parents map[ast.Node]ast.Node) bool {
-	for _, at := range w.policyAsks {
-		if at >= c.Pos() {
-			continue
-		}
-		for n := parents[c]; n != nil && n != w.loop; n = parents[n] {
-			if b, ok := n.(*ast.BlockStmt); ok && b.Pos() <= at && at < b.End() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// oneShot reports whether continue c is in the branch of if !flag that
-// sets flag = true: it starts at most one more pass.
-func oneShot(info *types.Info, c *ast.BranchStmt, parents map[ast.Node]ast.Node) bool {
-	for n := parents[c]; n != nil; n = parents[n] {
-		ifs, ok := n.(*ast.IfStmt)
-		if !ok {
-			continue
-		}
-		u, ok := ast.Unparen(ifs.Cond).(*ast.UnaryExpr)
-		if !ok || u.Op != token.NOT {
-			continue
-		}
-		id, ok := ast.Unparen(u.X).(*ast.Ident)
-		if !ok {
-			continue
-		}
-		flag := info.Uses[id]
-		set := false
-		ast.Inspect(ifs.Body, func(n ast.Node) bool {
-			if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && as.Pos() < c.Pos() {
-				if l, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); ok && info.Uses[l] == flag && flag != nil {
-					if tv, ok := info.Types[as.Rhs[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
-						set = true
-					}
-				}
-			}
-			return !set
-		})
-		if set {
-			return true
-		}
-	}
-	return false
 }
 
 // defaultTypes returns the concrete types of the values e holds by the

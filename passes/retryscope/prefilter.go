@@ -628,3 +628,44 @@ func boolOperand(cond ast.Expr, live map[string]bool) bool {
 	}
 	return false
 }
+
+// MayJumpBack reports, from syntax alone, whether the model may find a
+// retry in fd that is not a for loop: a call of AfterFunc (reschedule), or
+// a goto (jumps) or a return of a call by fd's own name (a recursion) in
+// a body that may wait (mayOwnWait: synthetic takes a jump back with no
+// wait of its own for no retry). A prefilter that looks for retry loops
+// must also take these.
+func (lf *LoopFilter) MayJumpBack(fd *ast.FuncDecl) bool {
+	if fd.Body == nil {
+		return false
+	}
+	jump, resched := false, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return true // a goto in a closure is a synthetic loop of the closure
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				jump = true
+			}
+		case *ast.CallExpr:
+			// time.AfterFunc(d, self): a rescheduling (reschedule)
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "AfterFunc" && len(n.Args) == 2 {
+				resched = true
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if call, ok := ast.Unparen(r).(*ast.CallExpr); ok {
+					switch f := ast.Unparen(call.Fun).(type) {
+					case *ast.Ident:
+						jump = jump || f.Name == fd.Name.Name
+					case *ast.SelectorExpr:
+						jump = jump || f.Sel.Name == fd.Name.Name
+					}
+				}
+			}
+		}
+		return !resched
+	})
+	return resched || jump && lf.mayOwnWait(fd.Body)
+}

@@ -83,9 +83,6 @@ type model struct {
 	res   *Result
 	funcs map[*types.Func]*ast.FuncDecl
 	defs  map[ast.Node]*defIndex // per outermost function
-	// jumpOf says how each synthetic loop (a goto or recursion retry)
-	// starts its next pass.
-	jumpOf map[ast.Stmt]*jump
 	// stores is fieldStores' answer, once computed.
 	stores map[*types.Var][]fieldStore
 	// fieldDefaults caches fieldDefaultOf (nil while being computed).
@@ -96,8 +93,6 @@ type model struct {
 	addrTaken map[types.Object]bool
 	// calledFuncs is calledInPackage's index, once computed.
 	calledFuncs map[*types.Func]bool
-	// ifaces caches stdInterface.
-	ifaces map[string]*types.Interface
 	// waitSums are the wait summaries of the package's functions
 	// (waitsum.go), once computed.
 	waitSums map[*types.Func]*waitFact

@@ -186,57 +186,6 @@ var waitWords = []string{"wait", "sleep", "backoff", "pause", "delay", "throttle
 // and gax.Sleep.
 var waitNames = []string{"Sleep", "After", "NewTimer", "Reset", "Tick"}
 
-// receivesTicker reports whether body receives from the channel of a
-// time.Ticker (t.C), outside function literals.
-func (m *model) receivesTicker(body *ast.BlockStmt) bool {
-	return astq.Find(body, func(n ast.Node) bool {
-		u, ok := n.(*ast.UnaryExpr)
-		if !ok || u.Op != token.ARROW {
-			return false
-		}
-		cs, ok := ast.Unparen(u.X).(*ast.SelectorExpr)
-		if !ok || cs.Sel.Name != "C" {
-			return false
-		}
-		t := m.info.TypeOf(cs.X)
-		return t != nil && astq.IsNamed(t, "time", "Ticker")
-	})
-}
-
-// testsErrno reports whether body compares a value with a system error
-// number (syscall.Errno, golang.org/x/sys/unix.Errno, ...), outside function
-// literals.
-func (m *model) testsErrno(body *ast.BlockStmt) bool {
-	errno := func(e ast.Expr) bool {
-		t := m.info.TypeOf(e)
-		return t != nil && isErrno(t)
-	}
-	return astq.Find(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BinaryExpr:
-			return (n.Op == token.EQL || n.Op == token.NEQ) && (errno(n.X) || errno(n.Y))
-		case *ast.CallExpr:
-			// errors.Is(err, syscall.EADDRINUSE): the same test through a
-			// wrapped error
-			fn := m.callee(n)
-			return fn != nil && fn.FullName() == "errors.Is" && len(n.Args) == 2 && errno(n.Args[1])
-		}
-		return false
-	})
-}
-
-func isErrno(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Name() != "Errno" || n.Obj().Pkg() == nil {
-		return false
-	}
-	switch n.Obj().Pkg().Path() {
-	case "syscall", "golang.org/x/sys/unix", "golang.org/x/sys/windows":
-		return true
-	}
-	return false
-}
-
 // receivesTimer reports whether body receives from the channel of the timer
 // that reset resets.
 func (m *model) receivesTimer(body *ast.BlockStmt, reset *ast.CallExpr) bool {
@@ -869,3 +818,17 @@ func hasWaitCall(m *model, di *defIndex, body *ast.BlockStmt) bool {
 		return ok && m.waitCall(di, call) != nil
 	})
 }
+
+// ownWait reports whether waits has a wait call (a sleep, a timer), not
+// only a blocking statement the model cannot read.
+func ownWait(waits []Wait) bool {
+	for _, w := range waits {
+		if _, body := w.Node.(*ast.BlockStmt); !body {
+			return true
+		}
+	}
+	return false
+}
+
+// isResponse reports whether t is *net/http.Response.
+func isResponse(t types.Type) bool { return astq.IsPointerTo(t, "net/http", "Response") }
