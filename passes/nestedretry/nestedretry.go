@@ -678,7 +678,7 @@ func (c *checker) summary(unit ast.Node) *retriesFact {
 	}
 	var best *retriesFact
 	if body != nil {
-		c.walk(body, func(h hit) {
+		visit := func(h hit) {
 			r := h.reach
 			if h.direct != nil {
 				cp := *r
@@ -693,7 +693,15 @@ func (c *checker) summary(unit ast.Node) *retriesFact {
 				(best.OffBy == "") == (r.OffBy == "") && rank(r.Attempts) > rank(best.Attempts):
 				best = r
 			}
-		})
+		}
+		c.walk(body, visit)
+		// a retry by recursion or rescheduling is the function's own: its
+		// call is met in its body, where walk takes it for the next pass
+		for _, l := range c.order {
+			if l.restarts && l.body == body {
+				visit(c.direct(l))
+			}
+		}
 	}
 	delete(c.busy, unit)
 	c.memo[unit] = best

@@ -289,3 +289,27 @@ func threeLayersThroughCall() error {
 	}
 	return err
 }
+
+// A function that retries by calling itself again after a wait (sarama's
+// findCoordinator through its retry closure): a retry loop of its own,
+// which a retry around its call nests.
+func refresh(attempts int) error {
+	if err := op(); err != nil {
+		if attempts <= 0 {
+			return err
+		}
+		time.Sleep(time.Second)
+		return refresh(attempts - 1)
+	}
+	return nil
+}
+
+func aroundRecursion() error {
+	return retry.Do(func() error {
+		return refresh(3) // want `samepkg\.refresh reaches retry loop inside retry\.Do \(10 attempts\); retry in one layer only`
+	})
+}
+
+// Look-alike: the recursion's own call is its next attempt, not a layer
+// nested in it.
+func refreshOnly() error { return refresh(3) }
