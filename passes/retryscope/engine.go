@@ -114,6 +114,10 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 			// its attempts (iterators.go)
 			if iter = m.attemptIterOf(di, n); iter != nil {
 				rangeCap = &iter.cap
+			} else if finiteRange(m.info, n) {
+				// a range over a slice, an array, a map or a string
+				// ends with its elements: bounded by their number
+				rangeCap = &Cap{Kind: CapBounded, Pos: n.X.Pos()}
 			}
 		}
 	case *ast.LabeledStmt:
@@ -188,6 +192,26 @@ func (e *engineLoop) step() *ast.FuncLit {
 	}
 	lit, _ := callee.Syntax().(*ast.FuncLit)
 	return lit
+}
+
+// finiteRange reports whether l ranges over a slice, an array (or a
+// pointer to one), a map or a string: a range that ends.
+func finiteRange(info *types.Info, l *ast.RangeStmt) bool {
+	t, ok := info.Types[l.X]
+	if !ok {
+		return false
+	}
+	u := t.Type.Underlying()
+	if p, ok := u.(*types.Pointer); ok {
+		u = p.Elem().Underlying()
+	}
+	switch u := u.(type) {
+	case *types.Slice, *types.Array, *types.Map:
+		return true
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	}
+	return false
 }
 
 // rangeCount is the cap of a range over an integer: the count when it is

@@ -97,6 +97,25 @@ func (f *helperFact) String() string {
 	return fmt.Sprintf("retries argument %d%s: cap=%s deadline=%s waits=%s", f.Op, through, c, f.Deadline, strings.Join(waits, ","))
 }
 
+// capWeakness orders the loops of one helper function by how little
+// bounds them, the least bounded last: a helper with two loops (nats.go's
+// retryWithBackoff: a range over the caller's custom intervals, else a
+// loop capped by a count the caller may leave untaken) retries as its
+// least bounded loop does, so that is the helper's.
+func capWeakness(h *helper) int {
+	switch {
+	case h.cap.Kind == CapNone:
+		return 5
+	case h.capGate != nil:
+		return 4
+	case h.cap.Kind == CapBounded:
+		return 3
+	case h.cap.Kind == CapKnown:
+		return 2
+	}
+	return 1 // unknown: checks stay silent
+}
+
 // helperCandidate is a call that may be a call of a retry helper: it
 // passes a func value, and no library entry point took it.
 type helperCandidate struct {
@@ -110,7 +129,8 @@ type helperCandidate struct {
 // this package, or of another through its fact).
 func (m *model) helpers(cands []helperCandidate) {
 	own := make(map[*types.Func]*helper)
-	var lf *LoopFilter
+	loopOf := make(map[*types.Func]*Scope) // the helper's loop, of the function's loops the least bounded
+	var fns []*types.Func
 	for _, s := range m.res.scopes {
 		if s.Kind != Loop {
 			continue
@@ -120,14 +140,24 @@ func (m *model) helpers(cands []helperCandidate) {
 			continue // not a for loop: the prefilter does not look for these
 		}
 		fn, ok := m.info.Defs[fd.Name].(*types.Func)
-		if !ok || own[fn] != nil {
+		if !ok {
 			continue
 		}
 		h := m.helperOf(fn, s)
 		if h == nil {
 			continue
 		}
-		own[fn] = h
+		if old := own[fn]; old == nil {
+			fns = append(fns, fn)
+		} else if capWeakness(h) <= capWeakness(old) {
+			continue
+		}
+		own[fn], loopOf[fn] = h, s
+	}
+	var lf *LoopFilter
+	for _, fn := range fns {
+		h, s := own[fn], loopOf[fn]
+		fd := s.Func.(*ast.FuncDecl)
 		if !exportsHelpers(m.pass.Pkg.Path(), m.fileName()) || !ast.IsExported(fd.Name.Name) {
 			continue
 		}

@@ -518,6 +518,56 @@ func PollForState(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	return true
 }
 
+// FailureRejoins rejects an attempt whose pass goes on to the next one
+// whether it failed or not, and whose failure, after what it does of its
+// own (logs it, reports it, reconnects once), goes on to where the
+// success goes, with no wait of its own: a periodic task (etcd's
+// autoSync, a health check), a dispatcher serving a trigger channel. The
+// failure is handled, not retried: the next call comes as it would after
+// a success. A failure that waits on its own way (a backoff), or goes to
+// the next pass by a way of its own (continue after setting a shorter
+// wait), is a retry.
+func FailureRejoins(c *Context, l *flow.Loop, a *flow.Attempt) bool {
+	if a.Test != flow.ErrNil || a.Leave.To == nil || !l.Repeats(a.Leave) || l.Site() != nil {
+		return false
+	}
+	// the block the success goes on to, which the failure's every way must
+	// reach; when the success goes straight to the next pass, the
+	// failure's ways must go there too
+	straight := l.IsBack(a.Leave)
+	ok := map[*ssa.BasicBlock]bool{a.Leave.To: !straight}
+	// every way of the failure reaches it, waiting nowhere, or leaves the
+	// loop
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{a.Again.To}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || ok[b] || !l.Contains(b) {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if c.waitsAt(instr) {
+				return false
+			}
+			if sel, isSel := instr.(*ssa.Select); isSel && sel.Blocking {
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if l.IsBack(flow.Edge{From: b, To: s}) {
+				if straight {
+					continue // to the next pass, as the success
+				}
+				return false // a way of its own to the next pass
+			}
+			stack = append(stack, s)
+		}
+	}
+	return true
+}
+
 // leavesOnlyOn reports whether every exit of l is taken on a's own
 // results: at its decision's branch or at its error's nil test.
 func leavesOnlyOn(l *flow.Loop, a *flow.Attempt) bool {

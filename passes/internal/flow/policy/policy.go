@@ -73,6 +73,7 @@ func All() []Policy {
 		{"status-in-place", StatusInPlace},
 		{"waits-or-counts", WaitsOrCounts},
 		{"failure-leaves-pass", FailureLeavesPass},
+		{"failure-rejoins", FailureRejoins},
 		{"nested", Nested},
 	}
 }

@@ -222,6 +222,7 @@ func TestJudge(t *testing.T) {
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
 		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 		"pollDone": "poll-for-state", "againWhileAsked": "",
+		"autoSync": "failure-rejoins", "watchBackoff": "",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)
@@ -238,7 +239,7 @@ func TestJudge(t *testing.T) {
 			t.Errorf("%s: kept %d attempts", name, len(v.Kept))
 		}
 	}
-	if len(policy.All()) != 16 {
+	if len(policy.All()) != 17 {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }

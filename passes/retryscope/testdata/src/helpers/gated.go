@@ -14,11 +14,29 @@ type backoffOpts struct {
 	interval time.Duration
 	cancel   <-chan struct{}
 	skip     bool
+	custom   []time.Duration
 }
 
+// With custom intervals, it waits each in turn (a loop bounded by the
+// caller's list); else the count below: the helper is its least bounded
+// loop.
 func retryWithBackoff(f func(int) (bool, error), opts backoffOpts) error {
 	var err error
 	var again bool
+	if len(opts.custom) > 0 {
+		for i, interval := range opts.custom { // want "loop cap=bounded deadline=caller's-context waits=deterministic-growth body"
+			select {
+			case <-opts.cancel:
+				return nil
+			case <-time.After(interval):
+			}
+			again, err = f(i)
+			if !again {
+				return err
+			}
+		}
+		return err
+	}
 	for i := 0; ; i++ { // want "loop cap=bounded deadline=caller's-context waits=constant,constant body"
 		if i == 0 && opts.skip {
 			time.Sleep(opts.interval)

@@ -752,3 +752,36 @@ func againWhileAsked(f func() (bool, error)) error {
 		time.Sleep(time.Second)
 	}
 }
+
+func sync() error { return nil }
+func logf(error)  {}
+
+// a periodic task: a failed sync is logged and the next one comes after
+// the same interval (etcd's autoSync)
+func autoSync(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(time.Minute):
+		}
+		if err := sync(); err != nil {
+			logf(err)
+		}
+	}
+}
+
+// a failure that waits on its own way before the pass goes on: a retry,
+// though a success comes round too (a watch)
+func watchBackoff(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		if err := sync(); err != nil {
+			time.Sleep(time.Second)
+		}
+	}
+}
