@@ -536,6 +536,10 @@ func FailureRejoins(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	// failure's ways must go there too
 	straight := l.IsBack(a.Leave)
 	ok := map[*ssa.BasicBlock]bool{a.Leave.To: !straight}
+	if successLeaves(l, a) {
+		return false // a retry until a success that leaves (a status retried)
+	}
+	recv := receivedFields(l)
 	// every way of the failure reaches it, waiting nowhere, or leaves the
 	// loop
 	seen := make(map[*ssa.BasicBlock]bool)
@@ -554,6 +558,9 @@ func FailureRejoins(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 			if sel, isSel := instr.(*ssa.Select); isSel && sel.Blocking {
 				return false
 			}
+			if signals(instr, recv, 1) {
+				return false // the failure signals the loop itself (sarama's triggerRedispatch)
+			}
 		}
 		for _, s := range b.Succs {
 			if l.IsBack(flow.Edge{From: b, To: s}) {
@@ -566,6 +573,121 @@ func FailureRejoins(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 		}
 	}
 	return true
+}
+
+// successLeaves reports whether an exit of l is reached from a's success
+// before the next pass and not through the loop's header: the success
+// is judged further (a status) and may leave.
+func successLeaves(l *flow.Loop, a *flow.Attempt) bool {
+	if l.IsBack(a.Leave) {
+		return false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{a.Leave.To}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || b == l.Header {
+			continue
+		}
+		seen[b] = true
+		for _, s := range b.Succs {
+			e := flow.Edge{From: b, To: s}
+			switch {
+			case l.IsBack(e):
+			case !l.Contains(s):
+				return true
+			default:
+				stack = append(stack, s)
+			}
+		}
+		if len(b.Succs) == 0 {
+			return true // a return
+		}
+	}
+	return false
+}
+
+// receivedFields are the struct fields of the channels l receives from
+// (a receive, a select's receive case).
+func receivedFields(l *flow.Loop) map[*types.Var]bool {
+	out := make(map[*types.Var]bool)
+	for _, b := range l.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					if f := chanField(instr.X); f != nil {
+						out[f] = true
+					}
+				}
+			case *ssa.Select:
+				for _, st := range instr.States {
+					if st.Dir == types.RecvOnly {
+						if f := chanField(st.Chan); f != nil {
+							out[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// chanField is the struct field a channel value is loaded from, or nil.
+func chanField(ch ssa.Value) *types.Var {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	st, ok := typeparamsDeref(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
+}
+
+func typeparamsDeref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// signals reports whether instr sends on a channel field of fields, by
+// itself or in a function of the package it calls (to depth calls).
+func signals(instr ssa.Instruction, fields map[*types.Var]bool, depth int) bool {
+	if len(fields) == 0 {
+		return false
+	}
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		return fields[chanField(instr.Chan)]
+	case *ssa.Select:
+		for _, st := range instr.States {
+			if st.Dir == types.SendOnly && fields[chanField(st.Chan)] {
+				return true
+			}
+		}
+	case ssa.CallInstruction:
+		callee := instr.Common().StaticCallee()
+		if depth == 0 || callee == nil || callee.Pkg == nil || callee.Pkg != instr.Parent().Pkg {
+			return false
+		}
+		for _, b := range callee.Blocks {
+			for _, in := range b.Instrs {
+				if signals(in, fields, depth-1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // leavesOnlyOn reports whether every exit of l is taken on a's own

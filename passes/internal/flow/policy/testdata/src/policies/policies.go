@@ -785,3 +785,47 @@ func watchBackoff(done <-chan struct{}) {
 		}
 	}
 }
+
+type dispatcher struct {
+	trigger chan struct{}
+	done    chan struct{}
+}
+
+func (d *dispatcher) redispatch() {
+	select {
+	case d.trigger <- struct{}{}:
+	default:
+	}
+}
+
+// a failed dispatch signals the loop itself, whose next round waits
+// (sarama's partition consumer): a retry, though the failure rejoins
+func (d *dispatcher) dispatchLoop() {
+	for {
+		select {
+		case <-d.done:
+			return
+		case <-d.trigger:
+			time.Sleep(time.Second)
+		}
+		if err := sync(); err != nil {
+			logf(err)
+			d.redispatch()
+		}
+	}
+}
+
+// a failure logged on its way to a status test that may leave: a retry of
+// the status and the failure (cloudflare-go's makeRequestWithAuthType)
+func logThenStatus() {
+	for i := 0; i < 3; i++ {
+		res, err := get()
+		if err != nil {
+			logf(err)
+		}
+		if err == nil && res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
