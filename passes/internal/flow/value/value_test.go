@@ -30,6 +30,7 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 		}
 		sink, _ := pass.Pkg.Scope().Lookup("sink").(*types.Func)
 		source, _ := pass.Pkg.Scope().Lookup("source").(*types.Func)
+		ranged, _ := pass.Pkg.Scope().Lookup("ranged").(*types.Func)
 		origins := func(v ssa.Value) string {
 			var got []string
 			for _, o := range vf.Origins(v, &value.Query{Interproc: true}) {
@@ -65,6 +66,16 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 					return true
 				}
 				switch pass.TypesInfo.Uses[id] {
+				case ranged:
+					rng, key := vf.Ranged(vf.Arg(call, 0), nil)
+					switch {
+					case rng == nil:
+						pass.Reportf(call.Pos(), "ranged: none")
+					case key:
+						pass.Reportf(call.Pos(), "ranged: key of %s", origin(rng.X))
+					default:
+						pass.Reportf(call.Pos(), "ranged: value of %s", origin(rng.X))
+					}
 				case sink:
 					got := origins(vf.Arg(call, 0))
 					if e := origins(vf.Expr(pass.TypesInfo, call, call.Args[0])); e != got {
