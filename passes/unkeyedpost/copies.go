@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
@@ -54,43 +55,28 @@ func (c *checker) findCopies() {
 
 // copyOf returns the header parameter of fd whose entries the header
 // write w copies under their own names (for k, v := range src {
-// h[k] = v }, or h.Add(k, vv) in a range over v), or nil.
+// h[k] = v }, or h.Add(k, vv) in a range over v), or nil: the name written
+// is the key of a range (flow/value) over a header that is fd's parameter,
+// as it came in.
 func (c *checker) copyOf(fd *ast.FuncDecl, w keys.HeaderWrite) *types.Var {
-	if w.Const || w.Header == nil {
+	if w.Const || w.Header == nil || len(c.rangesAround(fd, w.Node)) == 0 {
+		return nil // no range around it: the SSA form is not needed
+	}
+	name, _ := c.written(w)
+	rng, key := c.values().Ranged(name, nil)
+	if rng == nil || !key || !keys.IsHeader(rng.X.Type()) {
 		return nil
 	}
-	var name ast.Expr
-	switch n := w.Node.(type) {
-	case *ast.CallExpr:
-		if len(n.Args) > 0 {
-			name = n.Args[0]
-		}
-	case *ast.AssignStmt:
-		if len(n.Lhs) == 1 {
-			if ix, ok := ast.Unparen(n.Lhs[0]).(*ast.IndexExpr); ok {
-				name = ix.Index
-			}
-		}
-	}
-	id, ok := ast.Unparen(name).(*ast.Ident)
-	if !ok || c.obj(id) == nil {
+	origins := c.vf.Origins(rng.X, nil)
+	if len(origins) != 1 {
 		return nil
 	}
-	for _, rs := range c.rangesAround(fd, w.Node) {
-		k, ok := rs.Key.(*ast.Ident)
-		if !ok || c.obj(k) != c.obj(id) {
-			continue
-		}
-		x, ok := ast.Unparen(rs.X).(*ast.Ident)
-		if !ok || !keys.IsHeader(c.info.TypeOf(x)) {
-			return nil
-		}
-		if v, ok := c.obj(x).(*types.Var); ok && isParam(c.info, fd, v) && c.defIndex(fd).Of(v) == nil {
-			return v
-		}
+	p, ok := origins[0].(*ssa.Parameter)
+	if !ok || p.Parent() != c.vf.P.Func(fd) {
 		return nil
 	}
-	return nil
+	v, _ := p.Object().(*types.Var)
+	return v
 }
 
 // copyJudged reports whether the header write w in fd copies a header

@@ -6,12 +6,49 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
+
+// values returns the package's value flow (flow/value), building the SSA
+// form on the first call; nil when the package has none (type errors).
+func (c *checker) values() *value.Flow {
+	if c.vf == nil {
+		if p := c.engine.Get(); p != nil {
+			c.vf = value.Of(p)
+		}
+	}
+	return c.vf
+}
+
+// written returns the SSA values of the name and the value the header
+// write w sets (h.Set(k, v), h[k] = v); nil when there is none.
+func (c *checker) written(w keys.HeaderWrite) (name, val ssa.Value) {
+	vf := c.values()
+	if vf == nil {
+		return nil, nil
+	}
+	switch n := w.Node.(type) {
+	case *ast.CallExpr:
+		return vf.Arg(n, 0), vf.Arg(n, 1)
+	case *ast.AssignStmt:
+		for _, l := range n.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ix.X == w.Header {
+				for _, in := range vf.At(ix.Lbrack) {
+					if up, ok := in.(*ssa.MapUpdate); ok {
+						return up.Key, up.Value
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
 
 // defIndex returns the model's def index of fd (the suite's one value
 // flow, see retryscope.DefIndex).
@@ -207,23 +244,25 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 // copiedUnkeyed reports whether the header write w, with a name that is
 // not constant, copies the entries of a local header map that carries no
 // key: for k, v := range h { req.Header[k] = v }, with h's own names
-// constant.
+// constant. The value written is the range's value (flow/value); h, the
+// map the innermost range statement ranges over, is read on the syntax.
 func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	for _, rs := range c.rangesAround(fd, w.Node) {
-		v, ok := ast.Unparen(w.Value).(*ast.Ident)
-		val, _ := rs.Value.(*ast.Ident)
-		if !ok || val == nil || c.obj(v) != c.obj(val) {
-			return false
-		}
-		h, ok := ast.Unparen(rs.X).(*ast.Ident)
-		if !ok || !keys.IsHeader(c.info.TypeOf(h)) {
-			return false
-		}
-		o, ok := c.obj(h).(*types.Var)
-		// A local map (not a parameter: its entries come from callers).
-		return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []types.Object{o}, true)
+	ranges := c.rangesAround(fd, w.Node)
+	if len(ranges) == 0 {
+		return false
 	}
-	return false
+	rs := ranges[0]
+	_, val := c.written(w)
+	if rng, key := c.values().Ranged(val, nil); rng == nil || key || rng.Pos() != rs.For {
+		return false
+	}
+	h, ok := ast.Unparen(rs.X).(*ast.Ident)
+	if !ok || !keys.IsHeader(c.info.TypeOf(h)) {
+		return false
+	}
+	o, ok := c.obj(h).(*types.Var)
+	// A local map (not a parameter: its entries come from callers).
+	return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []types.Object{o}, true)
 }
 
 // assigned reports whether d gives its variable the value of an
@@ -246,16 +285,30 @@ func (c *checker) observesResponse(call *ast.CallExpr) bool {
 // clientWide reports whether the header write w, with a name that is not
 // constant, copies the headers a client holds for every request it sends
 // (for k, v := range c.header { req.Header.Add(k, ...) }, a field): a key
-// there would be one key for every request, no idempotency key.
+// there would be one key for every request, no idempotency key. The name
+// or the value written is an entry of a range over a field's header
+// (flow/value).
 func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	for _, rs := range c.rangesAround(fd, w.Node) {
-		sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
-		if !ok || !keys.IsHeader(c.info.TypeOf(sel)) {
-			continue
-		}
-		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+	if len(c.rangesAround(fd, w.Node)) == 0 {
+		return false // no range around it: the SSA form is not needed
+	}
+	name, val := c.written(w)
+	for _, v := range []ssa.Value{name, val} {
+		if rng, _ := c.values().Ranged(v, nil); rng != nil && keys.IsHeader(rng.X.Type()) && fieldRead(rng.X) {
 			return true
 		}
+	}
+	return false
+}
+
+// fieldRead reports whether v reads a struct field (x.f, p.f).
+func fieldRead(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Field:
+		return true
+	case *ssa.UnOp:
+		_, ok := v.X.(*ssa.FieldAddr)
+		return ok && v.Op == token.MUL
 	}
 	return false
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
+	"github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -37,6 +39,8 @@ var Analyzer = New(&Config{})
 func New(cfg *Config) *analysis.Analyzer {
 	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
+	// the value flow: where a request's parts come from and go to
+	a.Requires = append(a.Requires, flow.Analyzer)
 	check.KeyFlags(a, &cfg.KeyHeaders, nil)
 	return a
 }
@@ -81,6 +85,10 @@ type checker struct {
 	// bound maps the parameters of the request builders being resolved
 	// to the arguments of the call that is.
 	bound map[*types.Var]retryscope.Arg
+	// engine is the package's SSA form, built when a question of the
+	// value flow is first met (values); vf is its value flow.
+	engine *flow.Handle
+	vf     *value.Flow
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
@@ -96,6 +104,7 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		copies:      make(map[*types.Func]map[int]int),
 		postHelpers: make(map[*types.Func]string),
 		parents:     make(keys.ParentIndex),
+		engine:      pass.ResultOf[flow.Analyzer].(*flow.Handle),
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
