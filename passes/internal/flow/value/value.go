@@ -181,6 +181,11 @@ func (f *Flow) Sites(fn *ssa.Function) []*ssa.Call { return f.sites[fn] }
 // FieldStores returns every store of field v in the package.
 func (f *Flow) FieldStores(v *types.Var) []*ssa.Store { return f.fieldStores[v] }
 
+// FieldLoads returns every read of field v in the package (a load through
+// the field's address, or a Field of a struct value): where its value
+// starts when it is walked forward (Uses).
+func (f *Flow) FieldLoads(v *types.Var) []ssa.Value { return f.fieldLoads[v] }
+
 // DefaultLimit is a query's step limit when Query.Limit is 0.
 const DefaultLimit = 4096
 

@@ -204,3 +204,28 @@ func TestAnswers(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+// TestFieldLoads checks the reads of a field, by *types.Var, are indexed
+// where they are made: client.token is read once, in (*client).send.
+func TestFieldLoads(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	client := pass.Pkg.Scope().Lookup("client").Type().Underlying().(*types.Struct)
+	var token *types.Var
+	for f := range client.Fields() {
+		if f.Name() == "token" {
+			token = f
+		}
+	}
+	loads := vf.FieldLoads(token)
+	if len(loads) != 1 {
+		t.Fatalf("got %d loads of client.token, want 1", len(loads))
+	}
+	ld := loads[0].(ssa.Instruction)
+	if fn := ld.Parent(); fn.Name() != "send" || fn.Signature.Recv() == nil {
+		t.Errorf("client.token read in %s, want (*client).send", fn)
+	}
+	if n := len(vf.Uses(loads[0], nil)); n != 1 {
+		t.Errorf("the read has %d uses, want 1 (the sink's argument)", n)
+	}
+}
