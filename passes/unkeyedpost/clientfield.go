@@ -1,16 +1,20 @@
 package unkeyedpost
 
 import (
+	"cmp"
 	"go/ast"
 	"go/constant"
 	"go/types"
+	"slices"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -310,95 +314,121 @@ func (c *checker) transportReplaced(fd *ast.FuncDecl, field *types.Var) bool {
 }
 
 // fieldSend returns the first unkeyed POST or PATCH of the package sent
-// through field with (*http.Client).Do: on x.field directly, or on a
-// parameter of a sending helper given x.field at a call site (judged with
-// that call's arguments).
+// through field with (*http.Client).Do: where the field's value goes
+// (flow/value, from every read of the field), a Do on it, or a client
+// parameter of a sending helper of the package it is given to
+// (sentThrough, judged with that call's arguments).
 func (c *checker) fieldSend(field *types.Var) *sendInfo {
-	isField := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		return ok && c.info.Uses[sel.Sel] == field
+	vf := c.values()
+	if vf == nil {
+		return nil
 	}
-	var found *sendInfo
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || found != nil {
-				continue
+	var sites []site
+	for _, ld := range vf.FieldLoads(field) {
+		for _, u := range vf.Uses(ld, nil) {
+			if call, ok := u.Instr.(*ssa.Call); ok {
+				if s, ok := c.siteOf(call, u.Value); ok {
+					sites = append(sites, s)
+				}
 			}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || found != nil {
-					return found == nil
-				}
-				if recv := c.doReceiver(call); recv != nil && isField(recv) {
-					if s := c.send(fd, call); s != nil && s.req != nil && !c.keyedSend(fd, s) {
-						found = s
-					}
-					return found == nil
-				}
-				fn := typeutil.StaticCallee(c.info, call)
-				if fn == nil {
-					return true
-				}
-				hd := c.funcs[fn.Origin()]
-				if hd == nil || c.depth >= 4 {
-					return true
-				}
-				sig := fn.Origin().Signature()
-				for i, a := range call.Args {
-					if i >= sig.Params().Len() || !isField(a) {
-						continue
-					}
-					if s := c.sentThrough(fd, call, fn, hd, sig.Params().At(i)); s != nil {
-						found = s
-					}
-				}
-				return found == nil
-			})
 		}
 	}
-	return found
+	for _, st := range inOrder(sites) {
+		if isDo(st.call, st.v) {
+			if s := c.send(st.fd, st.syn); s != nil && s.req != nil && !c.keyedSend(st.fd, s) {
+				return s
+			}
+			continue
+		}
+		callee := st.call.Call.StaticCallee()
+		fn, _ := callee.Object().(*types.Func)
+		if fn == nil || c.funcs[fn.Origin()] == nil {
+			continue
+		}
+		for j, a := range st.call.Call.Args {
+			if a == st.v && j < len(callee.Params) {
+				if s := c.sentThrough(st.fd, st.syn, fn, c.funcs[fn.Origin()], callee.Params[j]); s != nil {
+					return s
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // sentThrough returns the unkeyed POST or PATCH that the helper hd (fn,
 // called by call in fd) sends with (*http.Client).Do on its client
-// parameter p, with call's arguments bound.
-func (c *checker) sentThrough(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, hd *ast.FuncDecl, p *types.Var) *sendInfo {
+// parameter p (in its own body, not its closures), with call's arguments
+// bound; nil when a Do of hd is on p or another client (p reassigned).
+func (c *checker) sentThrough(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, hd *ast.FuncDecl, p *ssa.Parameter) *sendInfo {
 	defer c.bind(fd, call, fn)()
-	if c.defIndex(hd).Of(p) != nil {
-		return nil // the helper sends another client as well
+	var sites []site
+	for _, u := range c.vf.Uses(p, nil) {
+		inner, ok := u.Instr.(*ssa.Call)
+		if !ok || inner.Parent() != p.Parent() || value.Callee(inner) == nil || value.Callee(inner).FullName() != "(*net/http.Client).Do" {
+			continue
+		}
+		if u.Value != p || !isDo(inner, p) {
+			return nil // the helper sends another client as well
+		}
+		if s, ok := c.siteOf(inner, p); ok {
+			sites = append(sites, s)
+		}
 	}
-	var found *sendInfo
-	ast.Inspect(hd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || found != nil {
-			return false
+	for _, st := range inOrder(sites) {
+		if s := c.send(hd, st.syn); s != nil && s.req != nil && !c.keyedSend(hd, s) {
+			return s
 		}
-		inner, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		recv, ok := ast.Unparen(c.doReceiver(inner)).(*ast.Ident)
-		if !ok || c.info.Uses[recv] != p {
-			return true
-		}
-		if s := c.send(hd, inner); s != nil && s.req != nil && !c.keyedSend(hd, s) {
-			found = s
-		}
-		return found == nil
-	})
-	return found
-}
-
-// doReceiver returns the client expression of a (*net/http.Client).Do
-// call, or nil.
-func (c *checker) doReceiver(call *ast.CallExpr) ast.Expr {
-	if c.calleeName(call) != "(*net/http.Client).Do" {
-		return nil
-	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		return sel.X
 	}
 	return nil
+}
+
+// A site is a call of the SSA form that a value v reaches, with its
+// syntax and the function declaration that holds it.
+type site struct {
+	call *ssa.Call
+	v    ssa.Value
+	fd   *ast.FuncDecl
+	syn  *ast.CallExpr
+}
+
+// siteOf returns call's syntax and the declaration that holds it (a
+// closure's is the function it is written in).
+func (c *checker) siteOf(call *ssa.Call, v ssa.Value) (site, bool) {
+	fn := call.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	fd, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok || fd.Body == nil {
+		return site{}, false
+	}
+	var syn *ast.CallExpr
+	astq.Search(fd.Body, func(n ast.Node, found *bool) bool {
+		if x, ok := n.(*ast.CallExpr); ok && x.Lparen == call.Pos() {
+			syn, *found = x, true
+		}
+		return !*found
+	})
+	return site{call, v, fd, syn}, syn != nil
+}
+
+// inOrder returns sites in the order of the syntax (a call before the
+// calls in its arguments), each once.
+func inOrder(sites []site) []site {
+	slices.SortStableFunc(sites, func(a, b site) int {
+		if a.syn.Pos() != b.syn.Pos() {
+			return cmp.Compare(a.syn.Pos(), b.syn.Pos())
+		}
+		return cmp.Compare(b.syn.Lparen, a.syn.Lparen)
+	})
+	return slices.CompactFunc(sites, func(a, b site) bool { return a.call == b.call && a.v == b.v })
+}
+
+// isDo reports whether call is (*net/http.Client).Do on the client v.
+func isDo(call *ssa.Call, v ssa.Value) bool {
+	fn := value.Callee(call)
+	return fn != nil && fn.FullName() == "(*net/http.Client).Do" && len(call.Call.Args) > 0 && call.Call.Args[0] == v
 }
 
 // reportClientField reports the client of st, which re-sends s.
