@@ -1,9 +1,11 @@
 package unkeyedpost
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -89,6 +91,9 @@ type checker struct {
 	// value flow is first met (values); vf is its value flow.
 	engine *flow.Handle
 	vf     *value.Flow
+	// paramDecl maps the parameters of the package's function
+	// declarations to their declaration (argsOf).
+	paramDecl map[*types.Var]*ast.FuncDecl
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
@@ -487,9 +492,11 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judg
 	if !ok || !c.viaParams || c.depth >= 4 {
 		return false
 	}
-	args := c.res.Args(p)
+	var args []retryscope.Arg
 	if a, ok := c.bound[p]; ok {
 		args = []retryscope.Arg{a}
+	} else {
+		args = c.argsOf(p)
 	}
 	c.depth++
 	defer func() { c.depth-- }()
@@ -507,6 +514,59 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judg
 		return true
 	}
 	return false
+}
+
+// argsOf returns the arguments the package's static call sites pass for
+// the parameter p of one of its function declarations (flow/value's call
+// sites, each read in the declaration that holds it), in source order.
+func (c *checker) argsOf(p *types.Var) []retryscope.Arg {
+	if c.paramDecl == nil {
+		c.paramDecl = make(map[*types.Var]*ast.FuncDecl)
+		for _, fd := range c.funcs {
+			for id := range astq.Params(c.info, fd) {
+				if v, ok := c.info.Defs[id].(*types.Var); ok {
+					c.paramDecl[v] = fd
+				}
+			}
+		}
+	}
+	decl := c.paramDecl[p]
+	if decl == nil || c.values() == nil {
+		return nil
+	}
+	fn := c.vf.P.Func(decl)
+	if fn == nil {
+		return nil
+	}
+	sig := fn.Signature
+	i := -1
+	for j := range sig.Params().Len() {
+		if sig.Params().At(j) == p {
+			i = j
+		}
+	}
+	if i < 0 {
+		return nil
+	}
+	var out []retryscope.Arg
+	for _, call := range c.vf.Sites(fn) {
+		st, ok := c.siteOf(call, nil)
+		if !ok {
+			continue
+		}
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			if st.syn.Ellipsis.IsValid() {
+				continue
+			}
+			for _, a := range st.syn.Args[min(i, len(st.syn.Args)):] {
+				out = append(out, retryscope.Arg{Expr: a, Func: st.fd, Call: st.syn})
+			}
+		} else if i < len(st.syn.Args) {
+			out = append(out, retryscope.Arg{Expr: st.syn.Args[i], Func: st.fd, Call: st.syn})
+		}
+	}
+	slices.SortFunc(out, func(a, b retryscope.Arg) int { return cmp.Compare(a.Expr.Pos(), b.Expr.Pos()) })
+	return out
 }
 
 // builtBy resolves a request returned by a request builder of the package
