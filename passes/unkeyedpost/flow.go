@@ -139,53 +139,26 @@ var harmless = map[string]bool{
 	"context": true, "io": true, "errors": true, "strings": true, "bytes": true, "encoding/json": true,
 }
 
-// keyed reports whether the request held in objs gets a key header in fd,
-// or may get one: it is handed to code the check cannot see into, or a
-// header with a name that is not constant is set on it.
-func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
-	return c.keyedIn(fd, objs, false)
+// keyed reports whether the request (or header) whose values are roots
+// gets a key header in fd, or may get one: it is handed to code the check
+// cannot see into, or a header with a name that is not constant is set on
+// it.
+func (c *checker) keyed(fd *ast.FuncDecl, roots ...ssa.Value) bool {
+	return c.keyedIn(fd, roots, false)
 }
 
 // keyedIn is keyed; strict counts only key headers set on the request in
 // fd or by the package's helpers, not code the check cannot see into
-// (a request builder's caller-supplied options).
-func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bool {
-	s := make(map[types.Object]bool)
-	for _, o := range objs {
-		s[o] = true
+// (a request builder's caller-supplied options). The request's values
+// are the value flow's (aliases); the writes and calls that may key them
+// are read on fd's syntax.
+func (c *checker) keyedIn(fd *ast.FuncDecl, roots []ssa.Value, strict bool) bool {
+	if c.values() == nil {
+		return false
 	}
-	type pair struct{ lhs, rhs ast.Expr }
-	var pairs []pair
-	for _, a := range c.defIndex(fd).All() {
-		if rhs := a.Binds(); rhs != nil {
-			pairs = append(pairs, pair{a.Lhs, rhs})
-		}
-	}
-	rootOfPair := func(p pair) (types.Object, types.Object) {
-		r := c.aliasRoot(p.rhs)
-		if r == nil {
-			// retryablehttp.FromRequest(req) wraps the same request.
-			if call, ok := ast.Unparen(p.rhs).(*ast.CallExpr); ok && retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, call), "net/http.FromRequest") && len(call.Args) == 1 {
-				r = c.aliasRoot(call.Args[0])
-			}
-		}
-		return c.rootObj(p.lhs), r
-	}
-	for range 4 {
-		grew := false
-		for _, p := range pairs {
-			l, r := rootOfPair(p)
-			if l == nil || r == nil {
-				continue
-			}
-			if s[l] != s[r] {
-				s[l], s[r] = true, true
-				grew = true
-			}
-		}
-		if !grew {
-			break
-		}
+	set := c.aliases(roots)
+	if len(set) == 0 {
+		return false
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
@@ -195,50 +168,255 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bo
 		}
 		return false
 	}
-	for _, p := range pairs {
-		if l := c.rootObj(p.lhs); l != nil && s[l] {
-			if lit, ok := ast.Unparen(p.rhs).(*ast.CompositeLit); ok && keyedWrite(keys.Writes(c.info, lit)) {
-				return true
-			}
-		}
-	}
 	return astq.Search(fd, func(n ast.Node, keyed *bool) bool {
 		switch n := n.(type) {
+		case *ast.CompositeLit:
+			// an http.Header literal given to the request
+			if keys.IsHeader(c.info.TypeOf(n)) && set[c.vf.ValueOf(c.info, n)] && keyedWrite(keys.Writes(c.info, n)) {
+				*keyed = true
+			}
 		case *ast.CallExpr:
 			for _, w := range keys.Writes(c.info, n) {
-				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
+				if set[c.headerOf(w)] && keyedWrite([]keys.HeaderWrite{w}) {
 					*keyed = true
 				}
 			}
 			if c.observesResponse(n) {
 				break
 			}
-			for i, a := range n.Args {
-				if t := c.info.TypeOf(a); t != nil {
-					if _, basic := t.Underlying().(*types.Basic); basic {
-						continue // req.Method, req.URL.Path: a copy, which cannot key the request
-					}
-					part := ast.Unparen(a)
-					if star, ok := part.(*ast.StarExpr); ok {
-						part = ast.Unparen(star.X) // *req.URL: a copy of a part
-					}
-					if _, ok := part.(*ast.SelectorExpr); ok && !isRequestish(c.info.TypeOf(part)) {
-						continue // req.Body, req.URL: a part of the request that holds no header
-					}
-				}
-				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(fd, n, i, strict) {
+			for i := range n.Args {
+				// req, req.Header: not req.Method, req.URL, req.Body,
+				// which hold no header
+				if set[c.vf.Arg(n, i)] && c.mayKey(fd, n, i, strict) {
 					*keyed = true
 				}
 			}
 		case *ast.AssignStmt:
 			for _, w := range keys.Writes(c.info, n) {
-				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
+				if set[c.headerOf(w)] && keyedWrite([]keys.HeaderWrite{w}) {
 					*keyed = true
 				}
 			}
 		}
 		return !*keyed
 	})
+}
+
+// headerOf returns the SSA value of the header the write w sets an entry
+// of: the receiver of h.Set, the map of h[k] = v; nil for a literal's
+// entries.
+func (c *checker) headerOf(w keys.HeaderWrite) ssa.Value {
+	switch n := w.Node.(type) {
+	case *ast.CallExpr:
+		return c.vf.Recv(n)
+	case *ast.AssignStmt:
+		for _, l := range n.Lhs {
+			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ix.X == w.Header {
+				for _, in := range c.vf.At(ix.Lbrack) {
+					if up, ok := in.(*ssa.MapUpdate); ok {
+						return up.Map
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// aliases returns the values that hold the same request (or header) as
+// roots, in their function and its closures: back through phis,
+// conversions, loads of a cell and the requests a copy method is called on
+// (aliasOf), from a header field's read to the request it is read from;
+// forward to the loads of the cells and addresses they are stored in, the
+// request-holding fields read from them (req.Header, a wrapper's
+// *http.Request), what is stored into those, the copies made of them, and
+// the closures they are bound in.
+func (c *checker) aliases(roots []ssa.Value) map[ssa.Value]bool {
+	set := make(map[ssa.Value]bool)
+	var work []ssa.Value
+	add := func(v ssa.Value) {
+		if v == nil || set[v] || len(set) >= value.DefaultLimit {
+			return
+		}
+		if _, ok := v.(*ssa.Const); ok {
+			return
+		}
+		set[v] = true
+		work = append(work, v)
+	}
+	for _, r := range roots {
+		add(r)
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		// back
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				add(e)
+			}
+		case *ssa.ChangeType:
+			add(x.X)
+		case *ssa.MakeInterface:
+			add(x.X)
+		case *ssa.ChangeInterface:
+			add(x.X)
+		case *ssa.TypeAssert:
+			add(x.X)
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				add(x.X) // the cell or address it is loaded from
+			}
+		case *ssa.FieldAddr:
+			add(x.X) // a request-holding field's address: the struct's
+		case *ssa.Field:
+			add(x.X)
+		case *ssa.IndexAddr:
+			add(x.X)
+		case *ssa.FreeVar:
+			add(c.vf.Cell(x))
+		case *ssa.Extract:
+			if x.Index == 0 {
+				add(x.Tuple)
+			}
+		case *ssa.Call:
+			add(c.aliasOf(x))
+		}
+		// forward
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Phi, *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.TypeAssert:
+				add(r.(ssa.Value))
+			case *ssa.UnOp:
+				if r.Op == token.MUL {
+					add(r)
+				}
+			case *ssa.FieldAddr:
+				if holdsRequest(r.X.Type(), r.Field) {
+					add(r)
+				}
+			case *ssa.Field:
+				if holdsRequest(r.X.Type(), r.Field) {
+					add(r)
+				}
+			case *ssa.Extract:
+				if r.Index == 0 {
+					add(r)
+				}
+			case *ssa.Store:
+				if r.Addr == v {
+					add(r.Val) // stored into it: req.Header = h
+				} else {
+					add(r.Addr) // stored elsewhere: the place holds it
+				}
+			case *ssa.MapUpdate:
+				if r.Value == v {
+					add(r.Map)
+				}
+			case *ssa.MakeClosure:
+				if fn, ok := r.Fn.(*ssa.Function); ok {
+					for i, b := range r.Bindings {
+						if b == v && i < len(fn.FreeVars) {
+							add(fn.FreeVars[i])
+						}
+					}
+				}
+			case *ssa.Call:
+				if c.aliasOf(r) == v {
+					add(r)
+				}
+			}
+		}
+	}
+	return set
+}
+
+// holdsRequest reports whether field i of the struct t (or *t) can hold a
+// request's headers: a header, a request, a wrapper of one.
+func holdsRequest(t types.Type, i int) bool {
+	fv := value.FieldVar(t, i)
+	return fv != nil && isRequestish(fv.Type())
+}
+
+// aliasOf returns the request whose copy or view call returns: the
+// receiver of a method returning its own receiver's type
+// (req.WithContext(ctx), req.Clone(ctx)), a pipeline request's Raw(),
+// the request go-retryablehttp's FromRequest wraps; nil otherwise.
+func (c *checker) aliasOf(call *ssa.Call) ssa.Value {
+	com := call.Common()
+	fn := value.Callee(call)
+	if fn == nil || com.IsInvoke() || len(com.Args) == 0 {
+		return nil
+	}
+	sig := fn.Signature()
+	if retryscope.MirrorsHTTP(fn, "net/http.FromRequest") && len(com.Args) == 1 {
+		return com.Args[0]
+	}
+	if sig.Recv() == nil || sig.Results().Len() == 0 {
+		return nil
+	}
+	if retryscope.PipelineRaw(fn) || types.Identical(deref(sig.Recv().Type()), deref(sig.Results().At(0).Type())) {
+		return com.Args[0]
+	}
+	return nil
+}
+
+// reqValue returns the SSA value of the request s sends: the operand of
+// s.call it is, or the first result of the return statement at s.at (a
+// request builder's).
+func (c *checker) reqValue(s *sendInfo) ssa.Value {
+	if s.req == nil || c.values() == nil {
+		return nil
+	}
+	if s.at.IsValid() {
+		var ret ssa.Value
+		for _, in := range c.vf.At(s.at) {
+			switch in := in.(type) {
+			case *ssa.Store: // a named result's, before the defers run
+				return in.Val
+			case *ssa.Return:
+				if len(in.Results) > 0 && ret == nil {
+					ret = in.Results[0]
+				}
+			}
+		}
+		return ret
+	}
+	return c.operand(s.call, s.req)
+}
+
+// operand returns the SSA value call takes e as: an argument, or its
+// receiver.
+func (c *checker) operand(call *ast.CallExpr, e ast.Expr) ssa.Value {
+	for i, a := range call.Args {
+		if a == e {
+			return c.vf.Arg(call, i)
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.X == e {
+		return c.vf.Recv(call)
+	}
+	return c.vf.ValueOf(c.info, e)
+}
+
+// param returns the SSA parameter of fd that declares v.
+func (c *checker) param(fd *ast.FuncDecl, v types.Object) *ssa.Parameter {
+	if c.values() == nil {
+		return nil
+	}
+	if fn := c.vf.P.Func(fd); fn != nil {
+		for _, p := range fn.Params {
+			if p.Object() == v {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // copiedUnkeyed reports whether the header write w, with a name that is
@@ -253,7 +431,8 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	}
 	rs := ranges[0]
 	_, val := c.written(w)
-	if rng, key := c.values().Ranged(val, nil); rng == nil || key || rng.Pos() != rs.For {
+	rng, key := c.values().Ranged(val, nil)
+	if rng == nil || key || rng.Pos() != rs.For {
 		return false
 	}
 	h, ok := ast.Unparen(rs.X).(*ast.Ident)
@@ -262,7 +441,7 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	}
 	o, ok := c.obj(h).(*types.Var)
 	// A local map (not a parameter: its entries come from callers).
-	return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []types.Object{o}, true)
+	return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []ssa.Value{rng.X}, true)
 }
 
 // assigned reports whether d gives its variable the value of an

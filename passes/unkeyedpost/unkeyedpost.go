@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
@@ -158,7 +159,7 @@ func (c *checker) summarise() {
 				if !isRequestish(o.Type()) {
 					continue
 				}
-				if !c.keyedParams[fn][i] && c.keyed(fd, []types.Object{o}) {
+				if p := c.param(fd, o); !c.keyedParams[fn][i] && p != nil && c.keyed(fd, p) {
 					set(c.keyedParams, fn, i)
 					changed = true
 				}
@@ -219,7 +220,7 @@ func (c *checker) summarise() {
 // keyedSend reports whether s's request carries (or may carry) a key.
 func (c *checker) keyedSend(fd *ast.FuncDecl, s *sendInfo) bool {
 	defer c.withVia(s.via)()
-	if s.req != nil && c.keyed(fd, s.reqObjs) {
+	if s.req != nil && c.keyed(fd, c.reqValue(s)) {
 		return true
 	}
 	return s.built != nil && c.builtKeyed(s.built)
@@ -593,7 +594,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 			return true
 		}
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
-		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
+		if c.resolve(bd, sub) && !c.keyedIn(bd, []ssa.Value{c.reqValue(sub)}, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
 			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			found = true
