@@ -30,13 +30,19 @@ func (c *checker) findCopies() {
 		for id, i := range astq.Params(c.info, fd) {
 			params[c.info.Defs[id]] = i
 		}
+		root := func(w keys.HeaderWrite) types.Object {
+			if p, ok := c.base(c.headerOf(w)).(*ssa.Parameter); ok && p.Parent() == c.vf.P.Func(fd) {
+				return p.Object()
+			}
+			return nil
+		}
 		visit := func(n ast.Node) {
 			for _, w := range keys.Writes(c.info, n) {
 				src := c.copyOf(fd, w)
 				if src == nil {
 					continue
 				}
-				i, ok := params[c.rootObj(w.Header)]
+				i, ok := params[root(w)]
 				if j := params[src]; ok && i != j {
 					if c.copies[fn] == nil {
 						c.copies[fn] = make(map[int]int)
@@ -95,8 +101,8 @@ func (c *checker) copyJudged(fd *ast.FuncDecl, w keys.HeaderWrite, strict bool) 
 	}
 	if c.inKeySummary {
 		// into a parameter: findCopies has it, for the call sites
-		v, ok := c.rootObj(w.Header).(*types.Var)
-		return ok && isParam(c.info, fd, v)
+		p, ok := c.base(c.headerOf(w)).(*ssa.Parameter)
+		return ok && c.param(fd, p.Object()) == p
 	}
 	return !c.paramMayKey(src)
 }
@@ -168,12 +174,24 @@ func (c *checker) argMayKey(fd *ast.FuncDecl, v ssa.Value) bool {
 	return q.Exhausted
 }
 
-// base returns the value a field read is made from, through any chain of
-// fields (c.opts.header: c), and a captured variable's cell to the one
-// value stored in it.
+// base returns the value at the root of a request, a header or a field
+// read: through any chain of fields (c.opts.header: c, req.Header: req),
+// the requests a copy method is called on (aliasOf: req.WithContext(ctx),
+// req.Raw()), conversions, and a captured variable's cell to the one value
+// stored in it.
 func (c *checker) base(v ssa.Value) ssa.Value {
 	for range 16 {
 		switch x := v.(type) {
+		case *ssa.Call:
+			a := c.aliasOf(x)
+			if a == nil {
+				return v
+			}
+			v = a
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
 				return v

@@ -70,61 +70,6 @@ func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Exp
 	return c.defIndex(fd).Origin(e, before)
 }
 
-// rootObj returns the variable at the root of req, req.Header,
-// req.Header["K"], &req, req.Raw().Header of a pipeline's request.
-func (c *checker) rootObj(e ast.Expr) types.Object {
-	for range 16 {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.CallExpr:
-			// req.Raw().Header: the header of a pipeline's request
-			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
-			if !ok || !retryscope.PipelineRaw(typeutil.StaticCallee(c.info, x)) {
-				return nil
-			}
-			e = sel.X
-		case *ast.Ident:
-			if _, ok := c.obj(x).(*types.Var); ok {
-				return c.obj(x)
-			}
-			return nil
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.UnaryExpr:
-			if x.Op != token.AND {
-				return nil
-			}
-			e = x.X
-		default:
-			return nil
-		}
-	}
-	return nil
-}
-
-// aliasRoot is rootObj that also looks through methods returning a copy
-// of their receiver (req.WithContext(ctx), req.Clone(ctx)).
-func (c *checker) aliasRoot(e ast.Expr) types.Object {
-	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
-		fn := typeutil.StaticCallee(c.info, call)
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if fn == nil || !ok || fn.Signature().Recv() == nil || fn.Signature().Results().Len() == 0 {
-			return nil
-		}
-		if retryscope.PipelineRaw(fn) {
-			return c.aliasRoot(sel.X) // req.Raw(): the pipeline request's own *http.Request
-		}
-		if !types.Identical(deref(fn.Signature().Recv().Type()), deref(fn.Signature().Results().At(0).Type())) {
-			return nil
-		}
-		return c.aliasRoot(sel.X)
-	}
-	return c.rootObj(e)
-}
-
 func deref(t types.Type) types.Type {
 	if p, ok := t.(*types.Pointer); ok {
 		return p.Elem()
@@ -404,14 +349,15 @@ func (c *checker) operand(call *ast.CallExpr, e ast.Expr) ssa.Value {
 	return c.vf.ValueOf(c.info, e)
 }
 
-// param returns the SSA parameter of fd that declares v.
+// param returns the SSA parameter of fd that declares v (not its
+// receiver).
 func (c *checker) param(fd *ast.FuncDecl, v types.Object) *ssa.Parameter {
 	if c.values() == nil {
 		return nil
 	}
 	if fn := c.vf.P.Func(fd); fn != nil {
-		for _, p := range fn.Params {
-			if p.Object() == v {
+		for i, p := range fn.Params {
+			if p.Object() == v && (i > 0 || fd.Recv == nil) {
 				return p
 			}
 		}

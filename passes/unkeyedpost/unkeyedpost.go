@@ -178,10 +178,14 @@ func (c *checker) summarise() {
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 1 || c.aliasRoot(call.Args[0]) != o {
+				if !ok || len(call.Args) != 1 {
 					return true
 				}
-				if _, _, through := c.transportSend(call); through || c.calleeName(call) == "(*net/http.Client).Do" {
+				if _, _, through := c.transportSend(call); !through && c.calleeName(call) != "(*net/http.Client).Do" {
+					return true
+				}
+				// the request sent is the parameter, or a copy of it
+				if p := c.param(fd, o); p != nil && c.base(c.vf.Arg(call, 0)) == ssa.Value(p) {
 					set(c.sendsParams, fn, i)
 				}
 				return true
