@@ -368,31 +368,32 @@ func (c *checker) param(fd *ast.FuncDecl, v types.Object) *ssa.Parameter {
 // copiedUnkeyed reports whether the header write w, with a name that is
 // not constant, copies the entries of a local header map that carries no
 // key: for k, v := range h { req.Header[k] = v }, with h's own names
-// constant. The value written is the range's value (flow/value); h, the
-// map the innermost range statement ranges over, is read on the syntax.
+// constant. The value written is the value of the innermost range around
+// w (flow/value), over a header made in fd: none of its origins is a
+// parameter's, a field's or a global's, whose entries come from
+// elsewhere.
 func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	ranges := c.rangesAround(fd, w.Node)
 	if len(ranges) == 0 {
 		return false
 	}
-	rs := ranges[0]
 	_, val := c.written(w)
 	rng, key := c.values().Ranged(val, nil)
-	if rng == nil || key || rng.Pos() != rs.For {
+	if rng == nil || key || rng.Pos() != ranges[0].For || !keys.IsHeader(rng.X.Type()) {
 		return false
 	}
-	h, ok := ast.Unparen(rs.X).(*ast.Ident)
-	if !ok || !keys.IsHeader(c.info.TypeOf(h)) {
-		return false
+	made := false
+	for _, o := range c.vf.Origins(rng.X, &value.Query{Stop: fieldRead}) {
+		switch o.(type) {
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.UnOp, *ssa.Field, *ssa.Global:
+			return false
+		case *ssa.Const, *ssa.Alloc:
+		default:
+			made = true
+		}
 	}
-	o, ok := c.obj(h).(*types.Var)
-	// A local map (not a parameter: its entries come from callers).
-	return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []ssa.Value{rng.X}, true)
+	return made && !c.keyedIn(fd, []ssa.Value{rng.X}, true)
 }
-
-// assigned reports whether d gives its variable the value of an
-// expression.
-func assigned(d retryscope.Def) bool { return d.Plain() && d.RHS() != nil }
 
 // observesResponse reports whether call is handed a response beside the
 // request (a logger's LogRoundTrip(req, res, err, ...)): it runs after the
