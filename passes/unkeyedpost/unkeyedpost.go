@@ -3,6 +3,7 @@ package unkeyedpost
 import (
 	"cmp"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -674,14 +675,10 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool 
 		}
 		return false
 	}
-	for _, o := range s.reqObjs {
-		for _, fs := range c.defIndex(fd).FieldSets(o) {
-			if fs.Field() == "Method" {
-				if name, ok = c.stringValue(fd, fs.RHS()); !ok {
-					return false
-				}
-			}
-		}
+	if set, ok := c.methodSet(s); !ok {
+		return false
+	} else if set != "" {
+		name = set
 	}
 	switch strings.ToUpper(name) {
 	case "POST", "PATCH":
@@ -689,6 +686,67 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool 
 		return true
 	}
 	return false
+}
+
+// methodSet returns the method the request s sends is given after it is
+// built (req.Method = "POST"): the last constant stored into the Method
+// field of a value holding it (aliases); ok is false when one stored is
+// not a constant string.
+func (c *checker) methodSet(s *sendInfo) (method string, ok bool) {
+	v := c.reqValue(s)
+	if v == nil || !isRequestish(v.Type()) {
+		return "", true
+	}
+	var stores []*ssa.Store
+	for a := range c.aliases([]ssa.Value{v}) {
+		refs := a.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			fa, isAddr := r.(*ssa.FieldAddr)
+			if !isAddr || fa.X != a {
+				continue
+			}
+			if f := value.FieldVar(fa.X.Type(), fa.Field); f == nil || f.Name() != "Method" {
+				continue
+			}
+			if frefs := fa.Referrers(); frefs != nil {
+				for _, fr := range *frefs {
+					if st, ok := fr.(*ssa.Store); ok && st.Addr == fa {
+						stores = append(stores, st)
+					}
+				}
+			}
+		}
+	}
+	slices.SortFunc(stores, func(a, b *ssa.Store) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	for _, st := range stores {
+		name, ok := constString(c.vf.Origins(st.Val, nil))
+		if !ok {
+			return "", false
+		}
+		method = name
+	}
+	return method, true
+}
+
+// constString returns the string every one of origins is, when they are
+// all the same constant string.
+func constString(origins []ssa.Value) (string, bool) {
+	s := ""
+	for i, o := range origins {
+		k, ok := o.(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+			return "", false
+		}
+		if v := constant.StringVal(k.Value); i > 0 && v != s {
+			return "", false
+		} else {
+			s = v
+		}
+	}
+	return s, len(origins) > 0
 }
 
 // stringValue returns the constant string e evaluates to, looking through
