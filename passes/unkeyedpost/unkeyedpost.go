@@ -249,8 +249,6 @@ type sendInfo struct {
 	// built is the request's construction, when found: the NewRequest call
 	// or the &http.Request{} literal.
 	built ast.Expr
-	// reqObjs are the variables the request passes through.
-	reqObjs []types.Object
 	// client is the retrying client's scope for go-retryablehttp sends.
 	client *retryscope.Scope
 	// helper is set when a package helper sends the request.
@@ -410,11 +408,6 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 		before = s.at
 	}
 	for range 8 {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if o := c.info.Uses[id]; o != nil {
-				s.reqObjs = append(s.reqObjs, o)
-			}
-		}
 		v := c.origin(fd, e, before)
 		switch v := v.(type) {
 		case *ast.CallExpr:
