@@ -92,42 +92,48 @@ func (c *checker) checkClientFields() {
 // everyMethod reports whether the retrying client sc, built in fd,
 // retries every method: its CheckRetry is left unset on a NewClient(), or
 // every value given it is a policy that retries every method alike
-// (everyMethodPolicy).
+// (everyMethodPolicy). The values are the stores into the client's
+// predicate field (flow/value), in its literal or after construction; a
+// client that goes anywhere but to its own methods and fields (stored,
+// passed, returned) may get its policy where the check does not look.
 func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
-	var values []ast.Expr
 	call, isCall := sc.Node.(*ast.CallExpr)
-	if lit, ok := sc.Node.(*ast.CompositeLit); ok {
-		for _, elt := range lit.Elts {
-			if kv, ok := elt.(*ast.KeyValueExpr); ok && c.predicateField(kv.Key) {
-				values = append(values, kv.Value)
-			}
-		}
-	} else if !isCall || len(call.Args) != 0 {
+	if _, lit := sc.Node.(*ast.CompositeLit); !lit && (!isCall || len(call.Args) != 0) {
 		return false
 	}
-	di := c.defIndex(fd)
-	for _, a := range di.All() {
-		rhs := a.Binds()
-		if rhs == nil {
-			continue
-		}
-		if u, ok := ast.Unparen(rhs).(*ast.UnaryExpr); ok {
-			rhs = u.X
-		}
-		if ast.Unparen(rhs) != sc.Node {
-			continue
-		}
-		id, ok := ast.Unparen(a.Lhs).(*ast.Ident)
-		if !ok {
-			return false // stored elsewhere at once: its policy is set where the check does not look
-		}
-		o := c.obj(id)
-		if o == nil || di.Escapes(o) {
-			return false
-		}
-		for _, fs := range di.FieldSets(o) {
-			if fs.Field() == "CheckRetry" {
-				values = append(values, fs.RHS())
+	v := c.clientValue(sc.Node)
+	if v == nil {
+		return false
+	}
+	var values []ast.Expr
+	refs := v.Referrers()
+	if refs != nil {
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				if fv := value.FieldVar(r.X.Type(), r.Field); fv == nil || !retryscope.PredicateField(fv) {
+					continue
+				}
+				frefs := r.Referrers()
+				if frefs == nil {
+					continue
+				}
+				for _, fr := range *frefs {
+					if st, ok := fr.(*ssa.Store); ok && st.Addr == r {
+						e := c.storedExpr(fd, st)
+						if e == nil {
+							return false
+						}
+						values = append(values, e)
+					}
+				}
+			case *ssa.Call:
+				if com := r.Common(); com.IsInvoke() || com.Signature().Recv() == nil || slices.Index(com.Args, v) != 0 || slices.Contains(com.Args[1:], v) {
+					return false // given to a call: its policy may be set there
+				}
+			case *ssa.BinOp, *ssa.DebugRef:
+			default:
+				return false // stored, returned: its policy is set where the check does not look
 			}
 		}
 	}
@@ -140,6 +146,51 @@ func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
 		}
 	}
 	return true
+}
+
+// clientValue returns the SSA value of a retrying client's construction:
+// the NewClient() call, or the cell a client literal is built in.
+func (c *checker) clientValue(node ast.Node) ssa.Value {
+	if c.values() == nil {
+		return nil
+	}
+	switch n := node.(type) {
+	case *ast.CallExpr:
+		return c.vf.ValueOf(c.info, n)
+	case *ast.CompositeLit:
+		for _, in := range c.vf.At(n.Lbrace) {
+			if a, ok := in.(*ssa.Alloc); ok {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// storedExpr returns the syntax of the value st stores: the value of a
+// literal's entry (at its colon) or the right-hand side of an assignment
+// to a field (at its selector), in fd.
+func (c *checker) storedExpr(fd *ast.FuncDecl, st *ssa.Store) ast.Expr {
+	var out ast.Expr
+	astq.Search(fd, func(n ast.Node, found *bool) bool {
+		switch n := n.(type) {
+		case *ast.KeyValueExpr:
+			if n.Colon == st.Pos() {
+				out, *found = n.Value, true
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, l := range n.Lhs {
+				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Pos() == st.Pos() {
+					out, *found = n.Rhs[i], true
+				}
+			}
+		}
+		return !*found
+	})
+	return out
 }
 
 // resendsEveryMethod reports whether the retrying client sc re-sends a
