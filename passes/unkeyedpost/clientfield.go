@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"unicode/utf8"
@@ -50,12 +51,12 @@ func (c *checker) checkClientFields() {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			store := func(key *ast.Ident, rhs ast.Expr) {
+			store := func(key *ast.Ident, at token.Pos) {
 				field, ok := c.info.Uses[key].(*types.Var)
-				if !ok || !field.IsField() || !astq.IsPointerTo(field.Type(), "net/http", "Client") {
+				if !ok || !field.IsField() || !astq.IsPointerTo(field.Type(), "net/http", "Client") || c.values() == nil {
 					return
 				}
-				sc := c.standardClientScope(fd, rhs)
+				sc := c.standardClientScope(c.vf.StoredAt(at))
 				if sc == nil || seen[sc] || sc.Func != ast.Node(fd) || !c.everyMethod(fd, sc) || c.transportReplaced(fd, field) {
 					return
 				}
@@ -68,14 +69,14 @@ func (c *checker) checkClientFields() {
 					if len(n.Lhs) != len(n.Rhs) {
 						break
 					}
-					for i, lhs := range n.Lhs {
+					for _, lhs := range n.Lhs {
 						if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-							store(sel.Sel, n.Rhs[i])
+							store(sel.Sel, sel.Sel.Pos())
 						}
 					}
 				case *ast.KeyValueExpr: // &Client{hc: rc.StandardClient()}
 					if id, ok := n.Key.(*ast.Ident); ok {
-						store(id, n.Value)
+						store(id, n.Colon)
 					}
 				}
 				return true

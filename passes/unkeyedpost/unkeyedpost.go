@@ -313,10 +313,10 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		return s
 	case "(*net/http.Client).Post", "(*net/http.Client).PostForm":
 		s.method = "POST"
-		s.client = c.standardClientScope(fd, recv())
+		s.client = c.standardClientScope(c.recvValue(call))
 		return s
 	case "(*net/http.Client).Do":
-		s.client = c.standardClientScope(fd, recv())
+		s.client = c.standardClientScope(c.recvValue(call))
 		s.req = call.Args[0]
 	case retrying + "net/http.Post", retrying + "net/http.PostForm":
 		if sc := c.res.Of(call); sc != nil && sc.Kind == retryscope.Client {
@@ -325,14 +325,14 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		}
 		return nil
 	case retrying + "(*net/http.Client).Post", retrying + "(*net/http.Client).PostForm":
-		s.client = c.clientScope(fd, recv(), call.Pos())
+		s.client = c.clientScope(c.recvValue(call))
 		if s.client == nil {
 			return nil
 		}
 		s.method = "POST"
 		return s
 	case retrying + "(*net/http.Client).Do":
-		s.client = c.clientScope(fd, recv(), call.Pos())
+		s.client = c.clientScope(c.recvValue(call))
 		if s.client == nil {
 			return nil
 		}
@@ -360,115 +360,213 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 	return s
 }
 
-// clientScope returns the retrying-client scope whose construction in fd
-// the client expression x comes from.
-func (c *checker) clientScope(fd *ast.FuncDecl, x ast.Expr, before token.Pos) *retryscope.Scope {
-	if x == nil {
+// recvValue returns the SSA value of call's receiver; nil when the package
+// has no SSA form.
+func (c *checker) recvValue(call *ast.CallExpr) ssa.Value {
+	if c.values() == nil {
 		return nil
 	}
-	v := c.origin(fd, x, before)
-	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		v = ast.Unparen(u.X)
-	}
-	if sc := c.res.Of(v); sc != nil && sc.Kind == retryscope.Client {
-		return sc
-	}
-	// A client a constructor of the package stored in a field.
-	if sel, ok := v.(*ast.SelectorExpr); ok {
-		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
-			return c.res.FieldClient(f)
+	return c.vf.Recv(call)
+}
+
+// clientScope returns the retrying-client scope the client v comes from
+// (flow/value): its construction (retryablehttp.NewClient(),
+// &retryablehttp.Client{...}), or a field a constructor of the package
+// stored one in.
+func (c *checker) clientScope(v ssa.Value) *retryscope.Scope {
+	switch x := c.local(v).(type) {
+	case *ssa.Call:
+		if st, ok := c.siteOf(x, nil); ok {
+			if sc := c.res.Of(st.syn); sc != nil && sc.Kind == retryscope.Client {
+				return sc
+			}
+		}
+	case *ssa.Alloc:
+		if lit := c.litAt(x); lit != nil {
+			if sc := c.res.Of(lit); sc != nil && sc.Kind == retryscope.Client {
+				return sc
+			}
+		}
+	case *ssa.UnOp:
+		// A client a constructor of the package stored in a field.
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if f := value.FieldVar(fa.X.Type(), fa.Field); f != nil {
+				return c.res.FieldClient(f)
+			}
 		}
 	}
 	return nil
 }
 
 // standardClientScope returns the retrying-client scope behind an
-// *http.Client obtained with (*retryablehttp.Client).StandardClient().
-func (c *checker) standardClientScope(fd *ast.FuncDecl, x ast.Expr) *retryscope.Scope {
-	if x == nil {
+// *http.Client v obtained with (*retryablehttp.Client).StandardClient().
+func (c *checker) standardClientScope(v ssa.Value) *retryscope.Scope {
+	call, ok := c.local(v).(*ssa.Call)
+	if !ok || call.Call.IsInvoke() || len(call.Call.Args) == 0 || !retryscope.MirrorsHTTP(value.Callee(call), "(*net/http.Client).StandardClient") {
 		return nil
 	}
-	v, ok := c.origin(fd, x, x.Pos()).(*ast.CallExpr)
-	if !ok || !retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, v), "(*net/http.Client).StandardClient") {
-		return nil
-	}
-	sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	return c.clientScope(fd, sel.X, v.Pos())
+	return c.clientScope(call.Call.Args[0])
 }
 
-// resolve finds the construction and the method of s's request; it
-// reports false when the method is not a constant POST or PATCH.
-func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
-	e := s.req
-	before := s.call.Pos()
-	if s.at.IsValid() {
-		before = s.at
-	}
+// local returns the value v holds through the cell of a local variable
+// assigned once (a variable a closure captures, or whose address is
+// taken); v otherwise.
+func (c *checker) local(v ssa.Value) ssa.Value {
 	for range 8 {
-		v := c.origin(fd, e, before)
-		switch v := v.(type) {
-		case *ast.CallExpr:
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL || c.vf == nil {
+			return v
+		}
+		cell := c.vf.Cell(ld.X)
+		if _, global := cell.(*ssa.Global); cell == nil || global {
+			return v
+		}
+		var stored []ssa.Value
+		if refs := cell.Referrers(); refs != nil {
+			for _, r := range *refs {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+					stored = append(stored, st.Val)
+				}
+			}
+		}
+		if len(stored) != 1 {
+			return v
+		}
+		v = stored[0]
+	}
+	return v
+}
+
+// litAt returns the composite literal the cell a is built for (&T{...}),
+// or nil.
+func (c *checker) litAt(a *ssa.Alloc) *ast.CompositeLit {
+	fd := c.declOf(a.Parent())
+	if fd == nil {
+		return nil
+	}
+	var lit *ast.CompositeLit
+	astq.Search(fd, func(n ast.Node, found *bool) bool {
+		if l, ok := n.(*ast.CompositeLit); ok && l.Lbrace == a.Pos() {
+			lit, *found = l, true
+		}
+		return !*found
+	})
+	return lit
+}
+
+// declOf returns the function declaration that holds fn (a closure's is
+// the function it is written in).
+func (c *checker) declOf(fn *ssa.Function) *ast.FuncDecl {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	fd, _ := fn.Syntax().(*ast.FuncDecl)
+	return fd
+}
+
+// resolve finds the construction and the method of s's request, walking
+// its value (flow/value) back to a request's construction, a request
+// builder of the package, a parameter (its callers' arguments) or a field;
+// it reports false when the method is not a constant POST or PATCH.
+func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
+	v := c.reqValue(s)
+	e := s.req // the syntax v is read at, while it is known
+	for range 8 {
+		if v == nil {
+			return false
+		}
+		if l := c.local(v); l != v {
+			v, e = l, nil
+		}
+		switch x := v.(type) {
+		case *ssa.Extract:
+			if x.Index != 0 {
+				return false
+			}
+			v, e = x.Tuple, nil
+			continue
+		case *ssa.Call:
+			st, ok := c.siteOf(x, nil)
+			if !ok {
+				return false
+			}
+			call := st.syn
 			// A call whose arguments are another call's results,
 			// http.NewRequestWithContext(args()), has fewer argument
 			// expressions than parameters: its method is not known.
-			name, _ := retryscope.HTTPMirror(c.calleeName(v)) // go-retryablehttp's are as net/http's
+			name, _ := retryscope.HTTPMirror(c.calleeName(call)) // go-retryablehttp's are as net/http's
 			switch name {
 			case "net/http.NewRequest":
-				if len(v.Args) == 3 {
-					return c.method(fd, s, v, v.Args[0])
+				if len(call.Args) == 3 {
+					return c.method(fd, s, call, call.Args[0], c.vf.Arg(call, 0))
 				}
 			case "net/http.NewRequestWithContext":
-				if len(v.Args) == 4 {
-					return c.method(fd, s, v, v.Args[1])
+				if len(call.Args) == 4 {
+					return c.method(fd, s, call, call.Args[1], c.vf.Arg(call, 1))
 				}
 			case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
-				e, before = v.Args[0], v.Pos()
-				continue
+				if len(call.Args) == 1 {
+					v, e = c.vf.Arg(call, 0), call.Args[0]
+					continue
+				}
 			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
-				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
-					e, before = sel.X, v.Pos()
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					v, e = c.vf.Recv(call), sel.X
 					continue
 				}
 			}
-			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, v)) { // req.Clone(ctx) of a pipeline's request
-				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
-					e, before = sel.X, v.Pos()
+			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, call)) { // req.Clone(ctx) of a pipeline's request
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					v, e = c.vf.Recv(call), sel.X
 					continue
 				}
 			}
-			return c.builtBy(fd, s, v)
-		case *ast.SelectorExpr:
-			// req.Request: the *http.Request a *retryablehttp.Request wraps.
-			if v.Sel.Name == "Request" && retryscope.HTTPMirrorType(c.info.TypeOf(v.X), "Request") {
-				e, before = v.X, v.Pos()
+			return c.builtBy(fd, s, call)
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok {
+				// copy := *req; return &copy: a copy of the request, its
+				// method included
+				v, e = x.X, nil
 				continue
 			}
-			return c.callersRequest(fd, s, v)
-		case *ast.Ident:
-			if c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
+			sel := c.selectorAt(fd, fa.Pos())
+			if sel == nil {
+				return false
+			}
+			// req.Request: the *http.Request a *retryablehttp.Request wraps.
+			if sel.Sel.Name == "Request" && retryscope.HTTPMirrorType(c.info.TypeOf(sel.X), "Request") {
+				v, e = fa.X, sel.X
+				continue
+			}
+			return c.callersRequest(fd, s, sel)
+		case *ssa.Parameter:
+			p, _ := x.Object().(*types.Var)
+			if p == nil {
+				return false
+			}
+			if c.fromCallers(fd, s, p, func(sub *sendInfo) bool {
 				return c.resolve(sub.fd, sub) && !c.keyedSend(sub.fd, sub)
 			}) {
 				return true
 			}
-			return c.callersRequest(fd, s, v)
-		case *ast.StarExpr:
-			// copy := *req; return &copy: a copy of the request, its method
-			// included
-			e, before = v.X, v.Pos()
-			continue
-		case *ast.UnaryExpr:
-			if id, ok := ast.Unparen(v.X).(*ast.Ident); ok && v.Op == token.AND && isRequest(c.info.TypeOf(v), "net/http") {
-				e, before = id, v.Pos()
-				continue
+			id, ok := ast.Unparen(e).(*ast.Ident)
+			if !ok || c.info.Uses[id] != p {
+				id = c.lastUse(fd, p, s)
 			}
-			if lit, ok := ast.Unparen(v.X).(*ast.CompositeLit); ok && v.Op == token.AND && isRequest(c.info.TypeOf(lit), "net/http") {
+			if id == nil {
+				return false
+			}
+			return c.callersRequest(fd, s, id)
+		case *ssa.Alloc:
+			if lit := c.litAt(x); lit != nil && isRequest(c.info.TypeOf(lit), "net/http") {
 				for _, elt := range lit.Elts {
 					if kv, ok := elt.(*ast.KeyValueExpr); ok {
 						if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Method" {
-							return c.method(fd, s, lit, kv.Value)
+							return c.method(fd, s, lit, kv.Value, c.vf.StoredAt(kv.Colon))
 						}
 					}
 				}
@@ -481,14 +579,42 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 	return false
 }
 
-// fromCallers judges the parameter id of fd by the arguments passed for it
+// selectorAt returns the selector expression of fd whose Sel is at pos.
+func (c *checker) selectorAt(fd *ast.FuncDecl, pos token.Pos) *ast.SelectorExpr {
+	var sel *ast.SelectorExpr
+	astq.Search(fd, func(n ast.Node, found *bool) bool {
+		if x, ok := n.(*ast.SelectorExpr); ok && x.Sel.Pos() == pos {
+			sel, *found = x, true
+		}
+		return !*found
+	})
+	return sel
+}
+
+// lastUse returns the last read of the parameter p in fd before s's
+// request is read: where the request its callers give is taken.
+func (c *checker) lastUse(fd *ast.FuncDecl, p *types.Var, s *sendInfo) *ast.Ident {
+	before := s.call.Pos()
+	if s.at.IsValid() {
+		before = s.at
+	}
+	var last *ast.Ident
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Pos() < before && c.info.Uses[id] == p {
+			last = id
+		}
+		return true
+	})
+	return last
+}
+
+// fromCallers judges the parameter p of fd by the arguments passed for it
 // at the package's call sites (only the current one inside a request
 // builder being resolved): judge reports whether one, read in its caller,
 // is a POST or PATCH. The first that is gives s its method and s.from
 // the call site.
-func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judge func(*sendInfo) bool) bool {
-	p, ok := c.info.Uses[id].(*types.Var)
-	if !ok || !c.viaParams || c.depth >= 4 {
+func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, p *types.Var, judge func(*sendInfo) bool) bool {
+	if !c.viaParams || c.depth >= 4 {
 		return false
 	}
 	var args []retryscope.Arg
@@ -655,16 +781,24 @@ func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
 }
 
 // method records the request's construction and reports whether its
-// method is a constant POST or PATCH (and is not changed afterwards).
-func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool {
+// method, m (whose value is mv), is a constant POST or PATCH (and is not
+// changed afterwards).
+func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr, mv ssa.Value) bool {
 	s.built = built
-	name, ok := c.stringValue(fd, m)
+	if mv == nil {
+		return false
+	}
+	origins := c.vf.Origins(mv, nil)
+	name, ok := constString(origins)
 	if !ok {
-		if id, isID := c.origin(fd, m, m.Pos()).(*ast.Ident); isID {
-			// The method is a parameter: a POST passed at a call site.
-			return c.fromCallers(fd, s, id, func(sub *sendInfo) bool {
-				return c.method(sub.fd, sub, built, sub.req)
-			})
+		if len(origins) == 1 {
+			if p, isParam := origins[0].(*ssa.Parameter); isParam {
+				// The method is a parameter: a POST passed at a call site.
+				v, _ := p.Object().(*types.Var)
+				return v != nil && c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
+					return c.method(sub.fd, sub, built, sub.req, c.reqValue(sub))
+				})
+			}
 		}
 		return false
 	}
@@ -740,12 +874,6 @@ func constString(origins []ssa.Value) (string, bool) {
 		}
 	}
 	return s, len(origins) > 0
-}
-
-// stringValue returns the constant string e evaluates to, looking through
-// a local variable assigned once.
-func (c *checker) stringValue(fd *ast.FuncDecl, e ast.Expr) (string, bool) {
-	return astq.StringConst(c.info, c.origin(fd, e, e.Pos()))
 }
 
 func (c *checker) calleeName(call *ast.CallExpr) string {
