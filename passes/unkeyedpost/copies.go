@@ -70,7 +70,7 @@ func (c *checker) copyOf(fd *ast.FuncDecl, w keys.HeaderWrite) *types.Var {
 	if w.Const || w.Header == nil || len(c.rangesAround(fd, w.Node)) == 0 {
 		return nil // no range around it: the SSA form is not needed
 	}
-	name, _ := c.written(w)
+	_, name, _ := c.written(w)
 	rng, key := c.values().Ranged(name, nil)
 	if rng == nil || !key || !keys.IsHeader(rng.X.Type()) {
 		return nil

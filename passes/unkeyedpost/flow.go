@@ -26,33 +26,36 @@ func (c *checker) values() *value.Flow {
 	return c.vf
 }
 
-// written returns the SSA values of the name and the value the header
-// write w sets (h.Set(k, v), h[k] = v); nil when there is none.
-func (c *checker) written(w keys.HeaderWrite) (name, val ssa.Value) {
+// written returns the SSA values of the header the write w sets an entry
+// of (the receiver of h.Set, the map of h[k] = v), and of the entry's name
+// and value; nil for what has none (a literal's entries).
+func (c *checker) written(w keys.HeaderWrite) (header, name, val ssa.Value) {
 	vf := c.values()
 	if vf == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	switch n := w.Node.(type) {
 	case *ast.CallExpr:
-		return vf.Arg(n, 0), vf.Arg(n, 1)
+		return vf.Recv(n), vf.Arg(n, 0), vf.Arg(n, 1)
 	case *ast.AssignStmt:
 		for _, l := range n.Lhs {
 			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ix.X == w.Header {
 				for _, in := range vf.At(ix.Lbrack) {
 					if up, ok := in.(*ssa.MapUpdate); ok {
-						return up.Key, up.Value
+						return up.Map, up.Key, up.Value
 					}
 				}
 			}
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
-// defIndex returns the model's def index of fd (the suite's one value
-// flow, see retryscope.DefIndex).
-func (c *checker) defIndex(fd *ast.FuncDecl) *retryscope.DefIndex { return c.res.Defs(fd) }
+// headerOf returns the SSA value of the header w sets an entry of.
+func (c *checker) headerOf(w keys.HeaderWrite) ssa.Value {
+	h, _, _ := c.written(w)
+	return h
+}
 
 func (c *checker) obj(id *ast.Ident) types.Object {
 	if id.Name == "_" {
@@ -62,12 +65,6 @@ func (c *checker) obj(id *ast.Ident) types.Object {
 		return o
 	}
 	return c.info.Uses[id]
-}
-
-// origin resolves a local variable to the value last assigned to it before
-// pos (retryscope.DefIndex.Origin).
-func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Expr {
-	return c.defIndex(fd).Origin(e, before)
 }
 
 func deref(t types.Type) types.Type {
@@ -145,27 +142,6 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, roots []ssa.Value, strict bool) bool
 		}
 		return !*keyed
 	})
-}
-
-// headerOf returns the SSA value of the header the write w sets an entry
-// of: the receiver of h.Set, the map of h[k] = v; nil for a literal's
-// entries.
-func (c *checker) headerOf(w keys.HeaderWrite) ssa.Value {
-	switch n := w.Node.(type) {
-	case *ast.CallExpr:
-		return c.vf.Recv(n)
-	case *ast.AssignStmt:
-		for _, l := range n.Lhs {
-			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ix.X == w.Header {
-				for _, in := range c.vf.At(ix.Lbrack) {
-					if up, ok := in.(*ssa.MapUpdate); ok {
-						return up.Map
-					}
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // aliases returns the values that hold the same request (or header) as
@@ -377,7 +353,7 @@ func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	if len(ranges) == 0 {
 		return false
 	}
-	_, val := c.written(w)
+	_, _, val := c.written(w)
 	rng, key := c.values().Ranged(val, nil)
 	if rng == nil || key || rng.Pos() != ranges[0].For || !keys.IsHeader(rng.X.Type()) {
 		return false
@@ -418,7 +394,7 @@ func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
 	if len(c.rangesAround(fd, w.Node)) == 0 {
 		return false // no range around it: the SSA form is not needed
 	}
-	name, val := c.written(w)
+	_, name, val := c.written(w)
 	for _, v := range []ssa.Value{name, val} {
 		if rng, _ := c.values().Ranged(v, nil); rng != nil && keys.IsHeader(rng.X.Type()) && fieldRead(rng.X) {
 			return true
