@@ -447,22 +447,12 @@ type site struct {
 // siteOf returns call's syntax and the declaration that holds it (a
 // closure's is the function it is written in).
 func (c *checker) siteOf(call *ssa.Call, v ssa.Value) (site, bool) {
-	fn := call.Parent()
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	fd, ok := fn.Syntax().(*ast.FuncDecl)
-	if !ok || fd.Body == nil {
+	fd := c.vf.P.Decl(call.Parent())
+	syn := c.vf.P.CallExpr(call)
+	if fd == nil || syn == nil {
 		return site{}, false
 	}
-	var syn *ast.CallExpr
-	astq.Search(fd.Body, func(n ast.Node, found *bool) bool {
-		if x, ok := n.(*ast.CallExpr); ok && x.Lparen == call.Pos() {
-			syn, *found = x, true
-		}
-		return !*found
-	})
-	return site{call, v, fd, syn}, syn != nil
+	return site{call, v, fd, syn}, true
 }
 
 // inOrder returns sites in the order of the syntax (a call before the

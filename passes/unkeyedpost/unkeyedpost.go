@@ -440,7 +440,7 @@ func (c *checker) local(v ssa.Value) ssa.Value {
 // litAt returns the composite literal the cell a is built for (&T{...}),
 // or nil.
 func (c *checker) litAt(a *ssa.Alloc) *ast.CompositeLit {
-	fd := c.declOf(a.Parent())
+	fd := c.vf.P.Decl(a.Parent())
 	if fd == nil {
 		return nil
 	}
@@ -452,16 +452,6 @@ func (c *checker) litAt(a *ssa.Alloc) *ast.CompositeLit {
 		return !*found
 	})
 	return lit
-}
-
-// declOf returns the function declaration that holds fn (a closure's is
-// the function it is written in).
-func (c *checker) declOf(fn *ssa.Function) *ast.FuncDecl {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	fd, _ := fn.Syntax().(*ast.FuncDecl)
-	return fd
 }
 
 // resolve finds the construction and the method of s's request, walking
