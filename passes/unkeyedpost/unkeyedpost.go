@@ -459,8 +459,12 @@ func (c *checker) litAt(a *ssa.Alloc) *ast.CompositeLit {
 // builder of the package, a parameter (its callers' arguments) or a field;
 // it reports false when the method is not a constant POST or PATCH.
 func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
-	v := c.reqValue(s)
-	e := s.req // the syntax v is read at, while it is known
+	return c.resolveFrom(fd, s, c.reqValue(s), s.req)
+}
+
+// resolveFrom is resolve from the request's value v, read at e when e is
+// not nil.
+func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.Expr) bool {
 	for range 8 {
 		if v == nil {
 			return false
@@ -469,6 +473,21 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 			v, e = l, nil
 		}
 		switch x := v.(type) {
+		case *ssa.Phi:
+			// A request assigned on several paths is read as its last
+			// assignment in the source before it is sent.
+			before := s.call.Pos()
+			if s.at.IsValid() {
+				before = s.at
+			}
+			var last ssa.Value
+			for _, ed := range x.Edges {
+				if p := valuePos(ed); p.IsValid() && p < before && (last == nil || p > valuePos(last)) {
+					last = ed
+				}
+			}
+			v, e = last, nil
+			continue
 		case *ssa.Extract:
 			if x.Index != 0 {
 				return false
@@ -567,6 +586,15 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 		}
 	}
 	return false
+}
+
+// valuePos returns where v is made: a call's, or the call whose result v
+// is extracted from.
+func valuePos(v ssa.Value) token.Pos {
+	if x, ok := v.(*ssa.Extract); ok {
+		return x.Tuple.Pos()
+	}
+	return v.Pos()
 }
 
 // selectorAt returns the selector expression of fd whose Sel is at pos.
