@@ -876,22 +876,33 @@ func (c *checker) methodSet(s *sendInfo) (method string, ok bool) {
 	return method, true
 }
 
-// constString returns the string every one of origins is, when they are
-// all the same constant string.
+// constString returns the method origins name when every one of them is
+// a constant string: the one they all are, or, when they differ (a
+// method chosen on two paths), POST or else PATCH when one of them is,
+// since that path is sent too.
 func constString(origins []ssa.Value) (string, bool) {
-	s := ""
-	for i, o := range origins {
+	var names []string
+	for _, o := range origins {
 		k, ok := o.(*ssa.Const)
 		if !ok || k.Value == nil || k.Value.Kind() != constant.String {
 			return "", false
 		}
-		if v := constant.StringVal(k.Value); i > 0 && v != s {
-			return "", false
-		} else {
-			s = v
+		names = append(names, constant.StringVal(k.Value))
+	}
+	distinct := slices.Compact(slices.Sorted(slices.Values(names)))
+	if len(distinct) == 0 {
+		return "", false
+	}
+	if len(distinct) > 1 {
+		for _, m := range []string{"POST", "PATCH"} {
+			for _, n := range distinct {
+				if strings.EqualFold(n, m) {
+					return n, true
+				}
+			}
 		}
 	}
-	return s, len(origins) > 0
+	return distinct[0], true
 }
 
 func (c *checker) calleeName(call *ast.CallExpr) string {
