@@ -181,6 +181,11 @@ func (f *Flow) Sites(fn *ssa.Function) []*ssa.Call { return f.sites[fn] }
 // FieldStores returns every store of field v in the package.
 func (f *Flow) FieldStores(v *types.Var) []*ssa.Store { return f.fieldStores[v] }
 
+// CellStores returns every store into the cell (an Alloc or a Global),
+// through the free variables of the closures bound to it too, and into its
+// elements (an IndexAddr's).
+func (f *Flow) CellStores(cell ssa.Value) []*ssa.Store { return f.cellStores[cell] }
+
 // FieldLoads returns every read of field v in the package (a load through
 // the field's address, or a Field of a struct value): where its value
 // starts when it is walked forward (Uses).

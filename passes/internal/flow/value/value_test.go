@@ -229,3 +229,31 @@ func TestFieldLoads(t *testing.T) {
 		t.Errorf("the read has %d uses, want 1 (the sink's argument)", n)
 	}
 }
+
+// TestCellStores checks a captured variable's stores are its cell's, the
+// closure's included: key is stored "before" in captured and mint()'s
+// result in its closure.
+func TestCellStores(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	fn := p.Func(funcDecl(pass, "captured"))
+	var cell *ssa.Alloc
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if a, ok := instr.(*ssa.Alloc); ok && a.Comment == "key" {
+				cell = a
+			}
+		}
+	}
+	if cell == nil {
+		t.Fatal("captured has no cell for key")
+	}
+	var in []string
+	for _, st := range vf.CellStores(cell) {
+		in = append(in, st.Parent().Name()+":"+origin(st.Val))
+	}
+	slices.Sort(in)
+	if want := []string{`captured$1:call mint`, `captured:const "before"`}; !slices.Equal(in, want) {
+		t.Errorf("stores of key: %v, want %v", in, want)
+	}
+}
