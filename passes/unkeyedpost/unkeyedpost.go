@@ -374,7 +374,7 @@ func (c *checker) recvValue(call *ast.CallExpr) ssa.Value {
 // &retryablehttp.Client{...}), or a field a constructor of the package
 // stored one in.
 func (c *checker) clientScope(v ssa.Value) *retryscope.Scope {
-	switch x := c.local(v).(type) {
+	switch x := c.local(v, token.NoPos).(type) {
 	case *ssa.Call:
 		if st, ok := c.siteOf(x, nil); ok {
 			if sc := c.res.Of(st.syn); sc != nil && sc.Kind == retryscope.Client {
@@ -401,17 +401,19 @@ func (c *checker) clientScope(v ssa.Value) *retryscope.Scope {
 // standardClientScope returns the retrying-client scope behind an
 // *http.Client v obtained with (*retryablehttp.Client).StandardClient().
 func (c *checker) standardClientScope(v ssa.Value) *retryscope.Scope {
-	call, ok := c.local(v).(*ssa.Call)
+	call, ok := c.local(v, token.NoPos).(*ssa.Call)
 	if !ok || call.Call.IsInvoke() || len(call.Call.Args) == 0 || !retryscope.MirrorsHTTP(value.Callee(call), "(*net/http.Client).StandardClient") {
 		return nil
 	}
 	return c.clientScope(call.Call.Args[0])
 }
 
-// local returns the value v holds through the cell of a local variable
-// assigned once (a variable a closure captures, or whose address is
-// taken); v otherwise.
-func (c *checker) local(v ssa.Value) ssa.Value {
+// local returns the value v holds through the cell of a local variable (a
+// variable a closure captures, or whose address is taken): the one value
+// stored into it (flow/value's CellStores, its closures' included), or,
+// when before is valid and it is assigned several times, the last stored
+// before that position, as the source reads; v otherwise.
+func (c *checker) local(v ssa.Value, before token.Pos) ssa.Value {
 	for range 8 {
 		ld, ok := v.(*ssa.UnOp)
 		if !ok || ld.Op != token.MUL || c.vf == nil {
@@ -421,20 +423,33 @@ func (c *checker) local(v ssa.Value) ssa.Value {
 		if _, global := cell.(*ssa.Global); cell == nil || global {
 			return v
 		}
-		var stored []ssa.Value
-		if refs := cell.Referrers(); refs != nil {
-			for _, r := range *refs {
-				if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
-					stored = append(stored, st.Val)
-				}
+		var last *ssa.Store
+		n := 0
+		for _, st := range c.vf.CellStores(cell) {
+			if _, elem := st.Addr.(*ssa.IndexAddr); elem {
+				continue
+			}
+			n++
+			if p := storePos(st); before.IsValid() && p < before && (last == nil || p > storePos(last)) || !before.IsValid() {
+				last = st
 			}
 		}
-		if len(stored) != 1 {
+		if last == nil || n > 1 && !before.IsValid() {
 			return v
 		}
-		v = stored[0]
+		v, before = last.Val, storePos(last)
 	}
 	return v
+}
+
+// storePos returns where a store takes effect as the source reads it: at
+// the call whose result it stores (after the call's operands are read),
+// else at the store.
+func storePos(st *ssa.Store) token.Pos {
+	if p := valuePos(st.Val); p.IsValid() {
+		return p
+	}
+	return st.Pos()
 }
 
 // litAt returns the composite literal the cell a is built for (&T{...}),
@@ -465,21 +480,23 @@ func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
 // resolveFrom is resolve from the request's value v, read at e when e is
 // not nil.
 func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.Expr) bool {
+	// before is where v is read: a variable assigned several times holds
+	// its last assignment in the source before it
+	before := s.call.Pos()
+	if s.at.IsValid() {
+		before = s.at
+	}
 	for range 8 {
 		if v == nil {
 			return false
 		}
-		if l := c.local(v); l != v {
+		if l := c.local(v, before); l != v {
 			v, e = l, nil
 		}
 		switch x := v.(type) {
 		case *ssa.Phi:
 			// A request assigned on several paths is read as its last
 			// assignment in the source before it is sent.
-			before := s.call.Pos()
-			if s.at.IsValid() {
-				before = s.at
-			}
 			var last ssa.Value
 			for _, ed := range x.Edges {
 				if p := valuePos(ed); p.IsValid() && p < before && (last == nil || p > valuePos(last)) {
@@ -487,6 +504,9 @@ func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.
 				}
 			}
 			v, e = last, nil
+			if last != nil {
+				before = valuePos(last)
+			}
 			continue
 		case *ssa.Extract:
 			if x.Index != 0 {
@@ -515,18 +535,18 @@ func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.
 				}
 			case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
 				if len(call.Args) == 1 {
-					v, e = c.vf.Arg(call, 0), call.Args[0]
+					v, e, before = c.vf.Arg(call, 0), call.Args[0], x.Pos()
 					continue
 				}
 			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
 				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					v, e = c.vf.Recv(call), sel.X
+					v, e, before = c.vf.Recv(call), sel.X, x.Pos()
 					continue
 				}
 			}
 			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, call)) { // req.Clone(ctx) of a pipeline's request
 				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					v, e = c.vf.Recv(call), sel.X
+					v, e, before = c.vf.Recv(call), sel.X, x.Pos()
 					continue
 				}
 			}
