@@ -209,11 +209,9 @@ func (c *checker) base(v ssa.Value) ssa.Value {
 			v = cell
 		case *ssa.Alloc:
 			var stored []ssa.Value
-			if refs := x.Referrers(); refs != nil {
-				for _, r := range *refs {
-					if st, ok := r.(*ssa.Store); ok && st.Addr == x {
-						stored = append(stored, st.Val)
-					}
+			for _, st := range c.vf.CellStores(x) {
+				if _, elem := st.Addr.(*ssa.IndexAddr); !elem {
+					stored = append(stored, st.Val)
 				}
 			}
 			if len(stored) != 1 {
