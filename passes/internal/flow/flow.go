@@ -104,7 +104,8 @@ type Package struct {
 
 	noReturn map[*types.Func]bool // the package's own functions that never return
 
-	memo sync.Map // indexes other packages build once over this one (Memo)
+	files []*ast.File
+	memo  sync.Map // indexes other packages build once over this one (Memo)
 }
 
 func build(in Input) (p *Package, err error) {
@@ -134,6 +135,7 @@ func build(in Input) (p *Package, err error) {
 		forest: make(map[*ssa.Function]*Forest),
 
 		noReturn: own,
+		files:    in.Files,
 	}
 	var add func(fn *ssa.Function)
 	add = func(fn *ssa.Function) {
@@ -195,6 +197,41 @@ func (p *Package) Call(lparen token.Pos) ssa.CallInstruction { return p.calls[lp
 
 // CallOf returns the call instruction of call; see Call.
 func (p *Package) CallOf(call *ast.CallExpr) ssa.CallInstruction { return p.calls[call.Lparen] }
+
+// Decl returns the function declaration that holds fn: its own, or for a
+// function literal (or a yield closure) the one it is written in; nil for
+// the literals of package-level variables.
+func (p *Package) Decl(fn *ssa.Function) *ast.FuncDecl {
+	for fn != nil && fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn == nil {
+		return nil
+	}
+	fd, _ := fn.Syntax().(*ast.FuncDecl)
+	return fd
+}
+
+type callExprs struct{}
+
+// CallExpr returns the call expression of the call instruction c (the
+// one whose Lparen is c's position): the way back from Call and CallOf.
+// The index of the package's call expressions is built on first use.
+func (p *Package) CallExpr(c ssa.CallInstruction) *ast.CallExpr {
+	idx := p.Memo(callExprs{}, func() any {
+		m := make(map[token.Pos]*ast.CallExpr)
+		for _, f := range p.files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					m[call.Lparen] = call
+				}
+				return true
+			})
+		}
+		return m
+	}).(map[token.Pos]*ast.CallExpr)
+	return idx[c.Common().Pos()]
+}
 
 // Func returns the function whose syntax is n: a *ast.FuncDecl, a
 // *ast.FuncLit, or the *ast.RangeStmt of a range-over-func loop (its yield

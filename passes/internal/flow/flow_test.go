@@ -189,6 +189,45 @@ func TestShapes(t *testing.T) {
 		t.Error("the literal of var poll is not among the package's functions")
 	}
 	t.Run("queries", func(t *testing.T) { testQueries(t, p, pass) })
+	t.Run("syntax", func(t *testing.T) { testSyntax(t, p) })
+}
+
+// testSyntax checks the way back from SSA to syntax: every call
+// instruction's call expression is the one whose call it is (CallOf), and
+// every function's declaration is its own or its enclosing one's.
+func testSyntax(t *testing.T, p *flow.Package) {
+	calls, lits := 0, 0
+	for _, fn := range p.Funcs {
+		fd := p.Decl(fn)
+		switch syn := fn.Syntax().(type) {
+		case *ast.FuncDecl:
+			if fd != syn {
+				t.Errorf("Decl(%s) = %v, want its own declaration", fn, fd)
+			}
+		case *ast.FuncLit:
+			if fn.Parent() != nil && fn.Parent().Synthetic == "" {
+				lits++
+				if fd == nil || fd.Pos() > syn.Pos() || syn.End() > fd.End() {
+					t.Errorf("Decl(%s) = %v, want the declaration the literal is written in", fn, fd)
+				}
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || !ci.Common().Pos().IsValid() {
+					continue
+				}
+				calls++
+				if call := p.CallExpr(ci); call == nil || p.CallOf(call) != ci {
+					t.Errorf("CallExpr of the call at %s = %v, not its own", p.Fset.Position(ci.Pos()), call)
+				}
+			}
+		}
+	}
+	if calls == 0 || lits == 0 {
+		t.Errorf("%d calls and %d literals checked, want some of each", calls, lits)
+	}
 }
 
 // testQueries asks the engine's questions of one function of the shapes

@@ -181,6 +181,16 @@ func (f *Flow) Sites(fn *ssa.Function) []*ssa.Call { return f.sites[fn] }
 // FieldStores returns every store of field v in the package.
 func (f *Flow) FieldStores(v *types.Var) []*ssa.Store { return f.fieldStores[v] }
 
+// CellStores returns every store into the cell (an Alloc or a Global),
+// through the free variables of the closures bound to it too, and into its
+// elements (an IndexAddr's).
+func (f *Flow) CellStores(cell ssa.Value) []*ssa.Store { return f.cellStores[cell] }
+
+// FieldLoads returns every read of field v in the package (a load through
+// the field's address, or a Field of a struct value): where its value
+// starts when it is walked forward (Uses).
+func (f *Flow) FieldLoads(v *types.Var) []ssa.Value { return f.fieldLoads[v] }
+
 // DefaultLimit is a query's step limit when Query.Limit is 0.
 const DefaultLimit = 4096
 
@@ -872,4 +882,51 @@ func (f *Flow) Reaches(v ssa.Value, q *Query) Reach {
 		}
 	}
 	return r
+}
+
+// Ranged returns the range over a map (or a string) that v is one element
+// of on each pass: v's origins are the key (key true) or the value of the
+// same `for k, v := range x` (the cell of a loop variable a closure
+// captures aside); nil otherwise. The Range's X is the ranged value and
+// its Pos the range statement's For.
+func (f *Flow) Ranged(v ssa.Value, q *Query) (rng *ssa.Range, key bool) {
+	if v == nil {
+		return nil, false
+	}
+	if q == nil {
+		q = &Query{}
+	}
+	stop := q.Stop
+	q.Stop = func(v ssa.Value) bool {
+		if e, ok := v.(*ssa.Extract); ok {
+			if _, ok := e.Tuple.(*ssa.Next); ok {
+				return true
+			}
+		}
+		return stop != nil && stop(v)
+	}
+	defer func() { q.Stop = stop }()
+	index := 0
+	for _, o := range f.Origins(v, q) {
+		if _, cell := o.(*ssa.Alloc); cell {
+			continue // a captured loop variable's cell: its stores are walked
+		}
+		e, ok := o.(*ssa.Extract)
+		if !ok {
+			return nil, false
+		}
+		next, ok := e.Tuple.(*ssa.Next)
+		if !ok {
+			return nil, false
+		}
+		r, ok := next.Iter.(*ssa.Range)
+		if !ok || rng != nil && (r != rng || e.Index != index) || e.Index == 0 {
+			return nil, false
+		}
+		rng, index = r, e.Index
+	}
+	if rng == nil || q.Exhausted {
+		return nil, false
+	}
+	return rng, index == 1
 }

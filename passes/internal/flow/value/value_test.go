@@ -30,6 +30,7 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 		}
 		sink, _ := pass.Pkg.Scope().Lookup("sink").(*types.Func)
 		source, _ := pass.Pkg.Scope().Lookup("source").(*types.Func)
+		ranged, _ := pass.Pkg.Scope().Lookup("ranged").(*types.Func)
 		origins := func(v ssa.Value) string {
 			var got []string
 			for _, o := range vf.Origins(v, &value.Query{Interproc: true}) {
@@ -65,6 +66,16 @@ var describe = flowtest.Analyzer("valuedescribe", "describe the value flow",
 					return true
 				}
 				switch pass.TypesInfo.Uses[id] {
+				case ranged:
+					rng, key := vf.Ranged(vf.Arg(call, 0), nil)
+					switch {
+					case rng == nil:
+						pass.Reportf(call.Pos(), "ranged: none")
+					case key:
+						pass.Reportf(call.Pos(), "ranged: key of %s", origin(rng.X))
+					default:
+						pass.Reportf(call.Pos(), "ranged: value of %s", origin(rng.X))
+					}
 				case sink:
 					got := origins(vf.Arg(call, 0))
 					if e := origins(vf.Expr(pass.TypesInfo, call, call.Args[0])); e != got {
@@ -191,5 +202,58 @@ func TestAnswers(t *testing.T) {
 	want := []answer{{true, true, false}, {false, true, false}, {false, false, true}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestFieldLoads checks the reads of a field, by *types.Var, are indexed
+// where they are made: client.token is read once, in (*client).send.
+func TestFieldLoads(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	client := pass.Pkg.Scope().Lookup("client").Type().Underlying().(*types.Struct)
+	var token *types.Var
+	for f := range client.Fields() {
+		if f.Name() == "token" {
+			token = f
+		}
+	}
+	loads := vf.FieldLoads(token)
+	if len(loads) != 1 {
+		t.Fatalf("got %d loads of client.token, want 1", len(loads))
+	}
+	ld := loads[0].(ssa.Instruction)
+	if fn := ld.Parent(); fn.Name() != "send" || fn.Signature.Recv() == nil {
+		t.Errorf("client.token read in %s, want (*client).send", fn)
+	}
+	if n := len(vf.Uses(loads[0], nil)); n != 1 {
+		t.Errorf("the read has %d uses, want 1 (the sink's argument)", n)
+	}
+}
+
+// TestCellStores checks a captured variable's stores are its cell's, the
+// closure's included: key is stored "before" in captured and mint()'s
+// result in its closure.
+func TestCellStores(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	fn := p.Func(funcDecl(pass, "captured"))
+	var cell *ssa.Alloc
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if a, ok := instr.(*ssa.Alloc); ok && a.Comment == "key" {
+				cell = a
+			}
+		}
+	}
+	if cell == nil {
+		t.Fatal("captured has no cell for key")
+	}
+	var in []string
+	for _, st := range vf.CellStores(cell) {
+		in = append(in, st.Parent().Name()+":"+origin(st.Val))
+	}
+	slices.Sort(in)
+	if want := []string{`captured$1:call mint`, `captured:const "before"`}; !slices.Equal(in, want) {
+		t.Errorf("stores of key: %v, want %v", in, want)
 	}
 }

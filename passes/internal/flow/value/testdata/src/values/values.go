@@ -11,6 +11,8 @@ import (
 
 func sink(v any) {}
 
+func ranged(v any) {}
+
 func source() string { return "s" }
 
 func mint() string { return fmt.Sprint(1) }
@@ -111,5 +113,23 @@ func perPass(n int) {
 		sink(each)            // want `origins: call fmt.Sprint, call mint, const "k-"`
 		sink(once)            // want `origins: call fmt.Sprint, call mint`
 		sink("fixed" + "key") // want `origins: const "fixedkey"`
+	}
+}
+
+// Ranged: the key or the value of one range over a map, through a local
+// and a captured loop variable; not a value made from both, nor a slice's
+// element.
+func ranges(src map[string][]string, list []string) {
+	for k, v := range src {
+		name := k
+		ranged(name)    // want `ranged: key of param src`
+		ranged(v)       // want `ranged: value of param src`
+		ranged(k + "x") // want `ranged: none`
+		func() {
+			ranged(k) // want `ranged: key of param src`
+		}()
+	}
+	for _, s := range list {
+		ranged(s) // want `ranged: none`
 	}
 }
