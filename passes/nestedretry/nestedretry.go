@@ -142,9 +142,11 @@ func (c *checker) run() {
 		}
 		if outer.body != nil {
 			c.walk(outer.body, func(h hit) {
-				// a retry by recursion calls itself again: that call is
-				// its own next attempt, not an inner layer
-				if outer.self == nil || h.fn != outer.self {
+				// a retry by recursion calls itself again, directly or
+				// through a closure of its own (sarama's retry := func(err
+				// error) error {...}): that call is its own next attempt,
+				// not an inner layer
+				if outer.self == nil || h.fn != outer.self && h.reach.In != names.Of(outer.self) {
 					c.report(outer, h)
 				}
 			})

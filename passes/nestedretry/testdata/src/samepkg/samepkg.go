@@ -313,3 +313,19 @@ func aroundRecursion() error {
 // Look-alike: the recursion's own call is its next attempt, not a layer
 // nested in it.
 func refreshOnly() error { return refresh(3) }
+
+// Look-alike: a recursion through a closure of its own (sarama's
+// tryRefreshMetadata): the closure's call is the next attempt.
+func refreshVia(attempts int) error {
+	again := func(err error) error {
+		if attempts <= 0 {
+			return err
+		}
+		time.Sleep(time.Second)
+		return refreshVia(attempts - 1)
+	}
+	if err := op(); err != nil {
+		return again(err)
+	}
+	return nil
+}
