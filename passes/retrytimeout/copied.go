@@ -291,7 +291,7 @@ func (c *checker) zeroTimeout(fd *ast.FuncDecl, e ast.Expr, depth int) (zero, bo
 			return zero{desc: "cleanhttp." + fn.Name() + "()", pos: e.Pos(), end: e.End()}, true
 		}
 		if i, ok := retryscope.ContextClient(fn); ok && i < len(e.Args) {
-			if _, ok := f.contextWithoutClient(e.Args[i], 0); ok {
+			if _, ok := c.contextRoot(c.argValue(e, i), valueless); ok {
 				return zero{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(e), pos: e.Pos(), end: e.End()}, !c.defaultSet
 			}
 			return zero{}, false
@@ -447,14 +447,6 @@ func (c *checker) fieldLeaves(v *types.Var) bool {
 		})
 	}
 	return found
-}
-
-// contextWithoutClient reports whether the context e is proven to carry
-// no value (so no oauth2.HTTPClient): context.Background() or TODO(), or
-// derived from them by WithCancel, WithTimeout, WithDeadline or
-// WithoutCancel, traced through local variables.
-func (f *flow) contextWithoutClient(e ast.Expr, depth int) (string, bool) {
-	return f.contextRoot(e, depth, valueless)
 }
 
 // valueless: the contexts that carry no value.

@@ -88,7 +88,7 @@ func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via *types.Func) (fin
 		if len(call.Args) != 1 {
 			return finding{}, false
 		}
-		if _, ok := fr.f.requestWithoutDeadline(call.Args[0], 0); !ok && !c.fromCaller(fr, call.Args[0], 0) {
+		if _, ok := c.requestRoot(c.argValue(call, 0)); !ok && !c.fromCaller(fr, call.Args[0], 0) {
 			return finding{}, false
 		}
 	}

@@ -154,71 +154,6 @@ func isClient(t types.Type) bool {
 	return tn != nil && tn.Pkg().Path() == "net/http" && tn.Name() == "Client"
 }
 
-// requestWithoutDeadline reports whether the *http.Request e is proven to
-// carry a context with no deadline, and describes that context.
-func (f *flow) requestWithoutDeadline(e ast.Expr, depth int) (string, bool) {
-	if depth > maxDepth {
-		return "", false
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return f.each(e, depth, 0, f.requestWithoutDeadline)
-	case *ast.CallExpr:
-		fn := astq.Callee(f.c.info, e)
-		if fn == nil {
-			return "", false
-		}
-		switch httpName(fn) { // go-retryablehttp's are as net/http's
-		case "net/http.NewRequest":
-			return "context.Background() of " + fn.Pkg().Name() + ".NewRequest", true
-		case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
-			if len(e.Args) == 1 {
-				return f.requestWithoutDeadline(e.Args[0], depth+1)
-			}
-		case "net/http.NewRequestWithContext":
-			if len(e.Args) > 0 {
-				return f.contextWithoutDeadline(e.Args[0], depth+1)
-			}
-		case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
-			if len(e.Args) == 1 {
-				return f.contextWithoutDeadline(e.Args[0], depth+1)
-			}
-		}
-	}
-	return "", false
-}
-
-// each applies check to every value of the local variable id, which must
-// be result number want of a tuple (0 here for requests and contexts) or a
-// plain value; all must pass.
-func (f *flow) each(id *ast.Ident, depth, want int, check func(ast.Expr, int) (string, bool)) (string, bool) {
-	o := f.c.info.Uses[id]
-	if o == nil || !f.local(o) {
-		return "", false
-	}
-	desc := ""
-	for _, v := range f.di.Of(o) {
-		if !v.Plain() || v.RHS() == nil || (v.Tuple() != -1 && v.Tuple() != want) {
-			return "", false
-		}
-		d, ok := check(v.RHS(), depth+1)
-		if !ok {
-			return "", false
-		}
-		if desc == "" {
-			desc = d
-		}
-	}
-	return desc, desc != ""
-}
-
-// contextWithoutDeadline reports whether the context e is proven to have
-// no deadline: context.Background() or TODO(), or derived from them
-// without WithTimeout or WithDeadline.
-func (f *flow) contextWithoutDeadline(e ast.Expr, depth int) (string, bool) {
-	return f.contextRoot(e, depth, deadlineless)
-}
-
 // contextRoots says, of a context function by full name, whether a context
 // it returns is a root that the trace ends at (rootCtx) or is traced
 // through its first argument (throughCtx).
@@ -233,35 +168,6 @@ const (
 var deadlineless = contextRoots{
 	"context.Background": rootCtx, "context.TODO": rootCtx, "context.WithoutCancel": rootCtx,
 	"context.WithCancel": throughCtx, "context.WithCancelCause": throughCtx, "context.WithValue": throughCtx,
-}
-
-// contextRoot traces the context e through local variables and the
-// derivations roots lets through to one of its roots, and names the root.
-func (f *flow) contextRoot(e ast.Expr, depth int, roots contextRoots) (string, bool) {
-	if depth > maxDepth {
-		return "", false
-	}
-	switch e := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		return f.each(e, depth, 0, func(e ast.Expr, depth int) (string, bool) { return f.contextRoot(e, depth, roots) })
-	case *ast.CallExpr:
-		fn := astq.Callee(f.c.info, e)
-		if fn == nil {
-			return "", false
-		}
-		switch roots[fn.FullName()] {
-		case rootCtx:
-			if len(e.Args) == 0 {
-				return fn.FullName() + "()", true
-			}
-			return fn.FullName(), true
-		case throughCtx:
-			if len(e.Args) > 0 {
-				return f.contextRoot(e.Args[0], depth+1, roots)
-			}
-		}
-	}
-	return "", false
 }
 
 // retryableWithoutTimeout reports whether the *retryablehttp.Client e is

@@ -12,6 +12,8 @@ import (
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
+	engine "github.com/idemlint/idemlint/passes/internal/flow"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -22,9 +24,16 @@ const Name = "retrytimeout"
 // Config configures the check: the retry model to read.
 type Config = check.Config
 
-// Analyzer is the check with the default configuration; New returns the
-// check for a Config.
-var Analyzer, New = check.Define(Documentation, run)
+// Analyzer is the check with the default configuration.
+var Analyzer = New(&Config{})
+
+// New returns the check for cfg.
+func New(cfg *Config) *analysis.Analyzer {
+	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope, Run: run})
+	// the value flow: where a client, a request or a context comes from
+	a.Requires = append(a.Requires, engine.Analyzer)
+	return a
+}
 
 // The messages' fixes; the docs give the longer why and the runtime's
 // Policy.AttemptTimeout.
@@ -57,7 +66,8 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 	if !imports(pass.Pkg, "net/http") && !importsMirror(pass.Pkg) && !grpc {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow),
+		engine: pass.ResultOf[engine.Analyzer].(*engine.Handle)}
 	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
@@ -277,6 +287,10 @@ type checker struct {
 	pass *analysis.Pass
 	info *types.Info
 	res  *retryscope.Result
+	// engine is the package's SSA form, built when a question is first
+	// met (most packages send nothing in a retry): vf is its value flow.
+	engine *engine.Handle
+	vf     *value.Flow
 	// grpcTimeout: a dial of the package may time its calls out
 	grpcTimeout bool
 	flows       map[*ast.FuncDecl]*flow
@@ -361,7 +375,7 @@ func (f *flow) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
 	if len(call.Args) != 1 {
 		return false
 	}
-	_, ok := f.requestWithoutDeadline(call.Args[0], 0)
+	_, ok := f.c.requestRoot(f.c.argValue(call, 0))
 	return ok
 }
 
