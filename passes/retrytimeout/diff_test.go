@@ -11,6 +11,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
 
 	"github.com/idemlint/idemlint/internal/testgopath"
 	"github.com/idemlint/idemlint/passes/retrytimeout"
@@ -87,4 +89,30 @@ func dedup(xs []string) []string {
 		}
 	}
 	return out
+}
+
+// TestSSADump prints the SSA form of the functions named $RTSSAFN (a
+// substring) of the testdata package $RTSSA. Throwaway.
+func TestSSADump(t *testing.T) {
+	pat := os.Getenv("RTSSA")
+	if pat == "" {
+		t.Skip("RTSSA unset")
+	}
+	tree, _ := filepath.Abs(os.Getenv("RTSSATREE"))
+	if os.Getenv("RTSSATREE") == "" {
+		tree, _ = filepath.Abs("testdata")
+	}
+	gopath := testgopath.Dir(t, tree)
+	pkgs := testgopath.Load(t, gopath, packages.LoadAllSyntax, pat)
+	prog, spkgs := ssautil.Packages(pkgs, ssa.BuilderMode(0))
+	prog.Build()
+	for _, sp := range spkgs {
+		for fn := range ssautil.AllFunctions(prog) {
+			if fn.Pkg == sp && strings.Contains(fn.String(), os.Getenv("RTSSAFN")) {
+				var b strings.Builder
+				fn.WriteTo(&b)
+				fmt.Println(b.String())
+			}
+		}
+	}
 }

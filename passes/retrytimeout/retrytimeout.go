@@ -174,7 +174,7 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 		return finding{}, false
 	}
 	made, ok := f.retryableWithoutTimeout(x)
-	if !ok || !f.sendsWithoutDeadline(fn, call) {
+	if !ok || !c.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
 	out := finding{msg: name + what}
@@ -204,11 +204,10 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 			return nil, "", client{}
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "HTTPClient" {
-			f := c.flowAt(kv.Pos())
-			if f == nil {
+			if c.values() == nil {
 				return nil, "", client{}
 			}
-			if cl, ok = f.clientWithoutTimeout(kv.Value, 0); !ok {
+			if cl, ok = c.clientOrigins(c.storeAt(kv.Colon)); !ok {
 				return nil, "", client{}
 			}
 			at = kv.Value
@@ -322,12 +321,11 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 			return finding{}, false
 		}
 	}
-	x, f, ok := c.methodFlow(call)
-	if !ok {
+	if c.values() == nil {
 		return finding{}, false
 	}
-	cl, ok := f.clientWithoutTimeout(x, 0)
-	if !ok || !f.sendsWithoutDeadline(fn, call) {
+	cl, ok := c.clientOrigins(c.vf.Recv(call), nil)
+	if !ok || !c.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
 	return finding{msg: names.Of(fn) + what, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
@@ -368,14 +366,14 @@ func (c *checker) methodFlow(call *ast.CallExpr) (ast.Expr, *flow, bool) {
 // sendsWithoutDeadline reports whether call, a send by client method fn,
 // sends a request without a deadline: a Do's one request argument must have
 // none; the other methods make their request themselves.
-func (f *flow) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
+func (c *checker) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
 	if fn.Name() != "Do" {
 		return true
 	}
 	if len(call.Args) != 1 {
 		return false
 	}
-	_, ok := f.c.requestRoot(f.c.argValue(call, 0))
+	_, ok := c.requestRoot(c.argValue(call, 0))
 	return ok
 }
 

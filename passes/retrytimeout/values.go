@@ -2,8 +2,11 @@ package retrytimeout
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/token"
 	"go/types"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/passes/internal/flow/value"
@@ -195,4 +198,236 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 		}
 	}
 	return desc, first != nil
+}
+
+// clientOrigins reports whether every origin of the *http.Client (or
+// http.Client) v is a client proven to have a zero Timeout and the default
+// transport (http.DefaultClient, unless the package sets it; a literal
+// leaving Timeout zero and Transport nil; new(http.Client); a zero
+// http.Client variable; cleanhttp's clients), none of which the function
+// gives away or configures (ownUses; but by the store at, when not nil:
+// the field store a check asks about), and describes the first.
+func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store) (client, bool) {
+	vf := c.values()
+	if vf == nil || v == nil {
+		return client{}, false
+	}
+	q := &value.Query{}
+	origins := vf.Origins(v, q)
+	if q.Exhausted {
+		return client{}, false
+	}
+	var found client
+	for _, o := range origins {
+		if plainCell(o) {
+			continue // a variable's cell: its stores are among the origins
+		}
+		cl, ok := c.clientOrigin(o, at)
+		if !ok {
+			return client{}, false
+		}
+		if found.desc == "" {
+			found = cl
+		}
+	}
+	return found, found.desc != ""
+}
+
+// clientOrigin judges one origin of a client (see clientOrigins).
+func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store) (client, bool) {
+	switch o := o.(type) {
+	case *ssa.Global:
+		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
+			return client{desc: "http.DefaultClient"}, !c.defaultSet
+		}
+	case *ssa.Call:
+		fn := calleeOf(o)
+		if fn == nil {
+			return client{}, false
+		}
+		switch fn.FullName() {
+		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
+			call := c.callAt(o.Pos())
+			if call == nil || !c.ownUses(o, at) {
+				return client{}, false
+			}
+			return client{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
+		}
+	case *ssa.Alloc:
+		p, ok := o.Type().(*types.Pointer)
+		if !ok || !isClient(p.Elem()) || !c.ownUses(o, at) {
+			return client{}, false
+		}
+		switch o.Comment {
+		case "new":
+			if call := c.callAt(o.Pos()); call != nil {
+				return client{desc: "new(http.Client)", pos: call.Pos(), end: call.End()}, true
+			}
+		case "complit":
+			path := c.pathAt(o.Pos())
+			if len(path) < 2 {
+				return client{}, false
+			}
+			lit, ok := path[0].(*ast.CompositeLit)
+			if !ok {
+				return client{}, false
+			}
+			if u, ok := path[1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+				return client{desc: "&http.Client literal without Timeout", pos: u.Pos(), end: u.End()}, true
+			}
+			return client{desc: "http.Client literal without Timeout", pos: lit.Pos(), end: lit.End()}, true
+		default: // a variable of type http.Client
+			if wholeStores(o) {
+				return client{}, false
+			}
+			return client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Comment))}, true
+		}
+	}
+	return client{}, false
+}
+
+// wholeStores reports whether a value is stored into the cell a as a
+// whole (c = http.Client{...}), which the check does not read.
+func wholeStores(a *ssa.Alloc) bool {
+	refs := a.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			return true
+		}
+	}
+	return false
+}
+
+// ownUses reports whether the function only uses the client p (a
+// pointer) to send with it: its methods called on it, compared, fields
+// other than Timeout and Transport set, Timeout set to 0 and Transport to
+// nil (a literal's zero elements); not passed to another function,
+// stored (but into a local variable, whose loads Uses follows, or by the
+// store at), returned or its Timeout's or Transport's address taken.
+func (c *checker) ownUses(p ssa.Value, at *ssa.Store) bool {
+	vf := c.values()
+	q := &value.Query{}
+	if at != nil {
+		// where the field at stores into goes is not the function's use:
+		// the check asking judges the field
+		if fa, ok := at.Addr.(*ssa.FieldAddr); ok {
+			field := value.FieldVar(fa.X.Type(), fa.Field)
+			q.Stop = func(v ssa.Value) bool {
+				ld, ok := v.(*ssa.UnOp)
+				if !ok || ld.Op != token.MUL {
+					return false
+				}
+				lfa, ok := ld.X.(*ssa.FieldAddr)
+				return ok && value.FieldVar(lfa.X.Type(), lfa.Field) == field
+			}
+		}
+	}
+	uses := vf.Uses(p, q)
+	if q.Exhausted {
+		return false
+	}
+	for _, u := range uses {
+		if fa, ok := u.Value.(*ssa.FieldAddr); ok {
+			fv := value.FieldVar(fa.X.Type(), fa.Field)
+			if fv == nil || !isClient(deref(fa.X.Type())) || (fv.Name() != "Timeout" && fv.Name() != "Transport") {
+				continue
+			}
+			st, ok := u.Instr.(*ssa.Store)
+			if !ok || st.Addr != fa || !zeroConst(st.Val) {
+				return false
+			}
+			continue
+		}
+		if !isClient(deref(u.Value.Type())) {
+			if _, ok := u.Value.Type().Underlying().(*types.Interface); !ok {
+				continue // a value read from the client (its Timeout, its Jar)
+			}
+		}
+		switch in := u.Instr.(type) {
+		case *ssa.Call:
+			fn := calleeOf(in)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || fn.Signature().Recv() == nil ||
+				!isClient(deref(fn.Signature().Recv().Type())) || in.Call.IsInvoke() || len(in.Call.Args) == 0 || in.Call.Args[0] != u.Value {
+				return false
+			}
+		case *ssa.BinOp:
+		case *ssa.Store:
+			if in.Val == u.Value && in != at && !plainCell(vf.Cell(in.Addr)) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// zeroConst reports whether v is a zero constant: 0, nil.
+func zeroConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	if !ok {
+		return false
+	}
+	if k.Value == nil {
+		return true // nil, or a zero struct
+	}
+	return k.Value.Kind() == constant.Int && constant.Sign(k.Value) == 0
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// isDefaultClientVar reports whether v is net/http's DefaultClient.
+func (c *checker) isDefaultClientVar(v *types.Var) bool {
+	return v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient"
+}
+
+// pathAt returns the syntax enclosing pos, innermost first.
+func (c *checker) pathAt(pos token.Pos) []ast.Node {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+			return path
+		}
+	}
+	return nil
+}
+
+// callAt returns the call expression whose Lparen is lparen.
+func (c *checker) callAt(lparen token.Pos) *ast.CallExpr {
+	for _, n := range c.pathAt(lparen) {
+		if call, ok := n.(*ast.CallExpr); ok && call.Lparen == lparen {
+			return call
+		}
+	}
+	return nil
+}
+
+// storeAt returns the value the store whose syntax is at pos stores (see
+// value.Flow.StoredAt), and the store.
+func (c *checker) storeAt(pos token.Pos) (ssa.Value, *ssa.Store) {
+	v := c.vf.StoredAt(pos)
+	if v == nil {
+		return nil, nil
+	}
+	for _, in := range c.vf.At(pos) {
+		if st, ok := in.(*ssa.Store); ok && st.Val == v {
+			return v, st
+		}
+		if fa, ok := in.(*ssa.FieldAddr); ok && fa.Referrers() != nil {
+			for _, r := range *fa.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == fa && st.Val == v {
+					return v, st
+				}
+			}
+		}
+	}
+	return v, nil
 }
