@@ -10,7 +10,9 @@
 // through the closures' free variables, a global), and the package's
 // static call sites of each function, a closure called directly among
 // them. One Query has one budget: a visited set and one step limit for the
-// whole query, no per-hop depth.
+// whole query, no per-hop depth. Across calls the walk keeps its calling
+// context: a parameter of a function it entered through a call's result is
+// that call's argument, not every call site's.
 package value
 
 import (
@@ -192,8 +194,17 @@ type Query struct {
 	// Interproc lets the walk go from a parameter to the arguments of the
 	// package's static call sites of its function, and from a call of a
 	// package function to the values it returns (and, forward, the
-	// reverse).
+	// reverse). Origins keeps the calling context: while it walks the
+	// returns of a call, a parameter of the callee is that call's argument
+	// only; a load through a pointer parameter goes on to the argument.
 	Interproc bool
+	// Calls, for Origins with Interproc, are the calls the value asked
+	// about is read under, outermost first (a retry's call of the helper
+	// whose code is read): a parameter of the function the innermost one
+	// calls is the argument it passes, then the next one's outward; with
+	// none, every call site's. A value met again under another context is
+	// not walked again: the first context wins.
+	Calls []*ssa.Call
 	// Through, when not nil, returns the values a call's result derives
 	// from (fmt.Sprint's arguments, a method's receiver): the walk goes on
 	// to them as well as stopping at the call. It is the check's
@@ -203,6 +214,7 @@ type Query struct {
 	Stop func(v ssa.Value) bool
 
 	steps     int
+	stack     []*ssa.Call // the calling context (Calls, then the calls whose returns are walked)
 	seen      map[ssa.Value]bool
 	fields    map[fieldKey]bool
 	Exhausted bool // the step limit ended the walk: the answer is partial
@@ -244,6 +256,9 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 	}
 	var out []ssa.Value
 	add := func(o ssa.Value) { out = append(out, o) }
+	if q.stack == nil {
+		q.stack = append([]*ssa.Call{}, q.Calls...)
+	}
 	var walk func(v ssa.Value)
 	walk = func(v ssa.Value) {
 		if !q.visit(v) {
@@ -325,7 +340,7 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 		case *ssa.Parameter:
 			add(v)
 			if q.Interproc {
-				f.args(v, walk)
+				f.param(v, q, walk)
 			}
 		case *ssa.FreeVar:
 			if root, ok := f.freeRoot[v]; ok {
@@ -360,10 +375,31 @@ func (f *Flow) call(call *ssa.Call, i int, q *Query, add func(ssa.Value), walk f
 		return
 	}
 	if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg == f.P.SSA {
+		q.stack = append(q.stack, call)
 		for _, r := range Returns(callee) {
 			if i < len(r.Results) {
 				walk(r.Results[i])
 			}
+		}
+		q.stack = q.stack[:len(q.stack)-1]
+	}
+}
+
+// param walks to what parameter p is given: the argument of the innermost
+// call of the context when it calls p's function (the walk going on in the
+// context outside it), or else every static call site's.
+func (f *Flow) param(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
+	n := len(q.stack)
+	if n == 0 || q.stack[n-1].Call.StaticCallee() != p.Parent() {
+		f.args(p, walk)
+		return
+	}
+	top := q.stack[n-1]
+	for j, x := range p.Parent().Params {
+		if x == p && j < len(top.Call.Args) {
+			q.stack = q.stack[:n-1]
+			walk(top.Call.Args[j])
+			q.stack = append(q.stack, top)
 		}
 	}
 }
@@ -394,6 +430,8 @@ func (f *Flow) load(addr ssa.Value, q *Query, add func(ssa.Value), walk func(ssa
 	default:
 		if cell := f.Cell(addr); cell != nil {
 			walk(cell)
+		} else if p, ok := addr.(*ssa.Parameter); ok && q.Interproc {
+			walk(p) // a pointer parameter: what its argument points to
 		} else {
 			add(addr)
 		}

@@ -193,3 +193,49 @@ func TestAnswers(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+// TestCalls checks a query started under a call (Query.Calls) reads the
+// callee's parameter as that call's argument only: helper's sink under
+// each of callers' two calls.
+func TestCalls(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	helper := p.Func(funcDecl(pass, "helper"))
+	callers := p.Func(funcDecl(pass, "callers"))
+	sink := pass.Pkg.Scope().Lookup("sink").(*types.Func)
+	var arg ssa.Value
+	for _, b := range helper.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && value.Callee(c) == sink {
+				arg = c.Call.Args[0]
+			}
+		}
+	}
+	var sites []*ssa.Call
+	for _, b := range callers.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && c.Call.StaticCallee() == helper {
+				sites = append(sites, c)
+			}
+		}
+	}
+	if arg == nil || len(sites) != 2 {
+		t.Fatalf("sink argument %v, %d calls of helper; want one and two", arg, len(sites))
+	}
+	describe := func(q *value.Query) string {
+		var got []string
+		for _, o := range vf.Origins(arg, q) {
+			got = append(got, origin(o))
+		}
+		slices.Sort(got)
+		return strings.Join(got, ", ")
+	}
+	for i, want := range []string{`const "one", param p`, "call strings.ToUpper, param p"} {
+		if got := describe(&value.Query{Interproc: true, Calls: sites[i : i+1]}); got != want {
+			t.Errorf("under call %d: %s, want %s", i, got, want)
+		}
+	}
+	if got, want := describe(&value.Query{Interproc: true}), `call strings.ToUpper, const "one", param p`; got != want {
+		t.Errorf("no context: %s, want %s", got, want)
+	}
+}

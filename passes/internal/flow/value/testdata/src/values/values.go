@@ -66,6 +66,19 @@ func callers() {
 	helper(strings.ToUpper(mint()))
 }
 
+// A helper's result, its parameter the argument of the call read (the
+// calling context), also through a pointer.
+func echo(p string) string { return p }
+
+func deref(p *string) string { return *p }
+
+func contexts() {
+	sink(echo("one")) // want `origins: call echo, const "one", param p`
+	sink(echo("two")) // want `origins: call echo, const "two", param p`
+	s := "x"
+	sink(deref(&s)) // want `origins: alloc s, call deref, const "x", param p`
+}
+
 // A helper's result.
 func wrap() string { return "w-" + mint() }
 
