@@ -41,104 +41,12 @@ func (f *flow) sets(o types.Object, field string) bool {
 	return slices.ContainsFunc(f.di.FieldSets(o), func(fs retryscope.FieldSet) bool { return fs.Field() == field })
 }
 
-// clientWithoutTimeout reports whether the *http.Client (or http.Client)
-// e is proven to have a zero Timeout and the default transport, and
-// describes it.
-func (f *flow) clientWithoutTimeout(e ast.Expr, depth int) (client, bool) {
-	if depth > maxDepth {
-		return client{}, false
-	}
-	e = ast.Unparen(e)
-	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		if lit, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok {
-			return f.clientLit(lit, u, "&")
-		}
-		e = ast.Unparen(u.X)
-	}
-	if f.c.isDefaultClient(e) {
-		return client{desc: "http.DefaultClient"}, !f.c.defaultSet
-	}
-	switch e := e.(type) {
-	case *ast.CompositeLit:
-		return f.clientLit(e, e, "")
-	case *ast.CallExpr:
-		if fn := astq.Callee(f.c.info, e); fn != nil {
-			switch fn.FullName() {
-			case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
-				return client{desc: "cleanhttp." + fn.Name() + "()", pos: e.Pos(), end: e.End()}, true
-			}
-		}
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && id.Name == "new" && len(e.Args) == 1 {
-			if _, ok := f.c.info.Uses[id].(*types.Builtin); ok && isClient(f.c.info.TypeOf(e.Args[0])) {
-				return client{desc: "new(http.Client)", pos: e.Pos(), end: e.End()}, true
-			}
-		}
-	case *ast.Ident:
-		o := f.c.info.Uses[e]
-		if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "Timeout") || f.sets(o, "Transport") {
-			return client{}, false
-		}
-		var found client
-		for _, v := range f.di.Of(o) {
-			if !v.Plain() || v.Tuple() != -1 {
-				return client{}, false
-			}
-			var c client
-			if v.RHS() == nil {
-				if !isClient(o.Type()) {
-					return client{}, false // a nil pointer
-				}
-				c = client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Name()))}
-			} else {
-				var ok bool
-				if c, ok = f.clientWithoutTimeout(v.RHS(), depth+1); !ok {
-					return client{}, false
-				}
-			}
-			if found.desc == "" {
-				found = c
-			}
-		}
-		return found, found.desc != ""
-	}
-	return client{}, false
-}
-
 // A client is an http.Client proven to have no Timeout: what it is
 // ("&http.Client literal without Timeout") and where it is made, when
 // that is in the analysed code (pos is NoPos for http.DefaultClient).
 type client struct {
 	desc     string
 	pos, end token.Pos
-}
-
-// clientLit reports whether an http.Client literal leaves Timeout zero and
-// Transport unset.
-func (f *flow) clientLit(lit *ast.CompositeLit, at ast.Expr, amp string) (client, bool) {
-	if !isClient(f.c.info.TypeOf(lit)) {
-		return client{}, false
-	}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			return client{}, false
-		}
-		key, _ := kv.Key.(*ast.Ident)
-		if key == nil {
-			return client{}, false
-		}
-		switch key.Name {
-		case "Timeout":
-			if !f.isZero(kv.Value) {
-				return client{}, false
-			}
-		case "Transport":
-			if tv, ok := f.c.info.Types[kv.Value]; !ok || !tv.IsNil() {
-				return client{}, false
-			}
-		}
-	}
-	return client{desc: amp + "http.Client literal without Timeout", pos: at.Pos(), end: at.End()}, true
 }
 
 func (f *flow) isZero(e ast.Expr) bool {

@@ -207,7 +207,8 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 			if c.values() == nil {
 				return nil, "", client{}
 			}
-			if cl, ok = c.clientOrigins(c.storeAt(kv.Colon)); !ok {
+			v, st := c.storeAt(kv.Colon)
+			if cl, ok = c.clientOrigins(v, st, nil); !ok {
 				return nil, "", client{}
 			}
 			at = kv.Value
@@ -294,7 +295,7 @@ type checker struct {
 	grpcTimeout bool
 	flows       map[*ast.FuncDecl]*flow
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
-	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
+	holds       map[*types.Var]held           // fieldHolds' answers, by field
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
 	zeroSteps   int                           // the values zeroTimeout read for the copy at hand
 }
@@ -324,7 +325,7 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 	if c.values() == nil {
 		return finding{}, false
 	}
-	cl, ok := c.clientOrigins(c.vf.Recv(call), nil)
+	cl, ok := c.clientOrigins(c.vf.Recv(call), nil, nil)
 	if !ok || !c.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}

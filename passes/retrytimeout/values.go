@@ -206,8 +206,9 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 // leaving Timeout zero and Transport nil; new(http.Client); a zero
 // http.Client variable; cleanhttp's clients), none of which the function
 // gives away or configures (ownUses; but by the store at, when not nil:
-// the field store a check asks about), and describes the first.
-func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store) (client, bool) {
+// the store of a field a check asks about; or into field, when not nil:
+// the field whose stores fieldHolds reads), and describes the first.
+func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (client, bool) {
 	vf := c.values()
 	if vf == nil || v == nil {
 		return client{}, false
@@ -222,7 +223,7 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store) (client, bool) {
 		if plainCell(o) {
 			continue // a variable's cell: its stores are among the origins
 		}
-		cl, ok := c.clientOrigin(o, at)
+		cl, ok := c.clientOrigin(o, at, field)
 		if !ok {
 			return client{}, false
 		}
@@ -234,7 +235,7 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store) (client, bool) {
 }
 
 // clientOrigin judges one origin of a client (see clientOrigins).
-func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store) (client, bool) {
+func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store, field *types.Var) (client, bool) {
 	switch o := o.(type) {
 	case *ssa.Global:
 		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
@@ -248,14 +249,14 @@ func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store) (client, bool) {
 		switch fn.FullName() {
 		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 			call := c.callAt(o.Pos())
-			if call == nil || !c.ownUses(o, at) {
+			if call == nil || !c.ownUses(o, at, field) {
 				return client{}, false
 			}
 			return client{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
 		}
 	case *ssa.Alloc:
 		p, ok := o.Type().(*types.Pointer)
-		if !ok || !isClient(p.Elem()) || !c.ownUses(o, at) {
+		if !ok || !isClient(p.Elem()) || !c.ownUses(o, at, field) {
 			return client{}, false
 		}
 		switch o.Comment {
@@ -306,8 +307,8 @@ func wholeStores(a *ssa.Alloc) bool {
 // other than Timeout and Transport set, Timeout set to 0 and Transport to
 // nil (a literal's zero elements); not passed to another function,
 // stored (but into a local variable, whose loads Uses follows, or by the
-// store at), returned or its Timeout's or Transport's address taken.
-func (c *checker) ownUses(p ssa.Value, at *ssa.Store) bool {
+// store at, or into field), returned or its Timeout's or Transport's address taken.
+func (c *checker) ownUses(p ssa.Value, at *ssa.Store, field *types.Var) bool {
 	vf := c.values()
 	q := &value.Query{}
 	if at != nil {
@@ -355,7 +356,7 @@ func (c *checker) ownUses(p ssa.Value, at *ssa.Store) bool {
 			}
 		case *ssa.BinOp:
 		case *ssa.Store:
-			if in.Val == u.Value && in != at && !plainCell(vf.Cell(in.Addr)) {
+			if in.Val == u.Value && in != at && !plainCell(vf.Cell(in.Addr)) && !storesInto(in, field) {
 				return false
 			}
 		default:
@@ -430,4 +431,10 @@ func (c *checker) storeAt(pos token.Pos) (ssa.Value, *ssa.Store) {
 		}
 	}
 	return v, nil
+}
+
+// storesInto reports whether st stores into field (nil: none).
+func storesInto(st *ssa.Store, field *types.Var) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	return ok && field != nil && value.FieldVar(fa.X.Type(), fa.Field) == field
 }
