@@ -205,6 +205,11 @@ type Query struct {
 	// none, every call site's. A value met again under another context is
 	// not walked again: the first context wins.
 	Calls []*ssa.Call
+	// Via, when not nil, is filled by Origins with Interproc: for each
+	// origin met after the walk went from a parameter to an argument, the
+	// call passing that argument (the last such step): which call of the
+	// package gives a helper the value, for a message's related location.
+	Via map[ssa.Value]*ssa.Call
 	// Through, when not nil, returns the values a call's result derives
 	// from (fmt.Sprint's arguments, a method's receiver): the walk goes on
 	// to them as well as stopping at the call. It is the check's
@@ -215,6 +220,7 @@ type Query struct {
 
 	steps     int
 	stack     []*ssa.Call // the calling context (Calls, then the calls whose returns are walked)
+	via       *ssa.Call   // the call whose argument the walk last went to
 	seen      map[ssa.Value]bool
 	fields    map[fieldKey]bool
 	Exhausted bool // the step limit ended the walk: the answer is partial
@@ -255,7 +261,12 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 		q = &Query{}
 	}
 	var out []ssa.Value
-	add := func(o ssa.Value) { out = append(out, o) }
+	add := func(o ssa.Value) {
+		out = append(out, o)
+		if q.Via != nil && q.via != nil && q.Via[o] == nil {
+			q.Via[o] = q.via
+		}
+	}
 	if q.stack == nil {
 		q.stack = append([]*ssa.Call{}, q.Calls...)
 	}
@@ -391,14 +402,17 @@ func (f *Flow) call(call *ssa.Call, i int, q *Query, add func(ssa.Value), walk f
 func (f *Flow) param(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
 	n := len(q.stack)
 	if n == 0 || q.stack[n-1].Call.StaticCallee() != p.Parent() {
-		f.args(p, walk)
+		f.args(p, q, walk)
 		return
 	}
 	top := q.stack[n-1]
 	for j, x := range p.Parent().Params {
 		if x == p && j < len(top.Call.Args) {
 			q.stack = q.stack[:n-1]
+			outer := q.via
+			q.via = top
 			walk(top.Call.Args[j])
+			q.via = outer
 			q.stack = append(q.stack, top)
 		}
 	}
@@ -469,7 +483,7 @@ func (f *Flow) localFieldOf(cell ssa.Value, fv *types.Var, q *Query, walk func(s
 }
 
 // args walks to the arguments the package's static call sites give p.
-func (f *Flow) args(p *ssa.Parameter, walk func(ssa.Value)) {
+func (f *Flow) args(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
 	fn := p.Parent()
 	i := -1
 	for j, q := range fn.Params {
@@ -480,11 +494,14 @@ func (f *Flow) args(p *ssa.Parameter, walk func(ssa.Value)) {
 	if i < 0 {
 		return
 	}
+	outer := q.via
 	for _, site := range f.sites[fn] {
 		if args := site.Call.Args; i < len(args) {
+			q.via = site
 			walk(args[i])
 		}
 	}
+	q.via = outer
 }
 
 // Returns returns fn's return instructions.

@@ -238,4 +238,21 @@ func TestCalls(t *testing.T) {
 	if got, want := describe(&value.Query{Interproc: true}), `call strings.ToUpper, const "one", param p`; got != want {
 		t.Errorf("no context: %s, want %s", got, want)
 	}
+	// Via: the call passing each origin reached through the parameter
+	via := make(map[ssa.Value]*ssa.Call)
+	for _, o := range vf.Origins(arg, &value.Query{Interproc: true, Via: via}) {
+		want := (*ssa.Call)(nil)
+		switch origin(o) {
+		case `const "one"`:
+			want = sites[0]
+		case "call strings.ToUpper":
+			want = sites[1]
+		}
+		if via[o] != want {
+			t.Errorf("via of %s: %v, want %v", origin(o), via[o], want)
+		}
+	}
+	if len(via) != 2 {
+		t.Errorf("%d origins with a via, want 2", len(via))
+	}
 }
