@@ -2,44 +2,18 @@ package retrytimeout
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
+
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/retryscope"
+	"github.com/idemlint/idemlint/passes/internal/flow/value"
 )
 
 // cleanhttp's DefaultClient and DefaultPooledClient return clients with
 // no Timeout.
 const cleanhttp = "github.com/hashicorp/go-cleanhttp"
-
-// maxDepth bounds the tracing of values through variables.
-const maxDepth = 8
-
-// flow reads where the local variables of one function declaration (its
-// closures included) get their values and whether they escape, through
-// the model's def index (the suite's one value flow, retryscope.DefIndex).
-type flow struct {
-	c  *checker
-	di *retryscope.DefIndex
-}
-
-func newFlow(c *checker, fd *ast.FuncDecl) *flow {
-	return &flow{c: c, di: c.res.Defs(fd)}
-}
-
-// local reports whether o is a variable of the function, not a parameter,
-// that the flow knows all the values of.
-func (f *flow) local(o types.Object) bool {
-	return retryscope.Local(o) && !retryscope.IsParam(o) && len(f.di.Of(o)) > 0
-}
-
-// sets reports whether the function stores the field on o.
-func (f *flow) sets(o types.Object, field string) bool {
-	return slices.ContainsFunc(f.di.FieldSets(o), func(fs retryscope.FieldSet) bool { return fs.Field() == field })
-}
 
 // A client is an http.Client proven to have no Timeout: what it is
 // ("&http.Client literal without Timeout") and where it is made, when
@@ -47,11 +21,6 @@ func (f *flow) sets(o types.Object, field string) bool {
 type client struct {
 	desc     string
 	pos, end token.Pos
-}
-
-func (f *flow) isZero(e ast.Expr) bool {
-	tv, ok := f.c.info.Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
 }
 
 func isClient(t types.Type) bool {
@@ -78,56 +47,43 @@ var deadlineless = contextRoots{
 	"context.WithCancel": throughCtx, "context.WithCancelCause": throughCtx, "context.WithValue": throughCtx,
 }
 
-// retryableWithoutTimeout reports whether the *retryablehttp.Client e is
+// retryableWithoutTimeout reports whether the *retryablehttp.Client v is
 // proven to be a NewClient() that retries and whose HTTPClient keeps the
-// default, which has no Timeout, and returns the NewClient call (nil when
-// the variable is only declared).
-func (f *flow) retryableWithoutTimeout(e ast.Expr) (*ast.CallExpr, bool) {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
+// default, which has no Timeout, or one copied from a client with none;
+// it returns the NewClient call first written.
+func (c *checker) retryableWithoutTimeout(v ssa.Value) (*ast.CallExpr, bool) {
+	if v == nil {
 		return nil, false
 	}
-	o := f.c.info.Uses[id]
-	if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "HTTPClient") {
+	q := &value.Query{}
+	origins := c.vf.Origins(v, q)
+	if q.Exhausted {
 		return nil, false
-	}
-	for _, fs := range f.di.FieldSets(o) {
-		if fs.Field() != "RetryMax" {
-			continue
-		}
-		if tv, ok := f.c.info.Types[fs.RHS()]; !ok || tv.Value == nil || constant.Sign(tv.Value) <= 0 {
-			return nil, false // no retries, or a count the check cannot see
-		}
-	}
-	// rc.HTTPClient.Timeout = d: a timeout, unless every such store copies
-	// the Timeout of a client proven to have none
-	if fd := f.c.declAt(id.Pos()); fd != nil {
-		copies, _, ok := f.c.httpClientUses(fd, o)
-		if !ok || len(copies) > 0 && f.c.timeoutStored(copies) {
-			return nil, false
-		}
-		for _, as := range copies {
-			x, ok := f.c.timeoutOf(as.Rhs[0])
-			if !ok {
-				return nil, false
-			}
-			if _, ok := f.c.zeroTimeout(fd, x, 0); !ok {
-				return nil, false
-			}
-		}
 	}
 	var made *ast.CallExpr
-	for _, v := range f.di.Of(o) {
-		call, ok := ast.Unparen(v.RHS()).(*ast.CallExpr)
-		if !ok || !v.Plain() || v.Tuple() != -1 {
+	for _, o := range origins {
+		if plainCell(o) {
+			continue
+		}
+		call, ok := o.(*ssa.Call)
+		if !ok {
 			return nil, false
 		}
-		if fn := astq.Callee(f.c.info, call); fn == nil || httpName(fn) != "net/http.NewClient" {
+		if fn := calleeOf(call); fn == nil || httpName(fn) != "net/http.NewClient" {
 			return nil, false
+		}
+		u, ok := c.retryableUses(call)
+		if !ok || !u.retries {
+			return nil, false
+		}
+		for _, cp := range u.copies {
+			if _, ok := c.zeroTimeout(cp.from); !ok {
+				return nil, false
+			}
 		}
 		if made == nil {
-			made = call
+			made = c.callAt(call.Pos())
 		}
 	}
-	return made, true
+	return made, made != nil
 }

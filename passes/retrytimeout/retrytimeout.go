@@ -66,8 +66,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 	if !imports(pass.Pkg, "net/http") && !importsMirror(pass.Pkg) && !grpc {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow),
-		engine: pass.ResultOf[engine.Analyzer].(*engine.Handle)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, engine: pass.ResultOf[engine.Analyzer].(*engine.Handle)}
 	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
@@ -169,11 +168,10 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	if fn.Signature().Recv() == nil {
 		return finding{msg: name + what}, true
 	}
-	x, f, ok := c.methodFlow(call)
-	if !ok {
+	if c.values() == nil {
 		return finding{}, false
 	}
-	made, ok := f.retryableWithoutTimeout(x)
+	made, ok := c.retryableWithoutTimeout(c.vf.Recv(call))
 	if !ok || !c.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
@@ -278,9 +276,8 @@ func (c *checker) isParam(e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	f := c.flowAt(id.Pos())
 	o := c.info.Uses[id]
-	return f != nil && o != nil && retryscope.IsParam(o)
+	return c.declAt(id.Pos()) != nil && o != nil && retryscope.IsParam(o)
 }
 
 type checker struct {
@@ -293,11 +290,9 @@ type checker struct {
 	vf     *value.Flow
 	// grpcTimeout: a dial of the package may time its calls out
 	grpcTimeout bool
-	flows       map[*ast.FuncDecl]*flow
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
 	holds       map[*types.Var]held           // fieldHolds' answers, by field
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
-	zeroSteps   int                           // the values zeroTimeout read for the copy at hand
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
@@ -353,17 +348,6 @@ func (c *checker) isDefaultClient(e ast.Expr) bool {
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient"
 }
 
-// methodFlow returns the receiver of call, a method call, and the flow of
-// the function declaration holding call.
-func (c *checker) methodFlow(call *ast.CallExpr) (ast.Expr, *flow, bool) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil, nil, false
-	}
-	f := c.flowAt(call.Pos())
-	return sel.X, f, f != nil
-}
-
 // sendsWithoutDeadline reports whether call, a send by client method fn,
 // sends a request without a deadline: a Do's one request argument must have
 // none; the other methods make their request themselves.
@@ -376,20 +360,6 @@ func (c *checker) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool 
 	}
 	_, ok := c.requestRoot(c.argValue(call, 0))
 	return ok
-}
-
-// flowAt returns the def index of the function declaration holding pos.
-func (c *checker) flowAt(pos token.Pos) *flow {
-	fd := c.declAt(pos)
-	if fd == nil {
-		return nil
-	}
-	f := c.flows[fd]
-	if f == nil {
-		f = newFlow(c, fd)
-		c.flows[fd] = f
-	}
-	return f
 }
 
 // declAt returns the function declaration holding pos, or nil.
