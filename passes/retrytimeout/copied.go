@@ -312,7 +312,7 @@ func (c *checker) zeroClient(o ssa.Value) (zero, bool) {
 		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 			return zero{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
 		}
-		if i, ok := retryscope.ContextClient(fn); ok && i < len(args(o)) {
+		if i, ok := contextClient(fn); ok && i < len(args(o)) {
 			if _, ok := c.contextRoot(args(o)[i], valueless); ok {
 				return zero{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(call), pos: call.Pos(), end: call.End()}, !c.defaultSet
 			}
@@ -398,4 +398,16 @@ var valueless = contextRoots{
 	"context.Background": rootCtx, "context.TODO": rootCtx,
 	"context.WithCancel": throughCtx, "context.WithCancelCause": throughCtx, "context.WithTimeout": throughCtx,
 	"context.WithDeadline": throughCtx, "context.WithoutCancel": throughCtx,
+}
+
+// contextClient returns the index of the context argument of fn when fn
+// makes a new *http.Client whose Timeout is that of the client the
+// context carries, if any, and 0 otherwise: golang.org/x/oauth2's
+// NewClient(ctx, src) (v0.27.0 sets no Timeout at all; with a nil src it
+// returns the context's client, http.DefaultClient when it has none).
+func contextClient(fn *types.Func) (ctxArg int, ok bool) {
+	if fn != nil && fn.FullName() == "golang.org/x/oauth2.NewClient" {
+		return 0, true
+	}
+	return 0, false
 }
