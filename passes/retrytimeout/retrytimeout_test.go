@@ -53,12 +53,13 @@ func TestRelated(t *testing.T) {
 
 // TestCopiedRelated checks a copied Timeout's finding points at the client
 // without one and at the call of the package passing it (godo's
-// NewFromToken).
+// NewFromToken), also down a chain of helpers (deep.go).
 func TestCopiedRelated(t *testing.T) {
 	dir := testgopath.Dir(t, analysistest.TestData())
 	want := map[string][]string{
 		"godo.go:60":    {"godo.go:34 the client without a Timeout: oauth2.NewClient(ctx, ts)", "godo.go:35 passed by NewFromToken"},
 		"helpers.go:17": {"helpers.go:21 the client without a Timeout: cleanhttp.DefaultPooledClient()", "helpers.go:21 passed by DefaultRetrying"},
+		"deep.go:16":    {"deep.go:25 the client without a Timeout: cleanhttp.DefaultClient()", "deep.go:25 passed by DeepRetrying"},
 	}
 	seen := 0
 	for _, d := range testgopath.Run(t, dir, retrytimeout.Analyzer, "copied") {
