@@ -5,9 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
@@ -212,36 +212,57 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 			at = kv.Value
 		}
 	}
-	if c.bounded(fields) {
+	if c.values() == nil || c.configured(lit) {
 		return nil, "", client{}
 	}
 	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout; set its HTTPClient.Timeout", fields[0].Name()), cl
 }
 
-// bounded reports whether the package assigns the Timeout or Transport of
-// the HTTPClient of a client held in one of fields, or replaces that
-// HTTPClient with anything but a parameter (a client option passing the
-// caller's client on is the caller's choice).
-func (c *checker) bounded(fields []*types.Var) bool {
-	held := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return false
+// configured reports whether the package gives the HTTPClient of the
+// go-retryablehttp client literal lit a Timeout or a Transport, or replaces
+// that HTTPClient with anything but a parameter (a client option passing
+// the caller's client on is the caller's choice), wherever the client goes
+// (Uses across the fields it is stored in and the package's calls); true
+// when the flow cannot tell.
+func (c *checker) configured(lit *ast.CompositeLit) bool {
+	var alloc *ssa.Alloc
+	for _, in := range c.vf.At(lit.Lbrace) {
+		if a, ok := in.(*ssa.Alloc); ok && isRetryable(a.Type()) {
+			alloc = a
 		}
-		v, _ := c.info.Uses[sel.Sel].(*types.Var)
-		return v != nil && slices.Contains(fields, v)
 	}
-	httpClientOf := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		return ok && sel.Sel.Name == "HTTPClient" && held(sel.X)
+	if alloc == nil {
+		return true
 	}
-	return c.assigns(func(as *ast.AssignStmt, i int) bool {
-		lhs := as.Lhs[i]
-		if x, ok := timeoutOrTransport(lhs); ok && httpClientOf(x) {
+	q := &value.Query{Interproc: true}
+	uses := c.vf.Uses(alloc, q)
+	if q.Exhausted {
+		return true
+	}
+	for _, u := range uses {
+		fa, ok := u.Value.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		st, ok := u.Instr.(*ssa.Store)
+		if !ok || st.Addr != fa {
+			continue
+		}
+		fv := value.FieldVar(fa.X.Type(), fa.Field)
+		switch {
+		case fv == nil:
+		case isRetryable(fa.X.Type()) && fv.Name() == "HTTPClient":
+			if lit.Pos() <= st.Pos() && st.Pos() < lit.End() {
+				continue // the literal's own element
+			}
+			if !c.fromParams(st.Val) {
+				return true
+			}
+		case isClient(fa.X.Type()) && (fv.Name() == "Timeout" || fv.Name() == "Transport"):
 			return true
 		}
-		return httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i]))
-	})
+	}
+	return false
 }
 
 // assigns reports whether an assignment of the package has an i'th
@@ -268,16 +289,6 @@ func timeoutOrTransport(e ast.Expr) (ast.Expr, bool) {
 		return sel.X, true
 	}
 	return nil, false
-}
-
-// isParam reports whether e names a parameter of the function it is in.
-func (c *checker) isParam(e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	o := c.info.Uses[id]
-	return c.declAt(id.Pos()) != nil && o != nil && retryscope.IsParam(o)
 }
 
 type checker struct {
