@@ -24,7 +24,7 @@ import (
 // on its caller's context, whose deadline, if any, spans all the attempts.
 // Where the copied client comes from is the value flow's answer, across
 // the package's calls (Origins with Interproc); where a client without a
-// Timeout goes, to be sure nothing gives it one, is Uses'.
+// Timeout goes, to be sure nothing gives it one, is Uses' (keepsNoTimeout).
 
 const retryable = "github.com/hashicorp/go-retryablehttp"
 
@@ -169,7 +169,7 @@ func (c *checker) retryableUses(p ssa.Value) (retryableUse, bool) {
 		case isRetryable(t):
 			switch in := u.Instr.(type) {
 			case *ssa.Call:
-				fn := calleeOf(in)
+				fn := value.Callee(in)
 				if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != retryable || fn.Signature().Recv() == nil ||
 					in.Call.IsInvoke() || len(in.Call.Args) == 0 || in.Call.Args[0] != u.Value {
 					return out, false
@@ -185,7 +185,7 @@ func (c *checker) retryableUses(p ssa.Value) (retryableUse, bool) {
 			default:
 				return out, false
 			}
-		case isClient(deref(t)):
+		case isClient(t):
 			if _, ok := u.Instr.(*ssa.BinOp); !ok {
 				return out, false // its HTTPClient given away
 			}
@@ -243,7 +243,7 @@ func (c *checker) timeoutOf(e ast.Expr) (ast.Expr, bool) {
 // function, outside any loop), is http.DefaultClient, a literal without
 // Timeout, new(http.Client), cleanhttp's clients or an oauth2.NewClient of
 // a context carrying no client, none of which the package gives a Timeout
-// or hands to another package (zeroUses); it describes the first.
+// or hands to another package (keepsNoTimeout across); it describes the first.
 func (c *checker) zeroTimeout(x ssa.Value) (zero, bool) {
 	via := make(map[ssa.Value]*ssa.Call)
 	q := &value.Query{Interproc: true, Via: via, Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil }}
@@ -303,9 +303,9 @@ func (c *checker) zeroClient(o ssa.Value) (zero, bool) {
 			return zero{desc: "http.DefaultClient"}, !c.defaultSet
 		}
 	case *ssa.Call:
-		fn := calleeOf(o)
+		fn := value.Callee(o)
 		call := c.callAt(o.Pos())
-		if fn == nil || call == nil || !c.zeroUses(o) {
+		if fn == nil || call == nil || !c.keepsNoTimeout(o, keep{across: true}) {
 			return zero{}, false
 		}
 		switch fn.FullName() {
@@ -319,7 +319,7 @@ func (c *checker) zeroClient(o ssa.Value) (zero, bool) {
 		}
 	case *ssa.Alloc:
 		p, ok := o.Type().(*types.Pointer)
-		if !ok || !isClient(p.Elem()) || !c.zeroUses(o) {
+		if !ok || !isClient(p.Elem()) || !c.keepsNoTimeout(o, keep{across: true}) {
 			return zero{}, false
 		}
 		switch o.Comment {
@@ -349,48 +349,6 @@ func (c *checker) zeroClient(o ssa.Value) (zero, bool) {
 		}
 	}
 	return zero{}, false
-}
-
-// zeroUses reports whether the client p, without a Timeout where it is
-// made, keeps none wherever it goes in the package (Uses across its
-// calls, fields and cells): nothing but 0 is stored in its Timeout, no
-// address of it is taken, and it is passed to no function of another
-// package but http.Client's own methods.
-func (c *checker) zeroUses(p ssa.Value) bool {
-	q := &value.Query{Interproc: true}
-	uses := c.vf.Uses(p, q)
-	if q.Exhausted {
-		return false
-	}
-	for _, u := range uses {
-		if fa, ok := u.Value.(*ssa.FieldAddr); ok {
-			fv := value.FieldVar(fa.X.Type(), fa.Field)
-			if fv == nil || !isClient(fa.X.Type()) || fv.Name() != "Timeout" {
-				continue
-			}
-			st, ok := u.Instr.(*ssa.Store)
-			if !ok || st.Addr != fa || !zeroConst(st.Val) {
-				return false
-			}
-			continue
-		}
-		if !isClient(deref(u.Value.Type())) {
-			if _, ok := u.Value.Type().Underlying().(*types.Interface); !ok {
-				continue // a value read from the client
-			}
-		}
-		if call, ok := u.Instr.(*ssa.Call); ok {
-			if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg == c.vf.P.SSA {
-				continue // followed into the callee
-			}
-			fn := calleeOf(call)
-			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || fn.Signature().Recv() == nil ||
-				call.Call.IsInvoke() || len(call.Call.Args) == 0 || call.Call.Args[0] != u.Value {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // valueless: the contexts that carry no value.

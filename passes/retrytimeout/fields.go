@@ -165,7 +165,7 @@ func (c *checker) clientFieldRead(v ssa.Value) *types.Var {
 // client option's WithHTTPClient(hc), a constructor's argument) is a
 // client proven to have no timeout, which the package never gives a
 // Timeout or a Transport nor passes to a function, wherever it is read
-// from the field (ownUses through the field's loads); it returns the first
+// from the field (keepsNoTimeout through the field's loads); it returns the first
 // such value and how many there are.
 func (c *checker) fieldHolds(v *types.Var) (client, int, bool) {
 	if h, ok := c.holds[v]; ok {
@@ -247,7 +247,7 @@ func (c *checker) fromCaller(retry *ssa.Function, site *ssa.Call, v ssa.Value) b
 	q := &value.Query{
 		Interproc: true,
 		Through: func(call *ssa.Call) []ssa.Value {
-			if fn := calleeOf(call); fn != nil && carriesContext(fn) {
+			if fn := value.Callee(call); fn != nil && carriesContext(fn) {
 				if a := args(call); len(a) > 0 {
 					return a[:1]
 				}
@@ -279,7 +279,7 @@ func (c *checker) fromCaller(retry *ssa.Function, site *ssa.Call, v ssa.Value) b
 					return false // its arguments are not seen
 				}
 			case *ssa.Call:
-				fn := calleeOf(o)
+				fn := value.Callee(o)
 				if fn == nil {
 					return false
 				}
@@ -307,7 +307,7 @@ func (c *checker) fromCaller(retry *ssa.Function, site *ssa.Call, v ssa.Value) b
 					return false
 				}
 			case *ssa.Alloc:
-				if !requestType(deref(o.Type())) || !wholeStores(o) {
+				if !requestType(o.Type()) || !wholeStores(o) {
 					return false
 				}
 			default:

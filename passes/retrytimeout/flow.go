@@ -69,7 +69,7 @@ func (c *checker) retryableWithoutTimeout(v ssa.Value) (*ast.CallExpr, bool) {
 		if !ok {
 			return nil, false
 		}
-		if fn := calleeOf(call); fn == nil || httpName(fn) != "net/http.NewClient" {
+		if fn := value.Callee(call); fn == nil || httpName(fn) != "net/http.NewClient" {
 			return nil, false
 		}
 		u, ok := c.retryableUses(call)

@@ -47,10 +47,6 @@ func args(call *ssa.Call) []ssa.Value {
 	return a
 }
 
-// calleeOf returns the function call statically calls, by *types.Func;
-// nil for a dynamic call.
-func calleeOf(call *ssa.Call) *types.Func { return value.Callee(call) }
-
 // plainCell reports whether o, an origin, is a local variable's cell (an
 // Alloc of a captured or address-taken variable) that is only stored into,
 // loaded and captured: Origins has walked its stores, and nothing else can
@@ -88,7 +84,7 @@ func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
 		return "", false
 	}
 	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value {
-		if fn := calleeOf(call); fn != nil && roots[fn.FullName()] == throughCtx {
+		if fn := value.Callee(call); fn != nil && roots[fn.FullName()] == throughCtx {
 			if a := args(call); len(a) > 0 {
 				return a[:1]
 			}
@@ -109,7 +105,7 @@ func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		fn := calleeOf(call)
+		fn := value.Callee(call)
 		if fn == nil {
 			return "", false
 		}
@@ -144,7 +140,7 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 		return "", false
 	}
 	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value {
-		if fn := calleeOf(call); fn != nil && httpName(fn) == "net/http.FromRequest" {
+		if fn := value.Callee(call); fn != nil && httpName(fn) == "net/http.FromRequest" {
 			if a := args(call); len(a) == 1 {
 				return a
 			}
@@ -165,7 +161,7 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		fn := calleeOf(call)
+		fn := value.Callee(call)
 		if fn == nil {
 			return "", false
 		}
@@ -205,7 +201,7 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 // transport (http.DefaultClient, unless the package sets it; a literal
 // leaving Timeout zero and Transport nil; new(http.Client); a zero
 // http.Client variable; cleanhttp's clients), none of which the function
-// gives away or configures (ownUses; but by the store at, when not nil:
+// gives away or configures (keepsNoTimeout; but by the store at, when not nil:
 // the store of a field a check asks about; or into field, when not nil:
 // the field whose stores fieldHolds reads), and describes the first.
 func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (client, bool) {
@@ -242,21 +238,21 @@ func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store, field *types.Var) (cl
 			return client{desc: "http.DefaultClient"}, !c.defaultSet
 		}
 	case *ssa.Call:
-		fn := calleeOf(o)
+		fn := value.Callee(o)
 		if fn == nil {
 			return client{}, false
 		}
 		switch fn.FullName() {
 		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 			call := c.callAt(o.Pos())
-			if call == nil || !c.ownUses(o, at, field) {
+			if call == nil || !c.keepsNoTimeout(o, keep{at: at, field: field}) {
 				return client{}, false
 			}
 			return client{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
 		}
 	case *ssa.Alloc:
 		p, ok := o.Type().(*types.Pointer)
-		if !ok || !isClient(p.Elem()) || !c.ownUses(o, at, field) {
+		if !ok || !isClient(p.Elem()) || !c.keepsNoTimeout(o, keep{at: at, field: field}) {
 			return client{}, false
 		}
 		switch o.Comment {
@@ -302,19 +298,31 @@ func wholeStores(a *ssa.Alloc) bool {
 	return false
 }
 
-// ownUses reports whether the function only uses the client p (a
-// pointer) to send with it: its methods called on it, compared, fields
-// other than Timeout and Transport set, Timeout set to 0 and Transport to
-// nil (a literal's zero elements); not passed to another function,
-// stored (but into a local variable, whose loads Uses follows, or by the
-// store at, or into field), returned or its Timeout's or Transport's address taken.
-func (c *checker) ownUses(p ssa.Value, at *ssa.Store, field *types.Var) bool {
-	vf := c.values()
-	q := &value.Query{}
-	if at != nil {
-		// where the field at stores into goes is not the function's use:
-		// the check asking judges the field
-		if fa, ok := at.Addr.(*ssa.FieldAddr); ok {
+// A keep says how far keepsNoTimeout reads a client's uses.
+type keep struct {
+	// at, when not nil, is the store of a field a check asks about: where
+	// the field goes is the check's to judge.
+	at *ssa.Store
+	// field, when not nil, is the field whose stores fieldHolds reads: the
+	// client may be stored into it.
+	field *types.Var
+	// across: the uses across the package's calls, cells and fields, the
+	// Timeout only (a copied Timeout: its Transport aside).
+	across bool
+}
+
+// keepsNoTimeout reports whether the client p (a pointer), made without a
+// Timeout, keeps none where it goes: nothing but 0 is stored in its Timeout
+// (nor, but across, anything but nil in its Transport), no address of
+// either is taken, and it is passed to no function but http.Client's own
+// methods (across, the package's functions are followed). But across, the
+// function uses it only to send: it is not stored (but into a local
+// variable, whose loads Uses follows, by k.at or into k.field), returned
+// or passed on.
+func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
+	q := &value.Query{Interproc: k.across}
+	if k.at != nil {
+		if fa, ok := k.at.Addr.(*ssa.FieldAddr); ok {
 			field := value.FieldVar(fa.X.Type(), fa.Field)
 			q.Stop = func(v ssa.Value) bool {
 				ld, ok := v.(*ssa.UnOp)
@@ -326,14 +334,14 @@ func (c *checker) ownUses(p ssa.Value, at *ssa.Store, field *types.Var) bool {
 			}
 		}
 	}
-	uses := vf.Uses(p, q)
+	uses := c.vf.Uses(p, q)
 	if q.Exhausted {
 		return false
 	}
 	for _, u := range uses {
 		if fa, ok := u.Value.(*ssa.FieldAddr); ok {
 			fv := value.FieldVar(fa.X.Type(), fa.Field)
-			if fv == nil || !isClient(deref(fa.X.Type())) || (fv.Name() != "Timeout" && fv.Name() != "Transport") {
+			if fv == nil || !isClient(fa.X.Type()) || fv.Name() != "Timeout" && (k.across || fv.Name() != "Transport") {
 				continue
 			}
 			st, ok := u.Instr.(*ssa.Store)
@@ -342,25 +350,30 @@ func (c *checker) ownUses(p ssa.Value, at *ssa.Store, field *types.Var) bool {
 			}
 			continue
 		}
-		if !isClient(deref(u.Value.Type())) {
+		if !isClient(u.Value.Type()) {
 			if _, ok := u.Value.Type().Underlying().(*types.Interface); !ok {
 				continue // a value read from the client (its Timeout, its Jar)
 			}
 		}
 		switch in := u.Instr.(type) {
 		case *ssa.Call:
-			fn := calleeOf(in)
+			if callee := in.Call.StaticCallee(); k.across && callee != nil && callee.Pkg == c.vf.P.SSA {
+				continue // followed into the callee
+			}
+			fn := value.Callee(in)
 			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || fn.Signature().Recv() == nil ||
-				!isClient(deref(fn.Signature().Recv().Type())) || in.Call.IsInvoke() || len(in.Call.Args) == 0 || in.Call.Args[0] != u.Value {
+				!isClient(fn.Signature().Recv().Type()) || in.Call.IsInvoke() || len(in.Call.Args) == 0 || in.Call.Args[0] != u.Value {
 				return false
 			}
 		case *ssa.BinOp:
 		case *ssa.Store:
-			if in.Val == u.Value && in != at && !plainCell(vf.Cell(in.Addr)) && !storesInto(in, field) {
+			if !k.across && in.Val == u.Value && in != k.at && !plainCell(c.vf.Cell(in.Addr)) && !storesInto(in, k.field) {
 				return false
 			}
 		default:
-			return false
+			if !k.across {
+				return false
+			}
 		}
 	}
 	return true
@@ -376,13 +389,6 @@ func zeroConst(v ssa.Value) bool {
 		return true // nil, or a zero struct
 	}
 	return k.Value.Kind() == constant.Int && constant.Sign(k.Value) == 0
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // isDefaultClientVar reports whether v is net/http's DefaultClient.
