@@ -27,8 +27,7 @@ func isClient(t types.Type) bool {
 	if t == nil {
 		return false
 	}
-	tn := astq.NamedOf(t)
-	return tn != nil && tn.Pkg().Path() == "net/http" && tn.Name() == "Client"
+	return astq.IsNamed(t, "net/http", "Client")
 }
 
 // contextRoots says, of a context function by full name, whether a context
