@@ -17,10 +17,15 @@ const cleanhttp = "github.com/hashicorp/go-cleanhttp"
 
 // A client is an http.Client proven to have no Timeout: what it is
 // ("&http.Client literal without Timeout") and where it is made, when
-// that is in the analysed code (pos is NoPos for http.DefaultClient).
+// that is in the analysed code (pos is NoPos for http.DefaultClient); for
+// a copied Timeout's, when it reaches the copy as an argument of a call of
+// the package, that call and the function making it.
 type client struct {
 	desc     string
+	made     string // how the related information names it, if not desc
 	pos, end token.Pos
+	via      *ast.CallExpr
+	caller   *ssa.Function
 }
 
 func isClient(t types.Type) bool {

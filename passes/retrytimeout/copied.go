@@ -28,18 +28,6 @@ import (
 
 const retryable = "github.com/hashicorp/go-retryablehttp"
 
-// A zero is a client proven to have a zero Timeout: what it is, where it
-// is made (when in the analysed code) and, when it reaches the copy as an
-// argument of a call of the package, that call and the function making
-// it.
-type zero struct {
-	desc     string
-	made     string // how the related information names it, if not desc
-	pos, end token.Pos
-	via      *ast.CallExpr
-	caller   *ssa.Function
-}
-
 // checkCopied reports the copies of HTTPClient.Timeout into the retrying
 // client that retryablehttp.NewClient() call makes, when every copy reads
 // a client proven to have a zero Timeout, the client retries, keeps its
@@ -62,7 +50,7 @@ func (c *checker) checkCopied(s *retryscope.Scope, call *ast.CallExpr) {
 	if !ok || len(u.copies) == 0 || !u.standard {
 		return
 	}
-	var first zero
+	var first client
 	var src ast.Expr
 	for i, cp := range u.copies {
 		z, ok := c.zeroTimeout(cp.from)
@@ -244,10 +232,10 @@ func (c *checker) timeoutOf(e ast.Expr) (ast.Expr, bool) {
 // Timeout, new(http.Client), cleanhttp's clients or an oauth2.NewClient of
 // a context carrying no client, none of which the package gives a Timeout
 // or hands to another package (keepsNoTimeout across); it describes the first.
-func (c *checker) zeroTimeout(x ssa.Value) (zero, bool) {
+func (c *checker) zeroTimeout(x ssa.Value) (client, bool) {
 	via := make(map[ssa.Value]*ssa.Call)
 	q := &value.Query{Interproc: true, Via: via, Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil }}
-	var first zero
+	var first client
 	found := false
 	var judge func(v ssa.Value) bool
 	judge = func(v ssa.Value) bool {
@@ -272,7 +260,7 @@ func (c *checker) zeroTimeout(x ssa.Value) (zero, bool) {
 				}
 				continue
 			}
-			z, ok := c.zeroClient(o)
+			z, ok := c.clientOrigin(o, keep{across: true})
 			if !ok {
 				return false
 			}
@@ -293,62 +281,6 @@ func (c *checker) zeroTimeout(x ssa.Value) (zero, bool) {
 // any loop: the value read is not st's.
 func (c *checker) later(st *ssa.Store, read ssa.Instruction) bool {
 	return st.Parent() == read.Parent() && st.Pos() > read.Pos() && c.vf.P.LoopOf(st) == nil
-}
-
-// zeroClient judges one origin of a copied client (see zeroTimeout).
-func (c *checker) zeroClient(o ssa.Value) (zero, bool) {
-	switch o := o.(type) {
-	case *ssa.Global:
-		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
-			return zero{desc: "http.DefaultClient"}, !c.defaultSet
-		}
-	case *ssa.Call:
-		fn := value.Callee(o)
-		call := c.callAt(o.Pos())
-		if fn == nil || call == nil || !c.keepsNoTimeout(o, keep{across: true}) {
-			return zero{}, false
-		}
-		switch fn.FullName() {
-		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
-			return zero{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
-		}
-		if i, ok := contextClient(fn); ok && i < len(args(o)) {
-			if _, ok := c.contextRoot(args(o)[i], valueless); ok {
-				return zero{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(call), pos: call.Pos(), end: call.End()}, !c.defaultSet
-			}
-		}
-	case *ssa.Alloc:
-		p, ok := o.Type().(*types.Pointer)
-		if !ok || !isClient(p.Elem()) || !c.keepsNoTimeout(o, keep{across: true}) {
-			return zero{}, false
-		}
-		switch o.Comment {
-		case "new":
-			if call := c.callAt(o.Pos()); call != nil {
-				return zero{desc: "new(http.Client)", pos: call.Pos(), end: call.End()}, true
-			}
-		case "complit":
-			path := c.pathAt(o.Pos())
-			if len(path) < 2 {
-				return zero{}, false
-			}
-			lit, ok := path[0].(*ast.CompositeLit)
-			if !ok {
-				return zero{}, false
-			}
-			for _, elt := range lit.Elts {
-				if _, ok := elt.(*ast.KeyValueExpr); !ok {
-					return zero{}, false
-				}
-			}
-			var at ast.Expr = lit
-			if u, ok := path[1].(*ast.UnaryExpr); ok && u.Op == token.AND {
-				at = u
-			}
-			return zero{desc: "an http.Client literal", pos: at.Pos(), end: at.End()}, true
-		}
-	}
-	return zero{}, false
 }
 
 // valueless: the contexts that carry no value.

@@ -130,7 +130,7 @@ func (c *checker) fieldClient(v ssa.Value) (*types.Var, client, bool) {
 			}
 			continue
 		}
-		cl, ok := c.clientOrigin(o, nil, nil)
+		cl, ok := c.clientOrigin(o, keep{})
 		if !ok {
 			return nil, client{}, false
 		}

@@ -75,23 +75,23 @@ func plainCell(o ssa.Value) bool {
 	return true
 }
 
-// contextRoot reports whether every origin of the context v is one of
-// roots' roots, reached through the derivations roots lets through, and
-// names the root first written.
-func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
-	vf := c.values()
-	if vf == nil || v == nil {
+// callRoots reports whether every origin of v is a call that root
+// accepts, through the calls whose values through gives (Origins'
+// Through), and returns the description root gives the root first
+// written. root says of a call whether it is a root (desc), one the walk
+// went through (through: no desc), or neither.
+func (c *checker) callRoots(v ssa.Value, through func(fn *types.Func, args []ssa.Value) []ssa.Value,
+	root func(fn *types.Func, args []ssa.Value) (desc string, ok bool)) (string, bool) {
+	if c.values() == nil || v == nil {
 		return "", false
 	}
 	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value {
-		if fn := value.Callee(call); fn != nil && roots[fn.FullName()] == throughCtx {
-			if a := args(call); len(a) > 0 {
-				return a[:1]
-			}
+		if fn := value.Callee(call); fn != nil {
+			return through(fn, args(call))
 		}
 		return nil
 	}}
-	origins := vf.Origins(v, q)
+	origins := c.vf.Origins(v, q)
 	if q.Exhausted {
 		return "", false
 	}
@@ -109,24 +109,38 @@ func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
 		if fn == nil {
 			return "", false
 		}
-		switch roots[fn.FullName()] {
-		case rootCtx:
-			if first == nil || call.Pos() < first.Pos() {
-				first = call
-				desc = fn.FullName()
-				if len(args(call)) == 0 {
-					desc += "()"
-				}
-			}
-		case throughCtx:
-			if len(args(call)) == 0 {
-				return "", false
-			}
-		default:
+		d, ok := root(fn, args(call))
+		if !ok {
 			return "", false
+		}
+		if d != "" && (first == nil || call.Pos() < first.Pos()) {
+			first, desc = call, d
 		}
 	}
 	return desc, first != nil
+}
+
+// contextRoot reports whether every origin of the context v is one of
+// roots' roots, reached through the derivations roots lets through, and
+// names the root first written.
+func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
+	return c.callRoots(v, func(fn *types.Func, a []ssa.Value) []ssa.Value {
+		if roots[fn.FullName()] == throughCtx && len(a) > 0 {
+			return a[:1]
+		}
+		return nil
+	}, func(fn *types.Func, a []ssa.Value) (string, bool) {
+		switch roots[fn.FullName()] {
+		case rootCtx:
+			if len(a) == 0 {
+				return fn.FullName() + "()", true
+			}
+			return fn.FullName(), true
+		case throughCtx:
+			return "", len(a) > 0
+		}
+		return "", false
+	})
 }
 
 // requestRoot reports whether every origin of the *http.Request v is a
@@ -135,65 +149,28 @@ func (c *checker) contextRoot(v ssa.Value, roots contextRoots) (string, bool) {
 // such a context, through go-retryablehttp's FromRequest; it describes the
 // context of the one first written.
 func (c *checker) requestRoot(v ssa.Value) (string, bool) {
-	vf := c.values()
-	if vf == nil || v == nil {
-		return "", false
-	}
-	q := &value.Query{Through: func(call *ssa.Call) []ssa.Value {
-		if fn := value.Callee(call); fn != nil && httpName(fn) == "net/http.FromRequest" {
-			if a := args(call); len(a) == 1 {
-				return a
-			}
+	return c.callRoots(v, func(fn *types.Func, a []ssa.Value) []ssa.Value {
+		if httpName(fn) == "net/http.FromRequest" && len(a) == 1 {
+			return a
 		}
 		return nil
-	}}
-	origins := vf.Origins(v, q)
-	if q.Exhausted {
-		return "", false
-	}
-	var first *ssa.Call
-	desc := ""
-	for _, o := range origins {
-		if plainCell(o) {
-			continue
-		}
-		call, ok := o.(*ssa.Call)
-		if !ok {
-			return "", false
-		}
-		fn := value.Callee(call)
-		if fn == nil {
-			return "", false
-		}
-		var d string
+	}, func(fn *types.Func, a []ssa.Value) (string, bool) {
 		switch httpName(fn) { // go-retryablehttp's are as net/http's
 		case "net/http.NewRequest":
-			d = "context.Background() of " + fn.Pkg().Name() + ".NewRequest"
+			return "context.Background() of " + fn.Pkg().Name() + ".NewRequest", true
 		case "net/http.FromRequest":
-			if len(args(call)) != 1 {
-				return "", false
+			return "", len(a) == 1
+		case "net/http.NewRequestWithContext":
+			if len(a) > 0 {
+				return c.contextRoot(a[0], deadlineless)
 			}
-			continue
-		case "net/http.NewRequestWithContext", "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
-			a := args(call)
-			if len(a) == 0 {
-				return "", false
+		case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
+			if len(a) == 1 {
+				return c.contextRoot(a[0], deadlineless)
 			}
-			if fn.Name() != "NewRequestWithContext" && len(a) != 1 {
-				return "", false
-			}
-			var ok bool
-			if d, ok = c.contextRoot(a[0], deadlineless); !ok {
-				return "", false
-			}
-		default:
-			return "", false
 		}
-		if first == nil || call.Pos() < first.Pos() {
-			first, desc = call, d
-		}
-	}
-	return desc, first != nil
+		return "", false
+	})
 }
 
 // clientOrigins reports whether every origin of the *http.Client (or
@@ -219,7 +196,7 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 		if plainCell(o) {
 			continue // a variable's cell: its stores are among the origins
 		}
-		cl, ok := c.clientOrigin(o, at, field)
+		cl, ok := c.clientOrigin(o, keep{at: at, field: field})
 		if !ok {
 			return client{}, false
 		}
@@ -230,8 +207,11 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 	return found, found.desc != ""
 }
 
-// clientOrigin judges one origin of a client (see clientOrigins).
-func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store, field *types.Var) (client, bool) {
+// clientOrigin judges one origin of a client made without a Timeout (see
+// clientOrigins; across, for zeroTimeout: an oauth2.NewClient of a context
+// carrying no client too, a zero variable not, and how the message names a
+// literal).
+func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 	switch o := o.(type) {
 	case *ssa.Global:
 		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
@@ -239,20 +219,22 @@ func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store, field *types.Var) (cl
 		}
 	case *ssa.Call:
 		fn := value.Callee(o)
-		if fn == nil {
+		call := c.callAt(o.Pos())
+		if fn == nil || call == nil || !c.keepsNoTimeout(o, k) {
 			return client{}, false
 		}
 		switch fn.FullName() {
 		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
-			call := c.callAt(o.Pos())
-			if call == nil || !c.keepsNoTimeout(o, keep{at: at, field: field}) {
-				return client{}, false
-			}
 			return client{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
+		}
+		if i, ok := contextClient(fn); ok && k.across && i < len(args(o)) {
+			if _, ok := c.contextRoot(args(o)[i], valueless); ok {
+				return client{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(call), pos: call.Pos(), end: call.End()}, !c.defaultSet
+			}
 		}
 	case *ssa.Alloc:
 		p, ok := o.Type().(*types.Pointer)
-		if !ok || !isClient(p.Elem()) || !c.keepsNoTimeout(o, keep{at: at, field: field}) {
+		if !ok || !isClient(p.Elem()) || !c.keepsNoTimeout(o, k) {
 			return client{}, false
 		}
 		switch o.Comment {
@@ -269,12 +251,22 @@ func (c *checker) clientOrigin(o ssa.Value, at *ssa.Store, field *types.Var) (cl
 			if !ok {
 				return client{}, false
 			}
-			if u, ok := path[1].(*ast.UnaryExpr); ok && u.Op == token.AND {
-				return client{desc: "&http.Client literal without Timeout", pos: u.Pos(), end: u.End()}, true
+			for _, elt := range lit.Elts {
+				if _, ok := elt.(*ast.KeyValueExpr); !ok {
+					return client{}, false
+				}
 			}
-			return client{desc: "http.Client literal without Timeout", pos: lit.Pos(), end: lit.End()}, true
+			var at ast.Expr = lit
+			desc := "http.Client literal without Timeout"
+			if u, ok := path[1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+				at, desc = u, "&"+desc
+			}
+			if k.across {
+				desc = "an http.Client literal"
+			}
+			return client{desc: desc, pos: at.Pos(), end: at.End()}, true
 		default: // a variable of type http.Client
-			if wholeStores(o) {
+			if k.across || wholeStores(o) {
 				return client{}, false
 			}
 			return client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Comment))}, true
