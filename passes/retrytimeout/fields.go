@@ -26,15 +26,13 @@ import (
 // timeout by default on the caller's context, made by call or by the
 // function of the package that call calls.
 func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, bool) {
-	if c.values() == nil {
-		return finding{}, false
-	}
-	retry := c.vf.P.Func(fd)
-	if retry == nil {
-		return finding{}, false
-	}
-	if f, ok := c.fieldSend(retry, call, nil, nil); ok {
-		return f, true
+	// the sends are found on the syntax; the SSA form is built only when
+	// there is one to judge
+	if c.isSend(call) {
+		if c.values() == nil || c.vf.P.Func(fd) == nil {
+			return finding{}, false
+		}
+		return c.fieldSend(c.vf.P.Func(fd), call, nil, nil)
 	}
 	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() != c.pass.Pkg {
@@ -44,22 +42,36 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 	if decl == nil || decl.Body == nil || c.retries(decl) {
 		return finding{}, false
 	}
+	var sends []*ast.CallExpr
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if send, ok := n.(*ast.CallExpr); ok && c.isSend(send) {
+			sends = append(sends, send)
+		}
+		return true
+	})
+	if len(sends) == 0 || c.values() == nil || c.vf.P.Func(fd) == nil {
+		return finding{}, false
+	}
 	site, _ := c.vf.P.CallOf(call).(*ssa.Call)
 	if site == nil {
 		return finding{}, false
 	}
-	var out finding
-	found := false
-	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || found {
-			return false
+	for _, send := range sends {
+		if out, ok := c.fieldSend(c.vf.P.Func(fd), send, fn, site); ok {
+			return out, true
 		}
-		if send, ok := n.(*ast.CallExpr); ok {
-			out, found = c.fieldSend(retry, send, fn, site)
-		}
-		return !found
-	})
-	return out, found
+	}
+	return finding{}, false
+}
+
+// isSend reports whether call is a (*http.Client).Do, Get, Head, Post or
+// PostForm.
+func (c *checker) isSend(call *ast.CallExpr) bool {
+	fn := astq.Callee(c.info, call)
+	return fn != nil && clientSends[fn.FullName()]
 }
 
 // fieldSend returns the finding for call, made in the retry's function or
@@ -69,13 +81,10 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 // own; via is the function of the package the retry calls to make it, at
 // site, or nil.
 func (c *checker) fieldSend(retry *ssa.Function, call *ast.CallExpr, via *types.Func, site *ssa.Call) (finding, bool) {
+	if !c.isSend(call) {
+		return finding{}, false
+	}
 	fn := astq.Callee(c.info, call)
-	if fn == nil {
-		return finding{}, false
-	}
-	if !clientSends[fn.FullName()] {
-		return finding{}, false
-	}
 	field, cl, ok := c.fieldClient(c.vf.Recv(call))
 	if !ok {
 		return finding{}, false
