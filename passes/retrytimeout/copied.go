@@ -224,28 +224,35 @@ func (c *checker) timeoutOf(e ast.Expr) (ast.Expr, bool) {
 }
 
 // zeroTimeout reports whether the *http.Client x is proven to have a zero
-// Timeout (its Transport aside: the copy takes the Timeout only): every
-// origin of it, across the package's calls (a parameter is what the
-// package's calls pass) and the package's client fields (what the
-// package's non-test code stores there, but a store after the read in its
-// function, outside any loop), is http.DefaultClient, a literal without
-// Timeout, new(http.Client), cleanhttp's clients or an oauth2.NewClient of
-// a context carrying no client, none of which the package gives a Timeout
-// or hands to another package (keepsNoTimeout across); it describes the first.
+// Timeout (its Transport aside: the copy takes the Timeout only): its
+// origins, across the package's calls and the package's client fields
+// (what the package's non-test code stores there, but a store after the
+// read in its function, outside any loop), are http.DefaultClient, a
+// literal without Timeout, new(http.Client), cleanhttp's clients or an
+// oauth2.NewClient of a context carrying no client, none of which the
+// package gives a Timeout or hands to another package (keepsNoTimeout
+// across). A parameter is what some call of the package passes: the
+// origins reached through one call (Query.Via) must all be such clients,
+// for one of the calls; the others all. It describes the first.
 func (c *checker) zeroTimeout(x ssa.Value) (client, bool) {
 	via := make(map[ssa.Value]*ssa.Call)
 	q := &value.Query{Interproc: true, Via: via, Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil }}
-	var first client
-	found := false
-	var judge func(v ssa.Value) bool
-	judge = func(v ssa.Value) bool {
+	type verdict struct {
+		o  ssa.Value
+		z  client
+		ok bool
+	}
+	var all []verdict
+	stored := true // every field store read
+	var judge func(v ssa.Value)
+	judge = func(v ssa.Value) {
 		for _, o := range c.vf.Origins(v, q) {
 			if plainCell(o) {
 				continue
 			}
 			if p, ok := o.(*ssa.Parameter); ok {
 				if len(c.vf.Sites(p.Parent())) == 0 {
-					return false // the package's users choose it
+					all = append(all, verdict{o: o}) // the package's users choose it
 				}
 				continue
 			}
@@ -254,27 +261,52 @@ func (c *checker) zeroTimeout(x ssa.Value) (client, bool) {
 					if astq.InTestFile(c.pass.Fset, st.Pos()) || c.later(st, o.(ssa.Instruction)) {
 						continue
 					}
-					if st.Parent().Synthetic != "" || !judge(st.Val) {
-						return false
+					if st.Parent().Synthetic != "" {
+						stored = false // a store at package level
+						continue
 					}
+					judge(st.Val)
 				}
 				continue
 			}
 			z, ok := c.clientOrigin(o, keep{across: true})
-			if !ok {
-				return false
-			}
-			if !found {
-				first, found = z, true
-				if site := via[o]; site != nil {
-					first.via, first.caller = c.callAt(site.Pos()), site.Parent()
-				}
-			}
+			all = append(all, verdict{o, z, ok})
 		}
-		return true
 	}
-	ok := judge(x) && found && !q.Exhausted
-	return first, ok
+	judge(x)
+	if !stored || q.Exhausted {
+		return client{}, false
+	}
+	passes := make(map[*ssa.Call]bool) // per call passing a parameter: all its origins zero
+	for _, vd := range all {
+		site := via[vd.o]
+		if site == nil {
+			if !vd.ok {
+				return client{}, false
+			}
+			continue
+		}
+		if ok, seen := passes[site]; !seen || ok {
+			passes[site] = vd.ok
+		}
+	}
+	some := len(passes) == 0
+	for _, ok := range passes {
+		some = some || ok
+	}
+	if !some {
+		return client{}, false
+	}
+	for _, vd := range all {
+		if site := via[vd.o]; vd.ok && (site == nil || passes[site]) {
+			first := vd.z
+			if site != nil {
+				first.via, first.caller = c.callAt(site.Pos()), site.Parent()
+			}
+			return first, true
+		}
+	}
+	return client{}, false
 }
 
 // later reports whether st stores after read in read's function, outside

@@ -39,3 +39,15 @@ func deepTimed1(hc *http.Client) *http.Client { c := hc; return deepTimed2(c) }
 func DeepTimedRetrying() *http.Client {
 	return deepTimed1(&http.Client{Timeout: 10 * time.Second})
 }
+
+// One call of the package passes a client without a Timeout, another one
+// with: the first's retrying client has none.
+func mixedRetrying(hc *http.Client) *http.Client {
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient.Timeout = hc.Timeout // want `copied hc\.Timeout is 0 \(http\.DefaultClient of MixedDefault\): no attempt times out; default it when 0`
+	return rc.StandardClient()
+}
+
+func MixedDefault() *http.Client { return mixedRetrying(http.DefaultClient) }
+
+func MixedTimed() *http.Client { return mixedRetrying(&http.Client{Timeout: 10 * time.Second}) }
