@@ -525,7 +525,8 @@ type Use struct {
 
 // Uses returns where v goes: forward through conversions, phis, operators,
 // extracts, the cells and fields it is stored into (to their loads), the
-// closures it is bound in, and, with Interproc, the parameters of the
+// loads of a global (which has no referrers of its own), the closures it
+// is bound in, and, with Interproc, the parameters of the
 // package's callees it is passed to and the results of the package's
 // functions it is returned from. Stores, calls and returns are uses even
 // when the walk goes on past them.
@@ -541,6 +542,11 @@ func (f *Flow) Uses(v ssa.Value, q *Query) []Use {
 		}
 		if q.Stop != nil && q.Stop(v) {
 			return
+		}
+		if g, ok := v.(*ssa.Global); ok {
+			for _, ld := range f.cellLoads[g] {
+				walk(ld)
+			}
 		}
 		refs := v.Referrers()
 		if refs == nil {

@@ -256,3 +256,28 @@ func TestCalls(t *testing.T) {
 		t.Errorf("%d origins with a via, want 2", len(via))
 	}
 }
+
+// TestGlobalUses checks a global's uses are its loads' (setCurrent's store
+// into the ID of the request current holds).
+func TestGlobalUses(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	obj := pass.Pkg.Scope().Lookup("current")
+	g, ok := p.SSA.Members["current"].(*ssa.Global)
+	if obj == nil || !ok {
+		t.Fatal("no global current")
+	}
+	found := false
+	for _, u := range vf.Uses(g, nil) {
+		st, ok := u.Instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa == u.Value && value.FieldVar(fa.X.Type(), fa.Field).Name() == "ID" && st.Parent().Name() == "setCurrent" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the store into current's ID in setCurrent is not among the global's uses")
+	}
+}

@@ -126,3 +126,11 @@ func perPass(n int) {
 		sink("fixed" + "key") // want `origins: const "fixedkey"`
 	}
 }
+
+// A global's uses: its loads, and what is done with them.
+var current = &req{}
+
+func setCurrent() {
+	r := current
+	r.ID = mint() // want `stored: call fmt.Sprint, call mint`
+}
