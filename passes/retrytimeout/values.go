@@ -192,6 +192,7 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 		return client{}, false
 	}
 	var found client
+	global := false
 	for _, o := range origins {
 		if plainCell(o) {
 			continue // a variable's cell: its stores are among the origins
@@ -203,6 +204,13 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 		if found.desc == "" {
 			found = cl
 		}
+		_, isGlobal := o.(*ssa.Global)
+		global = global || isGlobal
+	}
+	if global && !c.keepsNoTimeout(v, keep{at: at, field: field}) {
+		// http.DefaultClient is made elsewhere: what the function does
+		// with it is read from the value asked about
+		return client{}, false
 	}
 	return found, found.desc != ""
 }
@@ -215,7 +223,9 @@ func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 	switch o := o.(type) {
 	case *ssa.Global:
 		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
-			return client{desc: "http.DefaultClient"}, !c.defaultSet
+			// across, what the package does with it anywhere (its loads);
+			// in a function, clientOrigins reads the value asked about
+			return client{desc: "http.DefaultClient"}, !c.defaultSet && (!k.across || c.keepsNoTimeout(o, k))
 		}
 	case *ssa.Call:
 		fn := value.Callee(o)

@@ -134,3 +134,25 @@ func (m *Made) Do(req *http.Request) (*http.Response, error) {
 	}
 	return nil, errors.New("failed")
 }
+
+// The field defaults to http.DefaultClient, which the package gives a
+// Timeout through the field.
+type DefaultTimed struct {
+	hc *http.Client
+}
+
+func NewDefaultTimed() *DefaultTimed {
+	d := &DefaultTimed{hc: http.DefaultClient}
+	d.hc.Timeout = 30 * time.Second
+	return d
+}
+
+func (d *DefaultTimed) Do(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		if resp, err := d.hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
