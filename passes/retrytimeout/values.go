@@ -369,13 +369,19 @@ func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
 			}
 		case *ssa.BinOp:
 		case *ssa.Store:
-			if !k.across && in.Val == u.Value && in != k.at && !plainCell(c.vf.Cell(in.Addr)) && !storesInto(in, k.field) {
-				return false
+			if in.Val != u.Value || in == k.at || storesInto(in, k.field) {
+				break
 			}
-		default:
+			if k.across && c.followed(in) || plainCell(c.vf.Cell(in.Addr)) {
+				break
+			}
+			return false
+		case *ssa.Return:
 			if !k.across {
 				return false
 			}
+		default:
+			return false // a map, a channel, a goroutine's argument
 		}
 	}
 	return true
@@ -445,4 +451,16 @@ func (c *checker) storeAt(pos token.Pos) (ssa.Value, *ssa.Store) {
 func storesInto(st *ssa.Store, field *types.Var) bool {
 	fa, ok := st.Addr.(*ssa.FieldAddr)
 	return ok && field != nil && value.FieldVar(fa.X.Type(), fa.Field) == field
+}
+
+// followed reports whether Uses goes on from the store st to the loads of
+// what it stores into: a field, a cell or a local array's element.
+func (c *checker) followed(st *ssa.Store) bool {
+	switch a := st.Addr.(type) {
+	case *ssa.FieldAddr:
+		return true
+	case *ssa.IndexAddr:
+		return c.vf.Cell(a.X) != nil
+	}
+	return c.vf.Cell(st.Addr) != nil
 }
