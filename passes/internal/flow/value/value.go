@@ -31,6 +31,7 @@ type Flow struct {
 
 	fieldStores map[*types.Var][]*ssa.Store   // every store of a field, by field
 	fieldLoads  map[*types.Var][]ssa.Value    // every load of a field (UnOp of a FieldAddr, Field)
+	fieldAddrs  map[*types.Var]bool           // fields whose address is used otherwise than to load or store
 	localField  map[fieldKey][]*ssa.Store     // stores of a field of a local cell, by cell
 	cellStores  map[ssa.Value][]*ssa.Store    // stores into a cell (Alloc, Global) or its elements
 	cellLoads   map[ssa.Value][]ssa.Value     // loads of a cell, through any free variable bound to it
@@ -56,6 +57,7 @@ func build(p *flow.Package) *Flow {
 		P:           p,
 		fieldStores: make(map[*types.Var][]*ssa.Store),
 		fieldLoads:  make(map[*types.Var][]ssa.Value),
+		fieldAddrs:  make(map[*types.Var]bool),
 		localField:  make(map[fieldKey][]*ssa.Store),
 		cellStores:  make(map[ssa.Value][]*ssa.Store),
 		cellLoads:   make(map[ssa.Value][]ssa.Value),
@@ -95,6 +97,10 @@ func build(p *flow.Package) *Flow {
 				case *ssa.Field:
 					if v := FieldVar(in.X.Type(), in.Field); v != nil {
 						f.fieldLoads[v] = append(f.fieldLoads[v], in)
+					}
+				case *ssa.FieldAddr:
+					if v := FieldVar(in.X.Type(), in.Field); v != nil && !loadedOrStored(in) {
+						f.fieldAddrs[v] = true
 					}
 				case *ssa.Call:
 					if callee := in.Call.StaticCallee(); callee != nil {
@@ -182,6 +188,37 @@ func (f *Flow) Sites(fn *ssa.Function) []*ssa.Call { return f.sites[fn] }
 
 // FieldStores returns every store of field v in the package.
 func (f *Flow) FieldStores(v *types.Var) []*ssa.Store { return f.fieldStores[v] }
+
+// FieldAddressed reports whether the package uses the address of field v
+// otherwise than to load or store it (&x.f passed, stored or returned, a
+// method of a pointer receiver called on x.f): code FieldStores does not
+// see may write it.
+func (f *Flow) FieldAddressed(v *types.Var) bool { return f.fieldAddrs[v] }
+
+// loadedOrStored reports whether the address a is only loaded from and
+// stored into, or addresses a field of what it points to.
+func loadedOrStored(a ssa.Value) bool {
+	refs := a.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store:
+			if r.Addr != a {
+				return false
+			}
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // DefaultLimit is a query's step limit when Query.Limit is 0.
 const DefaultLimit = 4096

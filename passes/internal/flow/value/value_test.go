@@ -281,3 +281,14 @@ func TestGlobalUses(t *testing.T) {
 		t.Error("the store into current's ID in setCurrent is not among the global's uses")
 	}
 }
+
+// TestFieldAddressed checks a field whose address is passed to a function
+// is told apart from one only loaded and stored.
+func TestFieldAddressed(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	st := pass.Pkg.Scope().Lookup("holder").Type().Underlying().(*types.Struct)
+	if a, b := st.Field(0), st.Field(1); !vf.FieldAddressed(a) || vf.FieldAddressed(b) {
+		t.Errorf("FieldAddressed: a %v, b %v; want true, false", vf.FieldAddressed(a), vf.FieldAddressed(b))
+	}
+}

@@ -134,3 +134,13 @@ func setCurrent() {
 	r := current
 	r.ID = mint() // want `stored: call fmt.Sprint, call mint`
 }
+
+// A field whose address is passed on, and one only loaded and stored.
+type holder struct{ a, b string }
+
+func fill(p *string) { *p = mint() } // want `stored: call fmt.Sprint, call mint`
+
+func addressed(h *holder) {
+	fill(&h.a)
+	h.b = h.b + "x" // want `stored: const "x", field b`
+}
