@@ -257,6 +257,7 @@ func (c *checker) zeroTimeout(x ssa.Value) (client, bool) {
 				continue
 			}
 			if fv := c.clientFieldRead(o); fv != nil {
+				stored = stored && !c.vf.FieldAddressed(fv)
 				for _, st := range c.vf.FieldStores(fv) {
 					if astq.InTestFile(c.pass.Fset, st.Pos()) || c.later(st, o.(ssa.Instruction)) {
 						continue

@@ -184,8 +184,10 @@ func (c *checker) fieldHolds(v *types.Var) (client, int, bool) {
 		c.holds = make(map[*types.Var]held)
 	}
 	c.holds[v] = held{} // in progress: not held
-	var h held
-	h.ok = true
+	if c.vf.FieldAddressed(v) {
+		return client{}, 0, false // stored through its address, unseen
+	}
+	h := held{ok: true}
 	for _, st := range c.vf.FieldStores(v) {
 		if astq.InTestFile(c.pass.Fset, st.Pos()) {
 			continue

@@ -156,3 +156,27 @@ func (d *DefaultTimed) Do(req *http.Request) (*http.Response, error) {
 	}
 	return nil, errors.New("failed")
 }
+
+// The field defaults to http.DefaultClient, then is set through its
+// address.
+type Addressed struct {
+	hc *http.Client
+}
+
+func NewAddressed() *Addressed {
+	a := &Addressed{hc: http.DefaultClient}
+	timed(&a.hc)
+	return a
+}
+
+func timed(p **http.Client) { *p = &http.Client{Timeout: time.Minute} }
+
+func (a *Addressed) Do(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		if resp, err := a.hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
