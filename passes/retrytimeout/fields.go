@@ -117,7 +117,7 @@ func (c *checker) fieldClient(v ssa.Value) (*types.Var, client, bool) {
 	if v == nil {
 		return nil, client{}, false
 	}
-	q := &value.Query{Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil }}
+	q := &value.Query{Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil || isDefaultClientLoad(v) }}
 	origins := c.vf.Origins(v, q)
 	if q.Exhausted {
 		return nil, client{}, false

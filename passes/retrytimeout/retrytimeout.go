@@ -304,6 +304,7 @@ type checker struct {
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
 	holds       map[*types.Var]held           // fieldHolds' answers, by field
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
+	defaultConf uint8                         // defaultConfigured's answer (0 unknown, 1 no, 2 yes)
 }
 
 // check returns the finding for call, when call is an HTTP call proven to

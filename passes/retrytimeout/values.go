@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/flow/value"
 )
 
@@ -186,13 +187,12 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 	if vf == nil || v == nil {
 		return client{}, false
 	}
-	q := &value.Query{}
+	q := &value.Query{Stop: isDefaultClientLoad}
 	origins := vf.Origins(v, q)
 	if q.Exhausted {
 		return client{}, false
 	}
 	var found client
-	global := false
 	for _, o := range origins {
 		if plainCell(o) {
 			continue // a variable's cell: its stores are among the origins
@@ -204,13 +204,6 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 		if found.desc == "" {
 			found = cl
 		}
-		_, isGlobal := o.(*ssa.Global)
-		global = global || isGlobal
-	}
-	if global && !c.keepsNoTimeout(v, keep{at: at, field: field}) {
-		// http.DefaultClient is made elsewhere: what the function does
-		// with it is read from the value asked about
-		return client{}, false
 	}
 	return found, found.desc != ""
 }
@@ -222,10 +215,14 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 	switch o := o.(type) {
 	case *ssa.Global:
-		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) {
-			// across, what the package does with it anywhere (its loads);
-			// in a function, clientOrigins reads the value asked about
-			return client{desc: "http.DefaultClient"}, !c.defaultSet && (!k.across || c.keepsNoTimeout(o, k))
+		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) && k.across {
+			return client{desc: "http.DefaultClient"}, !c.defaultSet && !c.defaultConfigured(o)
+		}
+	case *ssa.UnOp:
+		if isDefaultClientLoad(o) && !k.across {
+			// what the function does with it: a local copy given a
+			// Timeout is not without one
+			return client{desc: "http.DefaultClient"}, !c.defaultSet && c.keepsNoTimeout(o, k)
 		}
 	case *ssa.Call:
 		fn := value.Callee(o)
@@ -340,7 +337,13 @@ func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
 	if q.Exhausted {
 		return false
 	}
+	// a test's uses configure the test, not the package's clients: the
+	// package and its test variant get the same answer
+	ownTest := astq.InTestFile(c.pass.Fset, p.Pos())
 	for _, u := range uses {
+		if pos := u.Instr.Pos(); !ownTest && pos.IsValid() && astq.InTestFile(c.pass.Fset, pos) {
+			continue
+		}
 		if fa, ok := u.Value.(*ssa.FieldAddr); ok {
 			fv := value.FieldVar(fa.X.Type(), fa.Field)
 			if fv == nil || !isClient(fa.X.Type()) || fv.Name() != "Timeout" && (k.across || fv.Name() != "Transport") {
@@ -463,4 +466,42 @@ func (c *checker) followed(st *ssa.Store) bool {
 		return c.vf.Cell(a.X) != nil
 	}
 	return c.vf.Cell(st.Addr) != nil
+}
+
+// defaultConfigured reports whether the package gives http.DefaultClient
+// (g) a Timeout through a variable or a field holding it anywhere
+// (setsDefaultClient sees the assignments to the global itself): its
+// loads' uses, for a copied Timeout, which the whole package may set.
+func (c *checker) defaultConfigured(g ssa.Value) bool {
+	if c.defaultConf == 0 {
+		c.defaultConf = 1
+		q := &value.Query{Interproc: true}
+		for _, u := range c.vf.Uses(g, q) {
+			fa, ok := u.Value.(*ssa.FieldAddr)
+			if !ok || !isClient(fa.X.Type()) || astq.InTestFile(c.pass.Fset, u.Instr.Pos()) {
+				continue
+			}
+			if fv := value.FieldVar(fa.X.Type(), fa.Field); fv != nil && fv.Name() == "Timeout" {
+				c.defaultConf = 2
+			}
+		}
+		if q.Exhausted {
+			c.defaultConf = 2
+		}
+	}
+	return c.defaultConf == 2
+}
+
+// isDefaultClientLoad reports whether v reads http.DefaultClient.
+func isDefaultClientLoad(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	g, ok := ld.X.(*ssa.Global)
+	if !ok {
+		return false
+	}
+	obj, ok := g.Object().(*types.Var)
+	return ok && obj.Pkg() != nil && obj.Pkg().Path() == "net/http" && obj.Name() == "DefaultClient"
 }

@@ -180,3 +180,24 @@ func (a *Addressed) Do(req *http.Request) (*http.Response, error) {
 	}
 	return nil, errors.New("failed")
 }
+
+// A local copy of a field that falls back to http.DefaultClient and gives
+// it a Timeout there.
+type LazyTimed struct {
+	Client *http.Client
+}
+
+func (l *LazyTimed) Do(req *http.Request) (*http.Response, error) {
+	hc := l.Client
+	if hc == nil {
+		hc = http.DefaultClient
+		hc.Timeout = time.Minute
+	}
+	for i := 0; i < 3; i++ {
+		if resp, err := hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
