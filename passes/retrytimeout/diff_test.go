@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
@@ -115,4 +116,14 @@ func TestSSADump(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTreeWants runs the check with analysistest over $RTSSATREE's
+// package $RTSSA. Throwaway.
+func TestTreeWants(t *testing.T) {
+	tree := os.Getenv("RTSSATREE")
+	if tree == "" {
+		t.Skip("RTSSATREE unset")
+	}
+	analysistest.Run(t, testgopath.Dir(t, tree), retrytimeout.Analyzer, os.Getenv("RTSSA"))
 }

@@ -197,6 +197,11 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 		if plainCell(o) {
 			continue // a variable's cell: its stores are among the origins
 		}
+		if k, ok := o.(*ssa.Const); ok && k.Value == nil {
+			if _, isStruct := k.Type().Underlying().(*types.Struct); isStruct {
+				continue // a zero http.Client stored into a variable, judged with it (clientVar)
+			}
+		}
 		cl, ok := c.clientOrigin(o, keep{at: at, field: field})
 		if !ok {
 			return client{}, false
@@ -273,13 +278,81 @@ func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 			}
 			return client{desc: desc, pos: at.Pos(), end: at.End()}, true
 		default: // a variable of type http.Client
-			if k.across || wholeStores(o) {
+			if k.across {
 				return client{}, false
 			}
-			return client{desc: "a zero http.Client", pos: o.Pos(), end: o.Pos() + token.Pos(len(o.Comment))}, true
+			return c.clientVar(o)
 		}
 	}
 	return client{}, false
+}
+
+// clientVar describes the variable a of type http.Client: a zero one, or
+// one given a literal (client := http.Client{}, stored whole as the zero
+// struct; http.Client{Timeout: 0}, a copy of the literal's cell, which is
+// an origin too), which keepsNoTimeout has judged.
+func (c *checker) clientVar(a *ssa.Alloc) (client, bool) {
+	found := client{desc: "a zero http.Client", pos: a.Pos(), end: a.Pos() + token.Pos(len(a.Comment))}
+	first := true
+	for _, r := range *a.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Addr != a {
+			continue
+		}
+		var lit *ast.CompositeLit
+		switch v := st.Val.(type) {
+		case *ssa.Const: // client := http.Client{}
+			if v.Value == nil {
+				lit = c.litStoredAt(st.Pos())
+			}
+		case *ssa.UnOp: // client := http.Client{Timeout: 0}, the literal's cell judged as an origin
+			if from, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL && from.Comment == "complit" {
+				if path := c.pathAt(from.Pos()); len(path) > 0 {
+					lit, _ = path[0].(*ast.CompositeLit)
+				}
+			}
+		}
+		if lit == nil {
+			return client{}, false
+		}
+		for _, elt := range lit.Elts {
+			if _, ok := elt.(*ast.KeyValueExpr); !ok {
+				return client{}, false
+			}
+		}
+		if first {
+			found = client{desc: "http.Client literal without Timeout", pos: lit.Pos(), end: lit.End()}
+			first = false
+		}
+	}
+	return found, true
+}
+
+// litStoredAt returns the composite literal assigned at pos, the name of
+// the variable it is assigned to (client := http.Client{...}).
+func (c *checker) litStoredAt(pos token.Pos) *ast.CompositeLit {
+	var rhs ast.Expr
+	for _, n := range c.pathAt(pos) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if l.Pos() == pos && len(n.Rhs) == len(n.Lhs) {
+					rhs = n.Rhs[i]
+				}
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				if id.Pos() == pos && i < len(n.Values) {
+					rhs = n.Values[i]
+				}
+			}
+		}
+		if rhs != nil {
+			break
+		}
+	}
+	lit, _ := ast.Unparen(rhs).(*ast.CompositeLit)
+	return lit
 }
 
 // wholeStores reports whether a value is stored into the cell a as a
@@ -375,8 +448,8 @@ func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
 			if in.Val != u.Value || in == k.at || storesInto(in, k.field) {
 				break
 			}
-			if k.across && c.followed(in) || plainCell(c.vf.Cell(in.Addr)) {
-				break
+			if _, cell := c.vf.Cell(in.Addr).(*ssa.Alloc); cell || k.across && c.followed(in) {
+				break // into a variable (or, across, anywhere Uses follows)
 			}
 			return false
 		case *ssa.Return:
