@@ -270,7 +270,7 @@ func (c *checker) zeroTimeout(x ssa.Value) (client, bool) {
 				}
 				continue
 			}
-			z, ok := c.clientOrigin(o, keep{across: true})
+			z, ok := c.clientOrigin(o, keep{across: true, timeoutOnly: true})
 			all = append(all, verdict{o, z, ok})
 		}
 	}

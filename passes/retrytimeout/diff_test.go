@@ -29,6 +29,9 @@ func TestDiffDump(t *testing.T) {
 		t.Skip("RTDIFF unset")
 	}
 	trees := append(testgopath.Trees(t), filepath.Join("..", "..", "testdata", "lookalikes"))
+	if extra := os.Getenv("RTTREE"); extra != "" {
+		trees = []string{extra}
+	}
 	var lines []string
 	for _, tree := range trees {
 		abs, _ := filepath.Abs(tree)

@@ -202,7 +202,7 @@ func (c *checker) fieldHolds(v *types.Var) (client, int, bool) {
 		if c.fromParams(st.Val) {
 			continue
 		}
-		cl, ok := c.clientOrigins(st.Val, nil, v)
+		cl, ok := c.clientOrigins(st.Val, keep{field: v, across: true})
 		if !ok {
 			h = held{}
 			break

@@ -168,8 +168,8 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	if fn.Signature().Recv() == nil {
 		return finding{msg: name + what}, true
 	}
-	if c.values() == nil {
-		return finding{}, false
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); !ok || identOf(sel.X) == nil || c.values() == nil {
+		return finding{}, false // a client used where it is made is not judged (as before the value flow)
 	}
 	made, ok := c.retryableWithoutTimeout(c.vf.Recv(call))
 	if !ok || !c.sendsWithoutDeadline(fn, call) {
@@ -206,7 +206,7 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 				return nil, "", client{}
 			}
 			v, st := c.storeAt(kv.Colon)
-			if cl, ok = c.clientOrigins(v, st, nil); !ok {
+			if cl, ok = c.clientOrigins(v, keep{at: st}); !ok {
 				return nil, "", client{}
 			}
 			at = kv.Value
@@ -332,7 +332,7 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 	if c.values() == nil {
 		return finding{}, false
 	}
-	cl, ok := c.clientOrigins(c.vf.Recv(call), nil, nil)
+	cl, ok := c.clientOrigins(c.vf.Recv(call), keep{})
 	if !ok || !c.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
@@ -393,4 +393,9 @@ func (c *checker) declAt(pos token.Pos) *ast.FuncDecl {
 var clientSends = map[string]bool{
 	"(*net/http.Client).Do": true, "(*net/http.Client).Get": true, "(*net/http.Client).Head": true,
 	"(*net/http.Client).Post": true, "(*net/http.Client).PostForm": true,
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }

@@ -179,10 +179,9 @@ func (c *checker) requestRoot(v ssa.Value) (string, bool) {
 // transport (http.DefaultClient, unless the package sets it; a literal
 // leaving Timeout zero and Transport nil; new(http.Client); a zero
 // http.Client variable; cleanhttp's clients), none of which the function
-// gives away or configures (keepsNoTimeout; but by the store at, when not nil:
-// the store of a field a check asks about; or into field, when not nil:
-// the field whose stores fieldHolds reads), and describes the first.
-func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (client, bool) {
+// gives away or configures (keepsNoTimeout, as far as k says), and
+// describes the first.
+func (c *checker) clientOrigins(v ssa.Value, k keep) (client, bool) {
 	vf := c.values()
 	if vf == nil || v == nil {
 		return client{}, false
@@ -202,7 +201,7 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 				continue // a zero http.Client stored into a variable, judged with it (clientVar)
 			}
 		}
-		cl, ok := c.clientOrigin(o, keep{at: at, field: field})
+		cl, ok := c.clientOrigin(o, k)
 		if !ok {
 			return client{}, false
 		}
@@ -214,17 +213,17 @@ func (c *checker) clientOrigins(v ssa.Value, at *ssa.Store, field *types.Var) (c
 }
 
 // clientOrigin judges one origin of a client made without a Timeout (see
-// clientOrigins; across, for zeroTimeout: an oauth2.NewClient of a context
+// clientOrigins; timeoutOnly, for zeroTimeout: an oauth2.NewClient of a context
 // carrying no client too, a zero variable not, and how the message names a
 // literal).
 func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 	switch o := o.(type) {
 	case *ssa.Global:
-		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) && k.across {
+		if v, ok := o.Object().(*types.Var); ok && c.isDefaultClientVar(v) && k.timeoutOnly {
 			return client{desc: "http.DefaultClient"}, !c.defaultSet && !c.defaultConfigured(o)
 		}
 	case *ssa.UnOp:
-		if isDefaultClientLoad(o) && !k.across {
+		if isDefaultClientLoad(o) && !k.timeoutOnly {
 			// what the function does with it: a local copy given a
 			// Timeout is not without one
 			return client{desc: "http.DefaultClient"}, !c.defaultSet && c.keepsNoTimeout(o, k)
@@ -239,7 +238,7 @@ func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 		case cleanhttp + ".DefaultClient", cleanhttp + ".DefaultPooledClient":
 			return client{desc: "cleanhttp." + fn.Name() + "()", pos: call.Pos(), end: call.End()}, true
 		}
-		if i, ok := contextClient(fn); ok && k.across && i < len(args(o)) {
+		if i, ok := contextClient(fn); ok && k.timeoutOnly && i < len(args(o)) {
 			if _, ok := c.contextRoot(args(o)[i], valueless); ok {
 				return client{desc: fn.Pkg().Name() + "." + fn.Name(), made: types.ExprString(call), pos: call.Pos(), end: call.End()}, !c.defaultSet
 			}
@@ -273,12 +272,12 @@ func (c *checker) clientOrigin(o ssa.Value, k keep) (client, bool) {
 			if u, ok := path[1].(*ast.UnaryExpr); ok && u.Op == token.AND {
 				at, desc = u, "&"+desc
 			}
-			if k.across {
+			if k.timeoutOnly {
 				desc = "an http.Client literal"
 			}
 			return client{desc: desc, pos: at.Pos(), end: at.End()}, true
 		default: // a variable of type http.Client
-			if k.across {
+			if k.timeoutOnly {
 				return client{}, false
 			}
 			return c.clientVar(o)
@@ -378,17 +377,19 @@ type keep struct {
 	// field, when not nil, is the field whose stores fieldHolds reads: the
 	// client may be stored into it.
 	field *types.Var
-	// across: the uses across the package's calls, cells and fields, the
-	// Timeout only (a copied Timeout: its Transport aside).
+	// across: the uses across the package's calls, cells and fields (the
+	// package's functions it is passed to are read, not given up on).
 	across bool
+	// timeoutOnly: a copied Timeout's client, its Transport aside.
+	timeoutOnly bool
 }
 
 // keepsNoTimeout reports whether the client p (a pointer), made without a
 // Timeout, keeps none where it goes: nothing but 0 is stored in its Timeout
-// (nor, but across, anything but nil in its Transport), no address of
-// either is taken, and it is passed to no function but http.Client's own
-// methods (across, the package's functions are followed). But across, the
-// function uses it only to send: it is not stored (but into a local
+// (nor, unless timeoutOnly, anything but nil in its Transport), no address
+// of either is taken, and it is passed to no function but http.Client's
+// own methods (across, the package's functions are followed). But across,
+// the function uses it only to send: it is not stored (but into a local
 // variable, whose loads Uses follows, by k.at or into k.field), returned
 // or passed on.
 func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
@@ -419,7 +420,7 @@ func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
 		}
 		if fa, ok := u.Value.(*ssa.FieldAddr); ok {
 			fv := value.FieldVar(fa.X.Type(), fa.Field)
-			if fv == nil || !isClient(fa.X.Type()) || fv.Name() != "Timeout" && (k.across || fv.Name() != "Transport") {
+			if fv == nil || !isClient(fa.X.Type()) || fv.Name() != "Timeout" && (k.timeoutOnly || fv.Name() != "Transport") {
 				continue
 			}
 			st, ok := u.Instr.(*ssa.Store)
@@ -434,13 +435,14 @@ func (c *checker) keepsNoTimeout(p ssa.Value, k keep) bool {
 			}
 		}
 		switch in := u.Instr.(type) {
-		case *ssa.Call:
-			if callee := in.Call.StaticCallee(); k.across && callee != nil && callee.Pkg == c.vf.P.SSA {
+		case ssa.CallInstruction: // a call, deferred or not (defer client.CloseIdleConnections())
+			com := in.Common()
+			if _, isCall := in.(*ssa.Call); isCall && k.across && com.StaticCallee() != nil && com.StaticCallee().Pkg == c.vf.P.SSA {
 				continue // followed into the callee
 			}
 			fn := value.Callee(in)
 			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "net/http" || fn.Signature().Recv() == nil ||
-				!isClient(fn.Signature().Recv().Type()) || in.Call.IsInvoke() || len(in.Call.Args) == 0 || in.Call.Args[0] != u.Value {
+				!isClient(fn.Signature().Recv().Type()) || com.IsInvoke() || len(com.Args) == 0 || com.Args[0] != u.Value {
 				return false
 			}
 		case *ssa.BinOp:

@@ -283,3 +283,16 @@ func valueLiteralTimed(url string) error {
 	}
 	return err
 }
+
+// A deferred method of the client is one of its own uses.
+func closeIdle(url string) error {
+	client := &http.Client{}
+	defer client.CloseIdleConnections()
+	var err error
+	for i := 0; i < 3; i++ {
+		if err = check(client.Get(url)); err == nil { // want `\(\*http\.Client\)\.Get in a retry can hang`
+			return nil
+		}
+	}
+	return err
+}
