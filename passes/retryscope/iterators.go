@@ -210,3 +210,40 @@ func (m *model) iterCap(loop ast.Stmt, args map[types.Object]ast.Expr) Cap {
 	}
 	return Cap{Kind: CapUnknown}
 }
+
+// returnedLit returns the struct composite literal every return statement
+// of fd (its closures aside) gives as its first result, directly, through
+// & or through local variables; nil when there is no such one literal.
+func (m *model) returnedLit(fd *ast.FuncDecl) *ast.CompositeLit {
+	di := m.defIndex(fd)
+	var lit *ast.CompositeLit
+	ok := true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, isLit := n.(*ast.FuncLit); isLit || !ok {
+			return false
+		}
+		ret, isRet := n.(*ast.ReturnStmt)
+		if !isRet {
+			return true
+		}
+		if len(ret.Results) == 0 {
+			ok = false
+			return false
+		}
+		l, isCL := m.origin(di, ret.Results[0], ret.Pos()).(*ast.CompositeLit)
+		if !isCL || lit != nil && lit != l {
+			ok = false
+			return false
+		}
+		if _, isStruct := m.info.TypeOf(l).Underlying().(*types.Struct); !isStruct {
+			ok = false
+			return false
+		}
+		lit = l
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	return lit
+}

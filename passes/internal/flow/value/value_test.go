@@ -257,3 +257,102 @@ func TestCellStores(t *testing.T) {
 		t.Errorf("stores of key: %v, want %v", in, want)
 	}
 }
+
+// TestCalls checks a query started under a call (Query.Calls) reads the
+// callee's parameter as that call's argument only: helper's sink under
+// each of callers' two calls.
+func TestCalls(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	helper := p.Func(funcDecl(pass, "helper"))
+	callers := p.Func(funcDecl(pass, "callers"))
+	sink := pass.Pkg.Scope().Lookup("sink").(*types.Func)
+	var arg ssa.Value
+	for _, b := range helper.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && value.Callee(c) == sink {
+				arg = c.Call.Args[0]
+			}
+		}
+	}
+	var sites []*ssa.Call
+	for _, b := range callers.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && c.Call.StaticCallee() == helper {
+				sites = append(sites, c)
+			}
+		}
+	}
+	if arg == nil || len(sites) != 2 {
+		t.Fatalf("sink argument %v, %d calls of helper; want one and two", arg, len(sites))
+	}
+	describe := func(q *value.Query) string {
+		var got []string
+		for _, o := range vf.Origins(arg, q) {
+			got = append(got, origin(o))
+		}
+		slices.Sort(got)
+		return strings.Join(got, ", ")
+	}
+	for i, want := range []string{`const "one", param p`, "call strings.ToUpper, param p"} {
+		if got := describe(&value.Query{Interproc: true, Calls: sites[i : i+1]}); got != want {
+			t.Errorf("under call %d: %s, want %s", i, got, want)
+		}
+	}
+	if got, want := describe(&value.Query{Interproc: true}), `call strings.ToUpper, const "one", param p`; got != want {
+		t.Errorf("no context: %s, want %s", got, want)
+	}
+	// Via: the call passing each origin reached through the parameter
+	via := make(map[ssa.Value]*ssa.Call)
+	for _, o := range vf.Origins(arg, &value.Query{Interproc: true, Via: via}) {
+		want := (*ssa.Call)(nil)
+		switch origin(o) {
+		case `const "one"`:
+			want = sites[0]
+		case "call strings.ToUpper":
+			want = sites[1]
+		}
+		if via[o] != want {
+			t.Errorf("via of %s: %v, want %v", origin(o), via[o], want)
+		}
+	}
+	if len(via) != 2 {
+		t.Errorf("%d origins with a via, want 2", len(via))
+	}
+}
+
+// TestGlobalUses checks a global's uses are its loads' (setCurrent's store
+// into the ID of the request current holds).
+func TestGlobalUses(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	obj := pass.Pkg.Scope().Lookup("current")
+	g, ok := p.SSA.Members["current"].(*ssa.Global)
+	if obj == nil || !ok {
+		t.Fatal("no global current")
+	}
+	found := false
+	for _, u := range vf.Uses(g, nil) {
+		st, ok := u.Instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && fa == u.Value && value.FieldVar(fa.X.Type(), fa.Field).Name() == "ID" && st.Parent().Name() == "setCurrent" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the store into current's ID in setCurrent is not among the global's uses")
+	}
+}
+
+// TestFieldAddressed checks a field whose address is passed to a function
+// is told apart from one only loaded and stored.
+func TestFieldAddressed(t *testing.T) {
+	p, pass := flowtest.Run(t, describe, "values")
+	vf := value.Of(p)
+	st := pass.Pkg.Scope().Lookup("holder").Type().Underlying().(*types.Struct)
+	if a, b := st.Field(0), st.Field(1); !vf.FieldAddressed(a) || vf.FieldAddressed(b) {
+		t.Errorf("FieldAddressed: a %v, b %v; want true, false", vf.FieldAddressed(a), vf.FieldAddressed(b))
+	}
+}

@@ -134,3 +134,70 @@ func (m *Made) Do(req *http.Request) (*http.Response, error) {
 	}
 	return nil, errors.New("failed")
 }
+
+// The field defaults to http.DefaultClient, which the package gives a
+// Timeout through the field.
+type DefaultTimed struct {
+	hc *http.Client
+}
+
+func NewDefaultTimed() *DefaultTimed {
+	d := &DefaultTimed{hc: http.DefaultClient}
+	d.hc.Timeout = 30 * time.Second
+	return d
+}
+
+func (d *DefaultTimed) Do(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		if resp, err := d.hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
+
+// The field defaults to http.DefaultClient, then is set through its
+// address.
+type Addressed struct {
+	hc *http.Client
+}
+
+func NewAddressed() *Addressed {
+	a := &Addressed{hc: http.DefaultClient}
+	timed(&a.hc)
+	return a
+}
+
+func timed(p **http.Client) { *p = &http.Client{Timeout: time.Minute} }
+
+func (a *Addressed) Do(req *http.Request) (*http.Response, error) {
+	for i := 0; i < 3; i++ {
+		if resp, err := a.hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
+
+// A local copy of a field that falls back to http.DefaultClient and gives
+// it a Timeout there.
+type LazyTimed struct {
+	Client *http.Client
+}
+
+func (l *LazyTimed) Do(req *http.Request) (*http.Response, error) {
+	hc := l.Client
+	if hc == nil {
+		hc = http.DefaultClient
+		hc.Timeout = time.Minute
+	}
+	for i := 0; i < 3; i++ {
+		if resp, err := hc.Do(req); err == nil {
+			return resp, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return nil, errors.New("failed")
+}
