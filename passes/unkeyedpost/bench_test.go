@@ -18,7 +18,7 @@ import (
 // over packages loaded once from source: net/http, and the checks' test
 // packages, which are dense in retries, keys and requests. keyinloop
 // builds the package's SSA form (the flow engine's value flow) when a retry
-// sets a key; unkeyedpost when it resolves a request it sends.
+// sets a key; unkeyedpost uses none.
 func BenchmarkChecks(b *testing.B) {
 	std := benchcheck.Std(b)
 	own := append(benchcheck.GOPATH(b, testgopath.Dir(b, analysistest.TestData()), "loops", "libraries", "clients", "lookalikes", "fixes"),

@@ -1,21 +1,16 @@
 package unkeyedpost
 
 import (
-	"cmp"
 	"go/ast"
 	"go/constant"
-	"go/token"
 	"go/types"
-	"slices"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -51,12 +46,12 @@ func (c *checker) checkClientFields() {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			store := func(key *ast.Ident, at token.Pos) {
+			store := func(key *ast.Ident, rhs ast.Expr) {
 				field, ok := c.info.Uses[key].(*types.Var)
-				if !ok || !field.IsField() || !astq.IsPointerTo(field.Type(), "net/http", "Client") || c.values() == nil {
+				if !ok || !field.IsField() || !astq.IsPointerTo(field.Type(), "net/http", "Client") {
 					return
 				}
-				sc := c.standardClientScope(c.vf.StoredAt(at))
+				sc := c.standardClientScope(fd, rhs)
 				if sc == nil || seen[sc] || sc.Func != ast.Node(fd) || !c.everyMethod(fd, sc) || c.transportReplaced(fd, field) {
 					return
 				}
@@ -69,14 +64,14 @@ func (c *checker) checkClientFields() {
 					if len(n.Lhs) != len(n.Rhs) {
 						break
 					}
-					for _, lhs := range n.Lhs {
+					for i, lhs := range n.Lhs {
 						if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok {
-							store(sel.Sel, sel.Sel.Pos())
+							store(sel.Sel, n.Rhs[i])
 						}
 					}
 				case *ast.KeyValueExpr: // &Client{hc: rc.StandardClient()}
 					if id, ok := n.Key.(*ast.Ident); ok {
-						store(id, n.Colon)
+						store(id, n.Value)
 					}
 				}
 				return true
@@ -93,48 +88,42 @@ func (c *checker) checkClientFields() {
 // everyMethod reports whether the retrying client sc, built in fd,
 // retries every method: its CheckRetry is left unset on a NewClient(), or
 // every value given it is a policy that retries every method alike
-// (everyMethodPolicy). The values are the stores into the client's
-// predicate field (flow/value), in its literal or after construction; a
-// client that goes anywhere but to its own methods and fields (stored,
-// passed, returned) may get its policy where the check does not look.
+// (everyMethodPolicy).
 func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
-	call, isCall := sc.Node.(*ast.CallExpr)
-	if _, lit := sc.Node.(*ast.CompositeLit); !lit && (!isCall || len(call.Args) != 0) {
-		return false
-	}
-	v := c.clientValue(sc.Node)
-	if v == nil {
-		return false
-	}
 	var values []ast.Expr
-	refs := v.Referrers()
-	if refs != nil {
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.FieldAddr:
-				if fv := value.FieldVar(r.X.Type(), r.Field); fv == nil || !retryscope.PredicateField(fv) {
-					continue
-				}
-				frefs := r.Referrers()
-				if frefs == nil {
-					continue
-				}
-				for _, fr := range *frefs {
-					if st, ok := fr.(*ssa.Store); ok && st.Addr == r {
-						e := c.storedExpr(fd, st)
-						if e == nil {
-							return false
-						}
-						values = append(values, e)
-					}
-				}
-			case *ssa.Call:
-				if com := r.Common(); com.IsInvoke() || com.Signature().Recv() == nil || slices.Index(com.Args, v) != 0 || slices.Contains(com.Args[1:], v) {
-					return false // given to a call: its policy may be set there
-				}
-			case *ssa.BinOp, *ssa.DebugRef:
-			default:
-				return false // stored, returned: its policy is set where the check does not look
+	call, isCall := sc.Node.(*ast.CallExpr)
+	if lit, ok := sc.Node.(*ast.CompositeLit); ok {
+		for _, elt := range lit.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok && c.predicateField(kv.Key) {
+				values = append(values, kv.Value)
+			}
+		}
+	} else if !isCall || len(call.Args) != 0 {
+		return false
+	}
+	di := c.defIndex(fd)
+	for _, a := range di.All() {
+		rhs := a.Binds()
+		if rhs == nil {
+			continue
+		}
+		if u, ok := ast.Unparen(rhs).(*ast.UnaryExpr); ok {
+			rhs = u.X
+		}
+		if ast.Unparen(rhs) != sc.Node {
+			continue
+		}
+		id, ok := ast.Unparen(a.Lhs).(*ast.Ident)
+		if !ok {
+			return false // stored elsewhere at once: its policy is set where the check does not look
+		}
+		o := c.obj(id)
+		if o == nil || di.Escapes(o) {
+			return false
+		}
+		for _, fs := range di.FieldSets(o) {
+			if fs.Field() == "CheckRetry" {
+				values = append(values, fs.RHS())
 			}
 		}
 	}
@@ -147,51 +136,6 @@ func (c *checker) everyMethod(fd *ast.FuncDecl, sc *retryscope.Scope) bool {
 		}
 	}
 	return true
-}
-
-// clientValue returns the SSA value of a retrying client's construction:
-// the NewClient() call, or the cell a client literal is built in.
-func (c *checker) clientValue(node ast.Node) ssa.Value {
-	if c.values() == nil {
-		return nil
-	}
-	switch n := node.(type) {
-	case *ast.CallExpr:
-		return c.vf.ValueOf(c.info, n)
-	case *ast.CompositeLit:
-		for _, in := range c.vf.At(n.Lbrace) {
-			if a, ok := in.(*ssa.Alloc); ok {
-				return a
-			}
-		}
-	}
-	return nil
-}
-
-// storedExpr returns the syntax of the value st stores: the value of a
-// literal's entry (at its colon) or the right-hand side of an assignment
-// to a field (at its selector), in fd.
-func (c *checker) storedExpr(fd *ast.FuncDecl, st *ssa.Store) ast.Expr {
-	var out ast.Expr
-	astq.Search(fd, func(n ast.Node, found *bool) bool {
-		switch n := n.(type) {
-		case *ast.KeyValueExpr:
-			if n.Colon == st.Pos() {
-				out, *found = n.Value, true
-			}
-		case *ast.AssignStmt:
-			if len(n.Lhs) != len(n.Rhs) {
-				break
-			}
-			for i, l := range n.Lhs {
-				if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok && sel.Sel.Pos() == st.Pos() {
-					out, *found = n.Rhs[i], true
-				}
-			}
-		}
-		return !*found
-	})
-	return out
 }
 
 // resendsEveryMethod reports whether the retrying client sc re-sends a
@@ -366,111 +310,95 @@ func (c *checker) transportReplaced(fd *ast.FuncDecl, field *types.Var) bool {
 }
 
 // fieldSend returns the first unkeyed POST or PATCH of the package sent
-// through field with (*http.Client).Do: where the field's value goes
-// (flow/value, from every read of the field), a Do on it, or a client
-// parameter of a sending helper of the package it is given to
-// (sentThrough, judged with that call's arguments).
+// through field with (*http.Client).Do: on x.field directly, or on a
+// parameter of a sending helper given x.field at a call site (judged with
+// that call's arguments).
 func (c *checker) fieldSend(field *types.Var) *sendInfo {
-	vf := c.values()
-	if vf == nil {
-		return nil
+	isField := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && c.info.Uses[sel.Sel] == field
 	}
-	var sites []site
-	for _, ld := range vf.FieldLoads(field) {
-		for _, u := range vf.Uses(ld, nil) {
-			if call, ok := u.Instr.(*ssa.Call); ok {
-				if s, ok := c.siteOf(call, u.Value); ok {
-					sites = append(sites, s)
+	var found *sendInfo
+	for _, f := range c.pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || found != nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || found != nil {
+					return found == nil
 				}
-			}
-		}
-	}
-	for _, st := range inOrder(sites) {
-		if isDo(st.call, st.v) {
-			if s := c.send(st.fd, st.syn); s != nil && s.req != nil && !c.keyedSend(st.fd, s) {
-				return s
-			}
-			continue
-		}
-		callee := st.call.Call.StaticCallee()
-		fn, _ := callee.Object().(*types.Func)
-		if fn == nil || c.funcs[fn.Origin()] == nil {
-			continue
-		}
-		for j, a := range st.call.Call.Args {
-			if a == st.v && j < len(callee.Params) {
-				if s := c.sentThrough(st.fd, st.syn, fn, c.funcs[fn.Origin()], callee.Params[j]); s != nil {
-					return s
+				if recv := c.doReceiver(call); recv != nil && isField(recv) {
+					if s := c.send(fd, call); s != nil && s.req != nil && !c.keyedSend(fd, s) {
+						found = s
+					}
+					return found == nil
 				}
-			}
+				fn := typeutil.StaticCallee(c.info, call)
+				if fn == nil {
+					return true
+				}
+				hd := c.funcs[fn.Origin()]
+				if hd == nil || c.depth >= 4 {
+					return true
+				}
+				sig := fn.Origin().Signature()
+				for i, a := range call.Args {
+					if i >= sig.Params().Len() || !isField(a) {
+						continue
+					}
+					if s := c.sentThrough(fd, call, fn, hd, sig.Params().At(i)); s != nil {
+						found = s
+					}
+				}
+				return found == nil
+			})
 		}
 	}
-	return nil
+	return found
 }
 
 // sentThrough returns the unkeyed POST or PATCH that the helper hd (fn,
 // called by call in fd) sends with (*http.Client).Do on its client
-// parameter p (in its own body, not its closures), with call's arguments
-// bound; nil when a Do of hd is on p or another client (p reassigned).
-func (c *checker) sentThrough(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, hd *ast.FuncDecl, p *ssa.Parameter) *sendInfo {
+// parameter p, with call's arguments bound.
+func (c *checker) sentThrough(fd *ast.FuncDecl, call *ast.CallExpr, fn *types.Func, hd *ast.FuncDecl, p *types.Var) *sendInfo {
 	defer c.bind(fd, call, fn)()
-	var sites []site
-	for _, u := range c.vf.Uses(p, nil) {
-		inner, ok := u.Instr.(*ssa.Call)
-		if !ok || inner.Parent() != p.Parent() || value.Callee(inner) == nil || value.Callee(inner).FullName() != "(*net/http.Client).Do" {
-			continue
-		}
-		if u.Value != p || !isDo(inner, p) {
-			return nil // the helper sends another client as well
-		}
-		if s, ok := c.siteOf(inner, p); ok {
-			sites = append(sites, s)
-		}
+	if c.defIndex(hd).Of(p) != nil {
+		return nil // the helper sends another client as well
 	}
-	for _, st := range inOrder(sites) {
-		if s := c.send(hd, st.syn); s != nil && s.req != nil && !c.keyedSend(hd, s) {
-			return s
+	var found *sendInfo
+	ast.Inspect(hd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found != nil {
+			return false
 		}
+		inner, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		recv, ok := ast.Unparen(c.doReceiver(inner)).(*ast.Ident)
+		if !ok || c.info.Uses[recv] != p {
+			return true
+		}
+		if s := c.send(hd, inner); s != nil && s.req != nil && !c.keyedSend(hd, s) {
+			found = s
+		}
+		return found == nil
+	})
+	return found
+}
+
+// doReceiver returns the client expression of a (*net/http.Client).Do
+// call, or nil.
+func (c *checker) doReceiver(call *ast.CallExpr) ast.Expr {
+	if c.calleeName(call) != "(*net/http.Client).Do" {
+		return nil
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.X
 	}
 	return nil
-}
-
-// A site is a call of the SSA form that a value v reaches, with its
-// syntax and the function declaration that holds it.
-type site struct {
-	call *ssa.Call
-	v    ssa.Value
-	fd   *ast.FuncDecl
-	syn  *ast.CallExpr
-}
-
-// siteOf returns call's syntax and the declaration that holds it (a
-// closure's is the function it is written in).
-func (c *checker) siteOf(call *ssa.Call, v ssa.Value) (site, bool) {
-	fd := c.vf.P.Decl(call.Parent())
-	syn := c.vf.P.CallExpr(call)
-	if fd == nil || syn == nil {
-		return site{}, false
-	}
-	return site{call, v, fd, syn}, true
-}
-
-// inOrder returns sites in the order of the syntax (a call before the
-// calls in its arguments), each once.
-func inOrder(sites []site) []site {
-	slices.SortStableFunc(sites, func(a, b site) int {
-		if a.syn.Pos() != b.syn.Pos() {
-			return cmp.Compare(a.syn.Pos(), b.syn.Pos())
-		}
-		return cmp.Compare(b.syn.Lparen, a.syn.Lparen)
-	})
-	return slices.CompactFunc(sites, func(a, b site) bool { return a.call == b.call && a.v == b.v })
-}
-
-// isDo reports whether call is (*net/http.Client).Do on the client v.
-func isDo(call *ssa.Call, v ssa.Value) bool {
-	fn := value.Callee(call)
-	return fn != nil && fn.FullName() == "(*net/http.Client).Do" && len(call.Call.Args) > 0 && call.Call.Args[0] == v
 }
 
 // reportClientField reports the client of st, which re-sends s.

@@ -2,14 +2,11 @@ package unkeyedpost
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
 
-	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -30,19 +27,13 @@ func (c *checker) findCopies() {
 		for id, i := range astq.Params(c.info, fd) {
 			params[c.info.Defs[id]] = i
 		}
-		root := func(w keys.HeaderWrite) types.Object {
-			if p, ok := c.base(c.headerOf(w)).(*ssa.Parameter); ok && p.Parent() == c.vf.P.Func(fd) {
-				return p.Object()
-			}
-			return nil
-		}
 		visit := func(n ast.Node) {
 			for _, w := range keys.Writes(c.info, n) {
 				src := c.copyOf(fd, w)
 				if src == nil {
 					continue
 				}
-				i, ok := params[root(w)]
+				i, ok := params[c.rootObj(w.Header)]
 				if j := params[src]; ok && i != j {
 					if c.copies[fn] == nil {
 						c.copies[fn] = make(map[int]int)
@@ -63,28 +54,43 @@ func (c *checker) findCopies() {
 
 // copyOf returns the header parameter of fd whose entries the header
 // write w copies under their own names (for k, v := range src {
-// h[k] = v }, or h.Add(k, vv) in a range over v), or nil: the name written
-// is the key of a range (flow/value) over a header that is fd's parameter,
-// as it came in.
+// h[k] = v }, or h.Add(k, vv) in a range over v), or nil.
 func (c *checker) copyOf(fd *ast.FuncDecl, w keys.HeaderWrite) *types.Var {
-	if w.Const || w.Header == nil || len(c.rangesAround(fd, w.Node)) == 0 {
-		return nil // no range around it: the SSA form is not needed
-	}
-	_, name, _ := c.written(w)
-	rng, key := c.values().Ranged(name, nil)
-	if rng == nil || !key || !keys.IsHeader(rng.X.Type()) {
+	if w.Const || w.Header == nil {
 		return nil
 	}
-	origins := c.vf.Origins(rng.X, nil)
-	if len(origins) != 1 {
+	var name ast.Expr
+	switch n := w.Node.(type) {
+	case *ast.CallExpr:
+		if len(n.Args) > 0 {
+			name = n.Args[0]
+		}
+	case *ast.AssignStmt:
+		if len(n.Lhs) == 1 {
+			if ix, ok := ast.Unparen(n.Lhs[0]).(*ast.IndexExpr); ok {
+				name = ix.Index
+			}
+		}
+	}
+	id, ok := ast.Unparen(name).(*ast.Ident)
+	if !ok || c.obj(id) == nil {
 		return nil
 	}
-	p, ok := origins[0].(*ssa.Parameter)
-	if !ok || p.Parent() != c.vf.P.Func(fd) {
+	for _, rs := range c.rangesAround(fd, w.Node) {
+		k, ok := rs.Key.(*ast.Ident)
+		if !ok || c.obj(k) != c.obj(id) {
+			continue
+		}
+		x, ok := ast.Unparen(rs.X).(*ast.Ident)
+		if !ok || !keys.IsHeader(c.info.TypeOf(x)) {
+			return nil
+		}
+		if v, ok := c.obj(x).(*types.Var); ok && isParam(c.info, fd, v) && c.defIndex(fd).Of(v) == nil {
+			return v
+		}
 		return nil
 	}
-	v, _ := p.Object().(*types.Var)
-	return v
+	return nil
 }
 
 // copyJudged reports whether the header write w in fd copies a header
@@ -101,8 +107,8 @@ func (c *checker) copyJudged(fd *ast.FuncDecl, w keys.HeaderWrite, strict bool) 
 	}
 	if c.inKeySummary {
 		// into a parameter: findCopies has it, for the call sites
-		p, ok := c.base(c.headerOf(w)).(*ssa.Parameter)
-		return ok && c.param(fd, p.Object()) == p
+		v, ok := c.rootObj(w.Header).(*types.Var)
+		return ok && isParam(c.info, fd, v)
 	}
 	return !c.paramMayKey(src)
 }
@@ -115,10 +121,10 @@ func (c *checker) copiedKey(fd *ast.FuncDecl, fn *types.Func, call *ast.CallExpr
 	if !ok || j >= len(call.Args) || sig.Variadic() && j >= sig.Params().Len()-1 {
 		return false, false
 	}
-	if c.inKeySummary || c.values() == nil {
+	if c.inKeySummary {
 		return true, true // a copy of the summarised helper's parameter: not known
 	}
-	return true, c.argMayKey(fd, c.vf.Arg(call, j))
+	return true, c.argMayKey(fd, call.Args[j])
 }
 
 // paramMayKey reports whether the header parameter p may carry a key: it
@@ -127,102 +133,65 @@ func (c *checker) copiedKey(fd *ast.FuncDecl, fn *types.Func, call *ast.CallExpr
 // may pass one.
 func (c *checker) paramMayKey(p *types.Var) bool {
 	a, ok := c.bound[p]
-	if !ok || !c.viaParams || c.depth >= 8 || a.Func == nil || c.values() == nil {
+	if !ok || !c.viaParams || c.depth >= 8 || a.Func == nil {
 		return true
 	}
 	c.depth++
 	defer func() { c.depth-- }()
-	return c.argMayKey(a.Func, c.operand(a.Call, a.Expr))
+	return c.argMayKey(a.Func, a.Expr)
 }
 
-// argMayKey reports whether the header v, read in fd, may carry a key:
-// none does when every origin of v (flow/value) is nil, a header field of
-// fd's receiver (one header for every request), a parameter of fd bound
-// to a header that carries none, or a header made in fd (a literal,
-// make) that carries no key there.
-func (c *checker) argMayKey(fd *ast.FuncDecl, v ssa.Value) bool {
-	if v == nil || c.values() == nil {
-		return true
+// argMayKey reports whether the header e, read in fd, may carry a key:
+// nil, a header the receiver of fd holds for every request, and a local
+// header built from literals and constant names none a key carry none.
+func (c *checker) argMayKey(fd *ast.FuncDecl, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if c.isNil(e) {
+		return false
 	}
-	fn := c.vf.P.Func(fd)
-	q := &value.Query{Stop: fieldRead}
-	for _, o := range c.vf.Origins(v, q) {
-		switch o := o.(type) {
-		case *ssa.Const:
-			if !o.IsNil() {
-				return true
-			}
-		case *ssa.Parameter:
-			pv, _ := o.Object().(*types.Var)
-			if o.Parent() != fn || pv == nil || c.paramMayKey(pv) {
-				return true
-			}
-		case *ssa.UnOp, *ssa.Field:
-			if fd.Recv == nil || fn == nil || len(fn.Params) == 0 || c.base(o) != fn.Params[0] {
-				return true
-			}
-		case *ssa.MakeMap:
-			if c.keyedIn(fd, []ssa.Value{o}, false) {
-				return true
-			}
-		case *ssa.Alloc:
-			// a variable's cell: what is stored in it is walked
-		default:
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		return c.litKeyed(x)
+	case *ast.SelectorExpr:
+		f, ok := c.info.Uses[x.Sel].(*types.Var)
+		return !ok || !f.IsField() || !c.isReceiver(fd, c.rootObj(x))
+	case *ast.Ident:
+		v, ok := c.info.Uses[x].(*types.Var)
+		if !ok {
 			return true
 		}
-	}
-	return q.Exhausted
-}
-
-// base returns the value at the root of a request, a header or a field
-// read: through any chain of fields (c.opts.header: c, req.Header: req),
-// the requests a copy method is called on (aliasOf: req.WithContext(ctx),
-// req.Raw()), conversions, and a captured variable's cell to the one value
-// stored in it.
-func (c *checker) base(v ssa.Value) ssa.Value {
-	for range 16 {
-		switch x := v.(type) {
-		case *ssa.Call:
-			a := c.aliasOf(x)
-			if a == nil {
-				return v
+		if isParam(c.info, fd, v) {
+			if c.defIndex(fd).Of(v) != nil {
+				return true
 			}
-			v = a
-		case *ssa.MakeInterface:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return v
-			}
-			v = x.X
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.FreeVar:
-			cell := c.vf.Cell(x)
-			if cell == nil {
-				return v
-			}
-			v = cell
-		case *ssa.Alloc:
-			var stored []ssa.Value
-			for _, st := range c.vf.CellStores(x) {
-				if _, elem := st.Addr.(*ssa.IndexAddr); !elem {
-					stored = append(stored, st.Val)
-				}
-			}
-			if len(stored) != 1 {
-				return v
-			}
-			v = stored[0]
-		default:
-			return v
+			return c.paramMayKey(v)
 		}
+		if !retryscope.Local(v) {
+			return true
+		}
+		defs := c.defIndex(fd).Of(v)
+		if len(defs) == 0 {
+			return true
+		}
+		for _, d := range defs {
+			switch rhs := ast.Unparen(d.RHS()).(type) {
+			case *ast.CompositeLit:
+				if !d.Plain() || c.litKeyed(rhs) {
+					return true
+				}
+			case *ast.CallExpr:
+				// make(http.Header, n)
+				id, ok := ast.Unparen(rhs.Fun).(*ast.Ident)
+				if _, builtin := c.info.Uses[id].(*types.Builtin); !ok || !builtin || id.Name != "make" || !d.Plain() {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+		return c.keyedIn(fd, []types.Object{v}, false)
 	}
-	return v
+	return true
 }
 
 // litKeyed reports whether an http.Header literal may carry a key.
@@ -233,6 +202,14 @@ func (c *checker) litKeyed(lit *ast.CompositeLit) bool {
 		}
 	}
 	return false
+}
+
+// isReceiver reports whether o is fd's receiver.
+func (c *checker) isReceiver(fd *ast.FuncDecl, o types.Object) bool {
+	if o == nil || fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 {
+		return false
+	}
+	return c.info.Defs[fd.Recv.List[0].Names[0]] == o
 }
 
 // withVia binds, while a send is judged, the parameters of the functions

@@ -6,56 +6,16 @@ import (
 	"go/types"
 	"slices"
 
-	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
-// values returns the package's value flow (flow/value), building the SSA
-// form on the first call; nil when the package has none (type errors).
-func (c *checker) values() *value.Flow {
-	if c.vf == nil {
-		if p := c.engine.Get(); p != nil {
-			c.vf = value.Of(p)
-		}
-	}
-	return c.vf
-}
-
-// written returns the SSA values of the header the write w sets an entry
-// of (the receiver of h.Set, the map of h[k] = v), and of the entry's name
-// and value; nil for what has none (a literal's entries).
-func (c *checker) written(w keys.HeaderWrite) (header, name, val ssa.Value) {
-	vf := c.values()
-	if vf == nil {
-		return nil, nil, nil
-	}
-	switch n := w.Node.(type) {
-	case *ast.CallExpr:
-		return vf.Recv(n), vf.Arg(n, 0), vf.Arg(n, 1)
-	case *ast.AssignStmt:
-		for _, l := range n.Lhs {
-			if ix, ok := ast.Unparen(l).(*ast.IndexExpr); ok && ix.X == w.Header {
-				for _, in := range vf.At(ix.Lbrack) {
-					if up, ok := in.(*ssa.MapUpdate); ok {
-						return up.Map, up.Key, up.Value
-					}
-				}
-			}
-		}
-	}
-	return nil, nil, nil
-}
-
-// headerOf returns the SSA value of the header w sets an entry of.
-func (c *checker) headerOf(w keys.HeaderWrite) ssa.Value {
-	h, _, _ := c.written(w)
-	return h
-}
+// defIndex returns the model's def index of fd (the suite's one value
+// flow, see retryscope.DefIndex).
+func (c *checker) defIndex(fd *ast.FuncDecl) *retryscope.DefIndex { return c.res.Defs(fd) }
 
 func (c *checker) obj(id *ast.Ident) types.Object {
 	if id.Name == "_" {
@@ -65,6 +25,67 @@ func (c *checker) obj(id *ast.Ident) types.Object {
 		return o
 	}
 	return c.info.Uses[id]
+}
+
+// origin resolves a local variable to the value last assigned to it before
+// pos (retryscope.DefIndex.Origin).
+func (c *checker) origin(fd *ast.FuncDecl, e ast.Expr, before token.Pos) ast.Expr {
+	return c.defIndex(fd).Origin(e, before)
+}
+
+// rootObj returns the variable at the root of req, req.Header,
+// req.Header["K"], &req, req.Raw().Header of a pipeline's request.
+func (c *checker) rootObj(e ast.Expr) types.Object {
+	for range 16 {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			// req.Raw().Header: the header of a pipeline's request
+			sel, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr)
+			if !ok || !retryscope.PipelineRaw(typeutil.StaticCallee(c.info, x)) {
+				return nil
+			}
+			e = sel.X
+		case *ast.Ident:
+			if _, ok := c.obj(x).(*types.Var); ok {
+				return c.obj(x)
+			}
+			return nil
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// aliasRoot is rootObj that also looks through methods returning a copy
+// of their receiver (req.WithContext(ctx), req.Clone(ctx)).
+func (c *checker) aliasRoot(e ast.Expr) types.Object {
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+		fn := typeutil.StaticCallee(c.info, call)
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if fn == nil || !ok || fn.Signature().Recv() == nil || fn.Signature().Results().Len() == 0 {
+			return nil
+		}
+		if retryscope.PipelineRaw(fn) {
+			return c.aliasRoot(sel.X) // req.Raw(): the pipeline request's own *http.Request
+		}
+		if !types.Identical(deref(fn.Signature().Recv().Type()), deref(fn.Signature().Results().At(0).Type())) {
+			return nil
+		}
+		return c.aliasRoot(sel.X)
+	}
+	return c.rootObj(e)
 }
 
 func deref(t types.Type) types.Type {
@@ -81,26 +102,53 @@ var harmless = map[string]bool{
 	"context": true, "io": true, "errors": true, "strings": true, "bytes": true, "encoding/json": true,
 }
 
-// keyed reports whether the request (or header) whose values are roots
-// gets a key header in fd, or may get one: it is handed to code the check
-// cannot see into, or a header with a name that is not constant is set on
-// it.
-func (c *checker) keyed(fd *ast.FuncDecl, roots ...ssa.Value) bool {
-	return c.keyedIn(fd, roots, false)
+// keyed reports whether the request held in objs gets a key header in fd,
+// or may get one: it is handed to code the check cannot see into, or a
+// header with a name that is not constant is set on it.
+func (c *checker) keyed(fd *ast.FuncDecl, objs []types.Object) bool {
+	return c.keyedIn(fd, objs, false)
 }
 
 // keyedIn is keyed; strict counts only key headers set on the request in
 // fd or by the package's helpers, not code the check cannot see into
-// (a request builder's caller-supplied options). The request's values
-// are the value flow's (aliases); the writes and calls that may key them
-// are read on fd's syntax.
-func (c *checker) keyedIn(fd *ast.FuncDecl, roots []ssa.Value, strict bool) bool {
-	if c.values() == nil {
-		return false
+// (a request builder's caller-supplied options).
+func (c *checker) keyedIn(fd *ast.FuncDecl, objs []types.Object, strict bool) bool {
+	s := make(map[types.Object]bool)
+	for _, o := range objs {
+		s[o] = true
 	}
-	set := c.aliases(roots)
-	if len(set) == 0 {
-		return false
+	type pair struct{ lhs, rhs ast.Expr }
+	var pairs []pair
+	for _, a := range c.defIndex(fd).All() {
+		if rhs := a.Binds(); rhs != nil {
+			pairs = append(pairs, pair{a.Lhs, rhs})
+		}
+	}
+	rootOfPair := func(p pair) (types.Object, types.Object) {
+		r := c.aliasRoot(p.rhs)
+		if r == nil {
+			// retryablehttp.FromRequest(req) wraps the same request.
+			if call, ok := ast.Unparen(p.rhs).(*ast.CallExpr); ok && retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, call), "net/http.FromRequest") && len(call.Args) == 1 {
+				r = c.aliasRoot(call.Args[0])
+			}
+		}
+		return c.rootObj(p.lhs), r
+	}
+	for range 4 {
+		grew := false
+		for _, p := range pairs {
+			l, r := rootOfPair(p)
+			if l == nil || r == nil {
+				continue
+			}
+			if s[l] != s[r] {
+				s[l], s[r] = true, true
+				grew = true
+			}
+		}
+		if !grew {
+			break
+		}
 	}
 	keyedWrite := func(ws []keys.HeaderWrite) bool {
 		for _, w := range ws {
@@ -110,32 +158,44 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, roots []ssa.Value, strict bool) bool
 		}
 		return false
 	}
+	for _, p := range pairs {
+		if l := c.rootObj(p.lhs); l != nil && s[l] {
+			if lit, ok := ast.Unparen(p.rhs).(*ast.CompositeLit); ok && keyedWrite(keys.Writes(c.info, lit)) {
+				return true
+			}
+		}
+	}
 	return astq.Search(fd, func(n ast.Node, keyed *bool) bool {
 		switch n := n.(type) {
-		case *ast.CompositeLit:
-			// an http.Header literal given to the request
-			if keys.IsHeader(c.info.TypeOf(n)) && set[c.vf.ValueOf(c.info, n)] && keyedWrite(keys.Writes(c.info, n)) {
-				*keyed = true
-			}
 		case *ast.CallExpr:
 			for _, w := range keys.Writes(c.info, n) {
-				if set[c.headerOf(w)] && keyedWrite([]keys.HeaderWrite{w}) {
+				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
 					*keyed = true
 				}
 			}
 			if c.observesResponse(n) {
 				break
 			}
-			for i := range n.Args {
-				// req, req.Header: not req.Method, req.URL, req.Body,
-				// which hold no header
-				if set[c.vf.Arg(n, i)] && c.mayKey(fd, n, i, strict) {
+			for i, a := range n.Args {
+				if t := c.info.TypeOf(a); t != nil {
+					if _, basic := t.Underlying().(*types.Basic); basic {
+						continue // req.Method, req.URL.Path: a copy, which cannot key the request
+					}
+					part := ast.Unparen(a)
+					if star, ok := part.(*ast.StarExpr); ok {
+						part = ast.Unparen(star.X) // *req.URL: a copy of a part
+					}
+					if _, ok := part.(*ast.SelectorExpr); ok && !isRequestish(c.info.TypeOf(part)) {
+						continue // req.Body, req.URL: a part of the request that holds no header
+					}
+				}
+				if o := c.aliasRoot(a); o != nil && s[o] && c.mayKey(fd, n, i, strict) {
 					*keyed = true
 				}
 			}
 		case *ast.AssignStmt:
 			for _, w := range keys.Writes(c.info, n) {
-				if set[c.headerOf(w)] && keyedWrite([]keys.HeaderWrite{w}) {
+				if o := c.rootObj(w.Header); o != nil && s[o] && keyedWrite([]keys.HeaderWrite{w}) {
 					*keyed = true
 				}
 			}
@@ -144,232 +204,31 @@ func (c *checker) keyedIn(fd *ast.FuncDecl, roots []ssa.Value, strict bool) bool
 	})
 }
 
-// aliases returns the values that hold the same request (or header) as
-// roots, in their function and its closures: back through phis,
-// conversions, loads of a cell and the requests a copy method is called on
-// (aliasOf), from a header field's read to the request it is read from;
-// forward to the loads of the cells and addresses they are stored in, the
-// request-holding fields read from them (req.Header, a wrapper's
-// *http.Request), what is stored into those, the copies made of them, and
-// the closures they are bound in.
-func (c *checker) aliases(roots []ssa.Value) map[ssa.Value]bool {
-	set := make(map[ssa.Value]bool)
-	var work []ssa.Value
-	add := func(v ssa.Value) {
-		if v == nil || set[v] || len(set) >= value.DefaultLimit {
-			return
-		}
-		if _, ok := v.(*ssa.Const); ok {
-			return
-		}
-		set[v] = true
-		work = append(work, v)
-	}
-	for _, r := range roots {
-		add(r)
-	}
-	for len(work) > 0 {
-		v := work[len(work)-1]
-		work = work[:len(work)-1]
-		// back
-		switch x := v.(type) {
-		case *ssa.Phi:
-			for _, e := range x.Edges {
-				add(e)
-			}
-		case *ssa.ChangeType:
-			add(x.X)
-		case *ssa.MakeInterface:
-			add(x.X)
-		case *ssa.ChangeInterface:
-			add(x.X)
-		case *ssa.TypeAssert:
-			add(x.X)
-		case *ssa.UnOp:
-			if x.Op == token.MUL {
-				add(x.X) // the cell or address it is loaded from
-			}
-		case *ssa.FieldAddr:
-			add(x.X) // a request-holding field's address: the struct's
-		case *ssa.Field:
-			add(x.X)
-		case *ssa.IndexAddr:
-			add(x.X)
-		case *ssa.FreeVar:
-			add(c.vf.Cell(x))
-		case *ssa.Extract:
-			if x.Index == 0 {
-				add(x.Tuple)
-			}
-		case *ssa.Call:
-			add(c.aliasOf(x))
-		}
-		// forward
-		refs := v.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, r := range *refs {
-			switch r := r.(type) {
-			case *ssa.Phi, *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.TypeAssert:
-				add(r.(ssa.Value))
-			case *ssa.UnOp:
-				if r.Op == token.MUL {
-					add(r)
-				}
-			case *ssa.FieldAddr:
-				if holdsRequest(r.X.Type(), r.Field) {
-					add(r)
-				}
-			case *ssa.Field:
-				if holdsRequest(r.X.Type(), r.Field) {
-					add(r)
-				}
-			case *ssa.Extract:
-				if r.Index == 0 {
-					add(r)
-				}
-			case *ssa.Store:
-				if r.Addr == v {
-					add(r.Val) // stored into it: req.Header = h
-				} else {
-					add(r.Addr) // stored elsewhere: the place holds it
-				}
-			case *ssa.MapUpdate:
-				if r.Value == v {
-					add(r.Map)
-				}
-			case *ssa.MakeClosure:
-				if fn, ok := r.Fn.(*ssa.Function); ok {
-					for i, b := range r.Bindings {
-						if b == v && i < len(fn.FreeVars) {
-							add(fn.FreeVars[i])
-						}
-					}
-				}
-			case *ssa.Call:
-				if c.aliasOf(r) == v {
-					add(r)
-				}
-			}
-		}
-	}
-	return set
-}
-
-// holdsRequest reports whether field i of the struct t (or *t) can hold a
-// request's headers: a header, a request, a wrapper of one.
-func holdsRequest(t types.Type, i int) bool {
-	fv := value.FieldVar(t, i)
-	return fv != nil && isRequestish(fv.Type())
-}
-
-// aliasOf returns the request whose copy or view call returns: the
-// receiver of a method returning its own receiver's type
-// (req.WithContext(ctx), req.Clone(ctx)), a pipeline request's Raw(),
-// the request go-retryablehttp's FromRequest wraps; nil otherwise.
-func (c *checker) aliasOf(call *ssa.Call) ssa.Value {
-	com := call.Common()
-	fn := value.Callee(call)
-	if fn == nil || com.IsInvoke() || len(com.Args) == 0 {
-		return nil
-	}
-	sig := fn.Signature()
-	if retryscope.MirrorsHTTP(fn, "net/http.FromRequest") && len(com.Args) == 1 {
-		return com.Args[0]
-	}
-	if sig.Recv() == nil || sig.Results().Len() == 0 {
-		return nil
-	}
-	if retryscope.PipelineRaw(fn) || types.Identical(deref(sig.Recv().Type()), deref(sig.Results().At(0).Type())) {
-		return com.Args[0]
-	}
-	return nil
-}
-
-// reqValue returns the SSA value of the request s sends: the operand of
-// s.call it is, or the first result of the return statement at s.at (a
-// request builder's).
-func (c *checker) reqValue(s *sendInfo) ssa.Value {
-	if s.req == nil || c.values() == nil {
-		return nil
-	}
-	if s.at.IsValid() {
-		var ret ssa.Value
-		for _, in := range c.vf.At(s.at) {
-			switch in := in.(type) {
-			case *ssa.Store: // a named result's, before the defers run
-				return in.Val
-			case *ssa.Return:
-				if len(in.Results) > 0 && ret == nil {
-					ret = in.Results[0]
-				}
-			}
-		}
-		return ret
-	}
-	return c.operand(s.call, s.req)
-}
-
-// operand returns the SSA value call takes e as: an argument, or its
-// receiver.
-func (c *checker) operand(call *ast.CallExpr, e ast.Expr) ssa.Value {
-	for i, a := range call.Args {
-		if a == e {
-			return c.vf.Arg(call, i)
-		}
-	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sel.X == e {
-		return c.vf.Recv(call)
-	}
-	return c.vf.ValueOf(c.info, e)
-}
-
-// param returns the SSA parameter of fd that declares v (not its
-// receiver).
-func (c *checker) param(fd *ast.FuncDecl, v types.Object) *ssa.Parameter {
-	if c.values() == nil {
-		return nil
-	}
-	if fn := c.vf.P.Func(fd); fn != nil {
-		for i, p := range fn.Params {
-			if p.Object() == v && (i > 0 || fd.Recv == nil) {
-				return p
-			}
-		}
-	}
-	return nil
-}
-
 // copiedUnkeyed reports whether the header write w, with a name that is
 // not constant, copies the entries of a local header map that carries no
 // key: for k, v := range h { req.Header[k] = v }, with h's own names
-// constant. The value written is the value of the innermost range around
-// w (flow/value), over a header made in fd: none of its origins is a
-// parameter's, a field's or a global's, whose entries come from
-// elsewhere.
+// constant.
 func (c *checker) copiedUnkeyed(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	ranges := c.rangesAround(fd, w.Node)
-	if len(ranges) == 0 {
-		return false
-	}
-	_, _, val := c.written(w)
-	rng, key := c.values().Ranged(val, nil)
-	if rng == nil || key || rng.Pos() != ranges[0].For || !keys.IsHeader(rng.X.Type()) {
-		return false
-	}
-	made := false
-	for _, o := range c.vf.Origins(rng.X, &value.Query{Stop: fieldRead}) {
-		switch o.(type) {
-		case *ssa.Parameter, *ssa.FreeVar, *ssa.UnOp, *ssa.Field, *ssa.Global:
+	for _, rs := range c.rangesAround(fd, w.Node) {
+		v, ok := ast.Unparen(w.Value).(*ast.Ident)
+		val, _ := rs.Value.(*ast.Ident)
+		if !ok || val == nil || c.obj(v) != c.obj(val) {
 			return false
-		case *ssa.Const, *ssa.Alloc:
-		default:
-			made = true
 		}
+		h, ok := ast.Unparen(rs.X).(*ast.Ident)
+		if !ok || !keys.IsHeader(c.info.TypeOf(h)) {
+			return false
+		}
+		o, ok := c.obj(h).(*types.Var)
+		// A local map (not a parameter: its entries come from callers).
+		return ok && !o.IsField() && slices.ContainsFunc(c.defIndex(fd).Of(o), assigned) && !c.keyedIn(fd, []types.Object{o}, true)
 	}
-	return made && !c.keyedIn(fd, []ssa.Value{rng.X}, true)
+	return false
 }
+
+// assigned reports whether d gives its variable the value of an
+// expression.
+func assigned(d retryscope.Def) bool { return d.Plain() && d.RHS() != nil }
 
 // observesResponse reports whether call is handed a response beside the
 // request (a logger's LogRoundTrip(req, res, err, ...)): it runs after the
@@ -387,30 +246,16 @@ func (c *checker) observesResponse(call *ast.CallExpr) bool {
 // clientWide reports whether the header write w, with a name that is not
 // constant, copies the headers a client holds for every request it sends
 // (for k, v := range c.header { req.Header.Add(k, ...) }, a field): a key
-// there would be one key for every request, no idempotency key. The name
-// or the value written is an entry of a range over a field's header
-// (flow/value).
+// there would be one key for every request, no idempotency key.
 func (c *checker) clientWide(fd *ast.FuncDecl, w keys.HeaderWrite) bool {
-	if len(c.rangesAround(fd, w.Node)) == 0 {
-		return false // no range around it: the SSA form is not needed
-	}
-	_, name, val := c.written(w)
-	for _, v := range []ssa.Value{name, val} {
-		if rng, _ := c.values().Ranged(v, nil); rng != nil && keys.IsHeader(rng.X.Type()) && fieldRead(rng.X) {
+	for _, rs := range c.rangesAround(fd, w.Node) {
+		sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
+		if !ok || !keys.IsHeader(c.info.TypeOf(sel)) {
+			continue
+		}
+		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
 			return true
 		}
-	}
-	return false
-}
-
-// fieldRead reports whether v reads a struct field (x.f, p.f).
-func fieldRead(v ssa.Value) bool {
-	switch v := v.(type) {
-	case *ssa.Field:
-		return true
-	case *ssa.UnOp:
-		_, ok := v.X.(*ssa.FieldAddr)
-		return ok && v.Op == token.MUL
 	}
 	return false
 }

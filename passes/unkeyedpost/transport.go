@@ -6,11 +6,9 @@ import (
 	"go/types"
 	"unicode/utf8"
 
-	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -128,62 +126,28 @@ func isParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
 	return false
 }
 
-// testsMethod reports whether fd compares a request's method (a value
-// read from its Method field, flow/value: if m != http.MethodGet after
-// m := req.Method, a switch on it), or hands a request to a helper of the
-// package that does (depth bounds the helpers followed).
+// testsMethod reports whether fd compares a request's method, or hands a
+// request to a helper of the package that does (depth bounds the helpers
+// followed).
 func (c *checker) testsMethod(fd *ast.FuncDecl, depth int) bool {
-	if c.values() == nil {
-		return false
-	}
-	isMethod := func(v ssa.Value) bool {
-		if v == nil {
+	isMethod := func(e ast.Expr) bool {
+		// m := req.Method; if m != http.MethodGet
+		sel, ok := ast.Unparen(c.origin(fd, e, e.Pos())).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Method" {
 			return false
 		}
-		for _, o := range c.vf.Origins(v, &value.Query{Stop: fieldRead}) {
-			var t types.Type
-			field := -1
-			switch o := o.(type) {
-			case *ssa.UnOp:
-				if fa, ok := o.X.(*ssa.FieldAddr); ok {
-					t, field = fa.X.Type(), fa.Field
-				}
-			case *ssa.Field:
-				t, field = o.X.Type(), o.Field
-			}
-			if field < 0 {
-				continue
-			}
-			if f := value.FieldVar(t, field); f != nil && f.Name() == "Method" && (isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")) {
-				return true
-			}
-		}
-		return false
-	}
-	compared := func(pos token.Pos) bool {
-		for _, in := range c.vf.At(pos) {
-			if b, ok := in.(*ssa.BinOp); ok && (b.Op == token.EQL || b.Op == token.NEQ) && (isMethod(b.X) || isMethod(b.Y)) {
-				return true
-			}
-		}
-		return false
+		t := c.info.TypeOf(sel.X)
+		return isRequest(t, "net/http") || retryscope.HTTPMirrorType(t, "Request")
 	}
 	return astq.Search(fd.Body, func(n ast.Node, found *bool) bool {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
-			if (n.Op == token.EQL || n.Op == token.NEQ) && compared(n.OpPos) {
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (isMethod(n.X) || isMethod(n.Y)) {
 				*found = true
 			}
 		case *ast.SwitchStmt:
-			// a switch on the tag compares it with each case's value
-			if n.Tag == nil {
-				break
-			}
-			for _, cl := range n.Body.List {
-				if cc, ok := cl.(*ast.CaseClause); ok && len(cc.List) > 0 && compared(cc.List[0].Pos()) {
-					*found = true
-					break
-				}
+			if n.Tag != nil && isMethod(n.Tag) {
+				*found = true
 			}
 		case *ast.CallExpr:
 			if depth >= 2 {

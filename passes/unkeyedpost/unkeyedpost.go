@@ -1,24 +1,18 @@
 package unkeyedpost
 
 import (
-	"cmp"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
-	"github.com/idemlint/idemlint/passes/internal/flow"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/keys"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
@@ -43,8 +37,6 @@ var Analyzer = New(&Config{})
 func New(cfg *Config) *analysis.Analyzer {
 	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope,
 		Run: func(pass *analysis.Pass, res *retryscope.Result) { run(pass, res, cfg) }})
-	// the value flow: where a request's parts come from and go to
-	a.Requires = append(a.Requires, flow.Analyzer)
 	check.KeyFlags(a, &cfg.KeyHeaders, nil)
 	return a
 }
@@ -89,13 +81,6 @@ type checker struct {
 	// bound maps the parameters of the request builders being resolved
 	// to the arguments of the call that is.
 	bound map[*types.Var]retryscope.Arg
-	// engine is the package's SSA form, built when a question of the
-	// value flow is first met (values); vf is its value flow.
-	engine *flow.Handle
-	vf     *value.Flow
-	// paramDecl maps the parameters of the package's function
-	// declarations to their declaration (argsOf).
-	paramDecl map[*types.Var]*ast.FuncDecl
 }
 
 func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
@@ -111,7 +96,6 @@ func run(pass *analysis.Pass, res *retryscope.Result, cfg *Config) {
 		copies:      make(map[*types.Func]map[int]int),
 		postHelpers: make(map[*types.Func]string),
 		parents:     make(keys.ParentIndex),
-		engine:      pass.ResultOf[flow.Analyzer].(*flow.Handle),
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -160,7 +144,7 @@ func (c *checker) summarise() {
 				if !isRequestish(o.Type()) {
 					continue
 				}
-				if p := c.param(fd, o); !c.keyedParams[fn][i] && p != nil && c.keyed(fd, p) {
+				if !c.keyedParams[fn][i] && c.keyed(fd, []types.Object{o}) {
 					set(c.keyedParams, fn, i)
 					changed = true
 				}
@@ -179,14 +163,10 @@ func (c *checker) summarise() {
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 1 {
+				if !ok || len(call.Args) != 1 || c.aliasRoot(call.Args[0]) != o {
 					return true
 				}
-				if _, _, through := c.transportSend(call); !through && c.calleeName(call) != "(*net/http.Client).Do" {
-					return true
-				}
-				// the request sent is the parameter, or a copy of it
-				if p := c.param(fd, o); p != nil && c.base(c.vf.Arg(call, 0)) == ssa.Value(p) {
+				if _, _, through := c.transportSend(call); through || c.calleeName(call) == "(*net/http.Client).Do" {
 					set(c.sendsParams, fn, i)
 				}
 				return true
@@ -225,7 +205,7 @@ func (c *checker) summarise() {
 // keyedSend reports whether s's request carries (or may carry) a key.
 func (c *checker) keyedSend(fd *ast.FuncDecl, s *sendInfo) bool {
 	defer c.withVia(s.via)()
-	if s.req != nil && c.keyed(fd, c.reqValue(s)) {
+	if s.req != nil && c.keyed(fd, s.reqObjs) {
 		return true
 	}
 	return s.built != nil && c.builtKeyed(s.built)
@@ -249,6 +229,8 @@ type sendInfo struct {
 	// built is the request's construction, when found: the NewRequest call
 	// or the &http.Request{} literal.
 	built ast.Expr
+	// reqObjs are the variables the request passes through.
+	reqObjs []types.Object
 	// client is the retrying client's scope for go-retryablehttp sends.
 	client *retryscope.Scope
 	// helper is set when a package helper sends the request.
@@ -313,10 +295,10 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		return s
 	case "(*net/http.Client).Post", "(*net/http.Client).PostForm":
 		s.method = "POST"
-		s.client = c.standardClientScope(c.recvValue(call))
+		s.client = c.standardClientScope(fd, recv())
 		return s
 	case "(*net/http.Client).Do":
-		s.client = c.standardClientScope(c.recvValue(call))
+		s.client = c.standardClientScope(fd, recv())
 		s.req = call.Args[0]
 	case retrying + "net/http.Post", retrying + "net/http.PostForm":
 		if sc := c.res.Of(call); sc != nil && sc.Kind == retryscope.Client {
@@ -325,14 +307,14 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 		}
 		return nil
 	case retrying + "(*net/http.Client).Post", retrying + "(*net/http.Client).PostForm":
-		s.client = c.clientScope(c.recvValue(call))
+		s.client = c.clientScope(fd, recv(), call.Pos())
 		if s.client == nil {
 			return nil
 		}
 		s.method = "POST"
 		return s
 	case retrying + "(*net/http.Client).Do":
-		s.client = c.clientScope(c.recvValue(call))
+		s.client = c.clientScope(fd, recv(), call.Pos())
 		if s.client == nil {
 			return nil
 		}
@@ -360,242 +342,120 @@ func (c *checker) send(fd *ast.FuncDecl, call *ast.CallExpr) *sendInfo {
 	return s
 }
 
-// recvValue returns the SSA value of call's receiver; nil when the package
-// has no SSA form.
-func (c *checker) recvValue(call *ast.CallExpr) ssa.Value {
-	if c.values() == nil {
+// clientScope returns the retrying-client scope whose construction in fd
+// the client expression x comes from.
+func (c *checker) clientScope(fd *ast.FuncDecl, x ast.Expr, before token.Pos) *retryscope.Scope {
+	if x == nil {
 		return nil
 	}
-	return c.vf.Recv(call)
-}
-
-// clientScope returns the retrying-client scope the client v comes from
-// (flow/value): its construction (retryablehttp.NewClient(),
-// &retryablehttp.Client{...}), or a field a constructor of the package
-// stored one in.
-func (c *checker) clientScope(v ssa.Value) *retryscope.Scope {
-	switch x := c.local(v, token.NoPos).(type) {
-	case *ssa.Call:
-		if st, ok := c.siteOf(x, nil); ok {
-			if sc := c.res.Of(st.syn); sc != nil && sc.Kind == retryscope.Client {
-				return sc
-			}
-		}
-	case *ssa.Alloc:
-		if lit := c.litAt(x); lit != nil {
-			if sc := c.res.Of(lit); sc != nil && sc.Kind == retryscope.Client {
-				return sc
-			}
-		}
-	case *ssa.UnOp:
-		// A client a constructor of the package stored in a field.
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			if f := value.FieldVar(fa.X.Type(), fa.Field); f != nil {
-				return c.res.FieldClient(f)
-			}
+	v := c.origin(fd, x, before)
+	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		v = ast.Unparen(u.X)
+	}
+	if sc := c.res.Of(v); sc != nil && sc.Kind == retryscope.Client {
+		return sc
+	}
+	// A client a constructor of the package stored in a field.
+	if sel, ok := v.(*ast.SelectorExpr); ok {
+		if f, ok := c.info.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+			return c.res.FieldClient(f)
 		}
 	}
 	return nil
 }
 
 // standardClientScope returns the retrying-client scope behind an
-// *http.Client v obtained with (*retryablehttp.Client).StandardClient().
-func (c *checker) standardClientScope(v ssa.Value) *retryscope.Scope {
-	call, ok := c.local(v, token.NoPos).(*ssa.Call)
-	if !ok || call.Call.IsInvoke() || len(call.Call.Args) == 0 || !retryscope.MirrorsHTTP(value.Callee(call), "(*net/http.Client).StandardClient") {
+// *http.Client obtained with (*retryablehttp.Client).StandardClient().
+func (c *checker) standardClientScope(fd *ast.FuncDecl, x ast.Expr) *retryscope.Scope {
+	if x == nil {
 		return nil
 	}
-	return c.clientScope(call.Call.Args[0])
-}
-
-// local returns the value v holds through the cell of a local variable (a
-// variable a closure captures, or whose address is taken): the one value
-// stored into it (flow/value's CellStores, its closures' included), or,
-// when before is valid and it is assigned several times, the last stored
-// before that position, as the source reads; v otherwise.
-func (c *checker) local(v ssa.Value, before token.Pos) ssa.Value {
-	for range 8 {
-		ld, ok := v.(*ssa.UnOp)
-		if !ok || ld.Op != token.MUL || c.vf == nil {
-			return v
-		}
-		cell := c.vf.Cell(ld.X)
-		if _, global := cell.(*ssa.Global); cell == nil || global {
-			return v
-		}
-		var last *ssa.Store
-		n := 0
-		for _, st := range c.vf.CellStores(cell) {
-			if _, elem := st.Addr.(*ssa.IndexAddr); elem {
-				continue
-			}
-			n++
-			if p := storePos(st); before.IsValid() && p < before && (last == nil || p > storePos(last)) || !before.IsValid() {
-				last = st
-			}
-		}
-		if last == nil || n > 1 && !before.IsValid() {
-			return v
-		}
-		v, before = last.Val, storePos(last)
-	}
-	return v
-}
-
-// storePos returns where a store takes effect as the source reads it: at
-// the call whose result it stores (after the call's operands are read),
-// else at the store.
-func storePos(st *ssa.Store) token.Pos {
-	if p := valuePos(st.Val); p.IsValid() {
-		return p
-	}
-	return st.Pos()
-}
-
-// litAt returns the composite literal the cell a is built for (&T{...}),
-// or nil.
-func (c *checker) litAt(a *ssa.Alloc) *ast.CompositeLit {
-	fd := c.vf.P.Decl(a.Parent())
-	if fd == nil {
+	v, ok := c.origin(fd, x, x.Pos()).(*ast.CallExpr)
+	if !ok || !retryscope.MirrorsHTTP(typeutil.StaticCallee(c.info, v), "(*net/http.Client).StandardClient") {
 		return nil
 	}
-	var lit *ast.CompositeLit
-	astq.Search(fd, func(n ast.Node, found *bool) bool {
-		if l, ok := n.(*ast.CompositeLit); ok && l.Lbrace == a.Pos() {
-			lit, *found = l, true
-		}
-		return !*found
-	})
-	return lit
+	sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	return c.clientScope(fd, sel.X, v.Pos())
 }
 
-// resolve finds the construction and the method of s's request, walking
-// its value (flow/value) back to a request's construction, a request
-// builder of the package, a parameter (its callers' arguments) or a field;
-// it reports false when the method is not a constant POST or PATCH.
+// resolve finds the construction and the method of s's request; it
+// reports false when the method is not a constant POST or PATCH.
 func (c *checker) resolve(fd *ast.FuncDecl, s *sendInfo) bool {
-	return c.resolveFrom(fd, s, c.reqValue(s), s.req)
-}
-
-// resolveFrom is resolve from the request's value v, read at e when e is
-// not nil.
-func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.Expr) bool {
-	// before is where v is read: a variable assigned several times holds
-	// its last assignment in the source before it
+	e := s.req
 	before := s.call.Pos()
 	if s.at.IsValid() {
 		before = s.at
 	}
 	for range 8 {
-		if v == nil {
-			return false
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if o := c.info.Uses[id]; o != nil {
+				s.reqObjs = append(s.reqObjs, o)
+			}
 		}
-		if l := c.local(v, before); l != v {
-			v, e = l, nil
-		}
-		switch x := v.(type) {
-		case *ssa.Phi:
-			// A request assigned on several paths is read as its last
-			// assignment in the source before it is sent.
-			var last ssa.Value
-			for _, ed := range x.Edges {
-				if p := valuePos(ed); p.IsValid() && p < before && (last == nil || p > valuePos(last)) {
-					last = ed
-				}
-			}
-			v, e = last, nil
-			if last != nil {
-				before = valuePos(last)
-			}
-			continue
-		case *ssa.Extract:
-			if x.Index != 0 {
-				return false
-			}
-			v, e = x.Tuple, nil
-			continue
-		case *ssa.Call:
-			st, ok := c.siteOf(x, nil)
-			if !ok {
-				return false
-			}
-			call := st.syn
+		v := c.origin(fd, e, before)
+		switch v := v.(type) {
+		case *ast.CallExpr:
 			// A call whose arguments are another call's results,
 			// http.NewRequestWithContext(args()), has fewer argument
 			// expressions than parameters: its method is not known.
-			name, _ := retryscope.HTTPMirror(c.calleeName(call)) // go-retryablehttp's are as net/http's
+			name, _ := retryscope.HTTPMirror(c.calleeName(v)) // go-retryablehttp's are as net/http's
 			switch name {
 			case "net/http.NewRequest":
-				if len(call.Args) == 3 {
-					return c.method(fd, s, call, call.Args[0], c.vf.Arg(call, 0))
+				if len(v.Args) == 3 {
+					return c.method(fd, s, v, v.Args[0])
 				}
 			case "net/http.NewRequestWithContext":
-				if len(call.Args) == 4 {
-					return c.method(fd, s, call, call.Args[1], c.vf.Arg(call, 1))
+				if len(v.Args) == 4 {
+					return c.method(fd, s, v, v.Args[1])
 				}
 			case "net/http.FromRequest": // go-retryablehttp's wrapper of an *http.Request
-				if len(call.Args) == 1 {
-					v, e, before = c.vf.Arg(call, 0), call.Args[0], x.Pos()
-					continue
-				}
+				e, before = v.Args[0], v.Pos()
+				continue
 			case "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
-				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					v, e, before = c.vf.Recv(call), sel.X, x.Pos()
+				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
+					e, before = sel.X, v.Pos()
 					continue
 				}
 			}
-			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, call)) { // req.Clone(ctx) of a pipeline's request
-				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					v, e, before = c.vf.Recv(call), sel.X, x.Pos()
+			if retryscope.PipelineCopy(typeutil.StaticCallee(c.info, v)) { // req.Clone(ctx) of a pipeline's request
+				if sel, ok := ast.Unparen(v.Fun).(*ast.SelectorExpr); ok {
+					e, before = sel.X, v.Pos()
 					continue
 				}
 			}
-			return c.builtBy(fd, s, call)
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			fa, ok := x.X.(*ssa.FieldAddr)
-			if !ok {
-				// copy := *req; return &copy: a copy of the request, its
-				// method included
-				v, e = x.X, nil
-				continue
-			}
-			sel := c.selectorAt(fd, fa.Pos())
-			if sel == nil {
-				return false
-			}
+			return c.builtBy(fd, s, v)
+		case *ast.SelectorExpr:
 			// req.Request: the *http.Request a *retryablehttp.Request wraps.
-			if sel.Sel.Name == "Request" && retryscope.HTTPMirrorType(c.info.TypeOf(sel.X), "Request") {
-				v, e = fa.X, sel.X
+			if v.Sel.Name == "Request" && retryscope.HTTPMirrorType(c.info.TypeOf(v.X), "Request") {
+				e, before = v.X, v.Pos()
 				continue
 			}
-			return c.callersRequest(fd, s, sel)
-		case *ssa.Parameter:
-			p, _ := x.Object().(*types.Var)
-			if p == nil {
-				return false
-			}
-			if c.fromCallers(fd, s, p, func(sub *sendInfo) bool {
+			return c.callersRequest(fd, s, v)
+		case *ast.Ident:
+			if c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
 				return c.resolve(sub.fd, sub) && !c.keyedSend(sub.fd, sub)
 			}) {
 				return true
 			}
-			id, ok := ast.Unparen(e).(*ast.Ident)
-			if !ok || c.info.Uses[id] != p {
-				id = c.lastUse(fd, p, s)
+			return c.callersRequest(fd, s, v)
+		case *ast.StarExpr:
+			// copy := *req; return &copy: a copy of the request, its method
+			// included
+			e, before = v.X, v.Pos()
+			continue
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(v.X).(*ast.Ident); ok && v.Op == token.AND && isRequest(c.info.TypeOf(v), "net/http") {
+				e, before = id, v.Pos()
+				continue
 			}
-			if id == nil {
-				return false
-			}
-			return c.callersRequest(fd, s, id)
-		case *ssa.Alloc:
-			if lit := c.litAt(x); lit != nil && isRequest(c.info.TypeOf(lit), "net/http") {
+			if lit, ok := ast.Unparen(v.X).(*ast.CompositeLit); ok && v.Op == token.AND && isRequest(c.info.TypeOf(lit), "net/http") {
 				for _, elt := range lit.Elts {
 					if kv, ok := elt.(*ast.KeyValueExpr); ok {
 						if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Method" {
-							return c.method(fd, s, lit, kv.Value, c.vf.StoredAt(kv.Colon))
+							return c.method(fd, s, lit, kv.Value)
 						}
 					}
 				}
@@ -608,58 +468,19 @@ func (c *checker) resolveFrom(fd *ast.FuncDecl, s *sendInfo, v ssa.Value, e ast.
 	return false
 }
 
-// valuePos returns where v is made: a call's, or the call whose result v
-// is extracted from.
-func valuePos(v ssa.Value) token.Pos {
-	if x, ok := v.(*ssa.Extract); ok {
-		return x.Tuple.Pos()
-	}
-	return v.Pos()
-}
-
-// selectorAt returns the selector expression of fd whose Sel is at pos.
-func (c *checker) selectorAt(fd *ast.FuncDecl, pos token.Pos) *ast.SelectorExpr {
-	var sel *ast.SelectorExpr
-	astq.Search(fd, func(n ast.Node, found *bool) bool {
-		if x, ok := n.(*ast.SelectorExpr); ok && x.Sel.Pos() == pos {
-			sel, *found = x, true
-		}
-		return !*found
-	})
-	return sel
-}
-
-// lastUse returns the last read of the parameter p in fd before s's
-// request is read: where the request its callers give is taken.
-func (c *checker) lastUse(fd *ast.FuncDecl, p *types.Var, s *sendInfo) *ast.Ident {
-	before := s.call.Pos()
-	if s.at.IsValid() {
-		before = s.at
-	}
-	var last *ast.Ident
-	ast.Inspect(fd, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Pos() < before && c.info.Uses[id] == p {
-			last = id
-		}
-		return true
-	})
-	return last
-}
-
-// fromCallers judges the parameter p of fd by the arguments passed for it
+// fromCallers judges the parameter id of fd by the arguments passed for it
 // at the package's call sites (only the current one inside a request
 // builder being resolved): judge reports whether one, read in its caller,
 // is a POST or PATCH. The first that is gives s its method and s.from
 // the call site.
-func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, p *types.Var, judge func(*sendInfo) bool) bool {
-	if !c.viaParams || c.depth >= 4 {
+func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, id *ast.Ident, judge func(*sendInfo) bool) bool {
+	p, ok := c.info.Uses[id].(*types.Var)
+	if !ok || !c.viaParams || c.depth >= 4 {
 		return false
 	}
-	var args []retryscope.Arg
+	args := c.res.Args(p)
 	if a, ok := c.bound[p]; ok {
 		args = []retryscope.Arg{a}
-	} else {
-		args = c.argsOf(p)
 	}
 	c.depth++
 	defer func() { c.depth-- }()
@@ -677,59 +498,6 @@ func (c *checker) fromCallers(fd *ast.FuncDecl, s *sendInfo, p *types.Var, judge
 		return true
 	}
 	return false
-}
-
-// argsOf returns the arguments the package's static call sites pass for
-// the parameter p of one of its function declarations (flow/value's call
-// sites, each read in the declaration that holds it), in source order.
-func (c *checker) argsOf(p *types.Var) []retryscope.Arg {
-	if c.paramDecl == nil {
-		c.paramDecl = make(map[*types.Var]*ast.FuncDecl)
-		for _, fd := range c.funcs {
-			for id := range astq.Params(c.info, fd) {
-				if v, ok := c.info.Defs[id].(*types.Var); ok {
-					c.paramDecl[v] = fd
-				}
-			}
-		}
-	}
-	decl := c.paramDecl[p]
-	if decl == nil || c.values() == nil {
-		return nil
-	}
-	fn := c.vf.P.Func(decl)
-	if fn == nil {
-		return nil
-	}
-	sig := fn.Signature
-	i := -1
-	for j := range sig.Params().Len() {
-		if sig.Params().At(j) == p {
-			i = j
-		}
-	}
-	if i < 0 {
-		return nil
-	}
-	var out []retryscope.Arg
-	for _, call := range c.vf.Sites(fn) {
-		st, ok := c.siteOf(call, nil)
-		if !ok {
-			continue
-		}
-		if sig.Variadic() && i == sig.Params().Len()-1 {
-			if st.syn.Ellipsis.IsValid() {
-				continue
-			}
-			for _, a := range st.syn.Args[min(i, len(st.syn.Args)):] {
-				out = append(out, retryscope.Arg{Expr: a, Func: st.fd, Call: st.syn})
-			}
-		} else if i < len(st.syn.Args) {
-			out = append(out, retryscope.Arg{Expr: st.syn.Args[i], Func: st.fd, Call: st.syn})
-		}
-	}
-	slices.SortFunc(out, func(a, b retryscope.Arg) int { return cmp.Compare(a.Expr.Pos(), b.Expr.Pos()) })
-	return out
 }
 
 // builtBy resolves a request returned by a request builder of the package
@@ -756,7 +524,7 @@ func (c *checker) builtBy(fd *ast.FuncDecl, s *sendInfo, call *ast.CallExpr) boo
 			return true
 		}
 		sub := &sendInfo{call: call, entry: s.entry, req: ret.Results[0], fd: bd, at: ret.Pos()}
-		if c.resolve(bd, sub) && !c.keyedIn(bd, []ssa.Value{c.reqValue(sub)}, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
+		if c.resolve(bd, sub) && !c.keyedIn(bd, sub.reqObjs, true) && (sub.built == nil || !c.builtKeyed(sub.built)) {
 			s.method, s.from, s.indirect, s.built = sub.method, sub.from, true, nil
 			s.anyMethod, s.origin, s.via = sub.anyMethod, sub.origin, sub.via
 			found = true
@@ -819,31 +587,27 @@ func (c *checker) sentBy(fd *ast.FuncDecl, s *sendInfo, fn *types.Func) bool {
 }
 
 // method records the request's construction and reports whether its
-// method, m (whose value is mv), is a constant POST or PATCH (and is not
-// changed afterwards).
-func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr, mv ssa.Value) bool {
+// method is a constant POST or PATCH (and is not changed afterwards).
+func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr) bool {
 	s.built = built
-	if mv == nil {
-		return false
-	}
-	origins := c.vf.Origins(mv, nil)
-	name, ok := constString(origins)
+	name, ok := c.stringValue(fd, m)
 	if !ok {
-		if len(origins) == 1 {
-			if p, isParam := origins[0].(*ssa.Parameter); isParam {
-				// The method is a parameter: a POST passed at a call site.
-				v, _ := p.Object().(*types.Var)
-				return v != nil && c.fromCallers(fd, s, v, func(sub *sendInfo) bool {
-					return c.method(sub.fd, sub, built, sub.req, c.reqValue(sub))
-				})
-			}
+		if id, isID := c.origin(fd, m, m.Pos()).(*ast.Ident); isID {
+			// The method is a parameter: a POST passed at a call site.
+			return c.fromCallers(fd, s, id, func(sub *sendInfo) bool {
+				return c.method(sub.fd, sub, built, sub.req)
+			})
 		}
 		return false
 	}
-	if set, ok := c.methodSet(s); !ok {
-		return false
-	} else if set != "" {
-		name = set
+	for _, o := range s.reqObjs {
+		for _, fs := range c.defIndex(fd).FieldSets(o) {
+			if fs.Field() == "Method" {
+				if name, ok = c.stringValue(fd, fs.RHS()); !ok {
+					return false
+				}
+			}
+		}
 	}
 	switch strings.ToUpper(name) {
 	case "POST", "PATCH":
@@ -853,76 +617,10 @@ func (c *checker) method(fd *ast.FuncDecl, s *sendInfo, built, m ast.Expr, mv ss
 	return false
 }
 
-// methodSet returns the method the request s sends is given after it is
-// built (req.Method = "POST"): the last constant stored into the Method
-// field of a value holding it (aliases); ok is false when one stored is
-// not a constant string.
-func (c *checker) methodSet(s *sendInfo) (method string, ok bool) {
-	v := c.reqValue(s)
-	if v == nil || !isRequestish(v.Type()) {
-		return "", true
-	}
-	var stores []*ssa.Store
-	for a := range c.aliases([]ssa.Value{v}) {
-		refs := a.Referrers()
-		if refs == nil {
-			continue
-		}
-		for _, r := range *refs {
-			fa, isAddr := r.(*ssa.FieldAddr)
-			if !isAddr || fa.X != a {
-				continue
-			}
-			if f := value.FieldVar(fa.X.Type(), fa.Field); f == nil || f.Name() != "Method" {
-				continue
-			}
-			if frefs := fa.Referrers(); frefs != nil {
-				for _, fr := range *frefs {
-					if st, ok := fr.(*ssa.Store); ok && st.Addr == fa {
-						stores = append(stores, st)
-					}
-				}
-			}
-		}
-	}
-	slices.SortFunc(stores, func(a, b *ssa.Store) int { return cmp.Compare(a.Pos(), b.Pos()) })
-	for _, st := range stores {
-		name, ok := constString(c.vf.Origins(st.Val, nil))
-		if !ok {
-			return "", false
-		}
-		method = name
-	}
-	return method, true
-}
-
-// constString returns the method origins name when every one of them is
-// a constant string: the one they all are, or, when they differ (a
-// method chosen on two paths), POST or else PATCH when one of them is,
-// since that path is sent too.
-func constString(origins []ssa.Value) (string, bool) {
-	var names []string
-	for _, o := range origins {
-		k, ok := o.(*ssa.Const)
-		if !ok || k.Value == nil || k.Value.Kind() != constant.String {
-			return "", false
-		}
-		names = append(names, constant.StringVal(k.Value))
-	}
-	distinct := slices.Compact(slices.Sorted(slices.Values(names)))
-	if len(distinct) == 0 {
-		return "", false
-	}
-	if len(distinct) > 1 {
-		for _, m := range []string{"POST", "PATCH"} {
-			for _, n := range distinct {
-				if strings.EqualFold(n, m) {
-					return n, true
-				}
-			}
-		}
-	}
-	return distinct[0], true
+// stringValue returns the constant string e evaluates to, looking through
+// a local variable assigned once.
+func (c *checker) stringValue(fd *ast.FuncDecl, e ast.Expr) (string, bool) {
+	return astq.StringConst(c.info, c.origin(fd, e, e.Pos()))
 }
 
 func (c *checker) calleeName(call *ast.CallExpr) string {
