@@ -336,7 +336,7 @@ type Result struct {
 	files     []*ast.File
 	sites     *callSites
 	paramFunc map[*types.Var]*types.Func
-	// model answers the wait summaries (waitsum.go)
+	// model answers FieldValues and FieldReach (fieldvalues.go)
 	model *model
 }
 

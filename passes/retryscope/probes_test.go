@@ -49,6 +49,53 @@ func blankSelectors(files []*ast.File, fn func(fd *ast.FuncDecl, sel *ast.Select
 	}
 }
 
+// TestFieldOfCtor reports, at each _ = x.field, what the field of the
+// constructor's result holds there (Result.FieldOfCtor).
+func TestFieldOfCtor(t *testing.T) {
+	runProbe(t, "ctorfields", func(pass *analysis.Pass, res *retryscope.Result) {
+		blankSelectors(pass.Files, func(fd *ast.FuncDecl, sel *ast.SelectorExpr) {
+			if fd == nil || fd.Body == nil {
+				return
+			}
+			cf, ok := res.FieldOfCtor(fd, sel)
+			if !ok {
+				pass.Reportf(sel.Pos(), "field %s: unknown", sel.Sel.Name)
+				return
+			}
+			var out []string
+			for _, v := range cf.Values {
+				out = append(out, types.ExprString(v.Expr)+" in "+v.Func.Name.Name)
+			}
+			pass.Reportf(sel.Pos(), "field %s: [%s]", sel.Sel.Name, strings.Join(out, "; "))
+		})
+	})
+}
+
+// TestFieldValues reports, at each _ = x.field, the values the package
+// stores in the field (Result.FieldValues) and whether it reaches into
+// the field's Timeout (Result.FieldReach) or passes it to a function
+// (Result.FieldPassed).
+func TestFieldValues(t *testing.T) {
+	runProbe(t, "fieldvalues", func(pass *analysis.Pass, res *retryscope.Result) {
+		blankSelectors(pass.Files, func(_ *ast.FuncDecl, sel *ast.SelectorExpr) {
+			v, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+			if !ok || !v.IsField() {
+				return
+			}
+			vals, ok := res.FieldValues(v)
+			if !ok {
+				pass.Reportf(sel.Pos(), "field %s: unknown", v.Name())
+				return
+			}
+			var out []string
+			for _, val := range vals {
+				out = append(out, types.ExprString(val.Value)+" in "+val.Func.Name.Name)
+			}
+			pass.Reportf(sel.Pos(), "field %s: [%s] reach=%t passed=%t", v.Name(), strings.Join(out, "; "), res.FieldReach(v, "Timeout"), res.FieldPassed(v))
+		})
+	})
+}
+
 // TestFlows reports the scopes, the fields that hold a retrying client
 // (Result.FieldClient) at their uses, and the arguments the package
 // passes for each parameter (Result.Args) at the parameter.

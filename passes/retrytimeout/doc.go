@@ -97,18 +97,19 @@ A go-retryablehttp client may take its ` + "`" + `Timeout` + "`" + ` from anothe
 
 - the client is a local ` + "`" + `retryablehttp.NewClient()` + "`" + ` that retries (` + "`" + `RetryMax` + "`" + ` not set to 0), keeps its
   ` + "`" + `HTTPClient` + "`" + `, is never passed to a function and hands its sends on through ` + "`" + `StandardClient()` + "`" + ` (each
-  then on its caller's context, as above); every assignment of its ` + "`" + `HTTPClient.Timeout` + "`" + ` is such a copy;
+  then on its caller's context, as above); every assignment of its ` + "`" + `HTTPClient.Timeout` + "`" + ` is such a copy, and
+  the package assigns no other ` + "`" + `http.Client` + "`" + `'s ` + "`" + `Timeout` + "`" + ` (but the own ` + "`" + `HTTPClient` + "`" + ` of
+  go-retryablehttp clients, when the package never replaces one);
 - every client copied from is proven to have a zero ` + "`" + `Timeout` + "`" + ` (its ` + "`" + `Transport` + "`" + ` aside: only the
   ` + "`" + `Timeout` + "`" + ` is copied): ` + "`" + `http.DefaultClient` + "`" + `, an ` + "`" + `http.Client` + "`" + ` literal without ` + "`" + `Timeout` + "`" + `,
   ` + "`" + `new(http.Client)` + "`" + `, ` + "`" + `cleanhttp.DefaultClient()` + "`" + ` or ` + "`" + `DefaultPooledClient()` + "`" + `, or golang.org/x/oauth2's
   ` + "`" + `NewClient(ctx, src)` + "`" + ` over ` + "`" + `context.Background()` + "`" + ` or ` + "`" + `TODO()` + "`" + ` (or a context derived from them
-  without ` + "`" + `WithValue` + "`" + `: no client of its own in it), which the package never gives a ` + "`" + `Timeout` + "`" + ` nor passes
-  to another package's function wherever it goes; traced through local variables, the package's client fields
-  (every value the package's non-test code stores in the field, but a store after the copy outside any loop:
-  ` + "`" + `c := NewClient(httpClient)` + "`" + ` then ` + "`" + `c.HTTPClient` + "`" + `, where ` + "`" + `NewClient` + "`" + ` stores its parameter or a fallback),
-  a call's results and, for a parameter, what some call of the package passes (godo's
-  ` + "`" + `NewFromToken` + "`" + `: ` + "`" + `New(oauthClient, ...)` + "`" + `), across as many of the package's functions as the value flow's one
-  budget allows.
+  without ` + "`" + `WithValue` + "`" + `: no client of its own in it), traced through local variables; through the field of
+  a constructor's result (` + "`" + `c := NewClient(httpClient)` + "`" + ` then ` + "`" + `c.HTTPClient` + "`" + `, where the one literal
+  ` + "`" + `NewClient` + "`" + ` returns stores its parameter, or the fallback it assigns the parameter, and the package
+  stores the field nowhere else but after the copy, never sets its ` + "`" + `Timeout` + "`" + ` nor passes it to another
+  package's function); and, for a parameter, through the argument that some call of the package passes (godo's
+  ` + "`" + `NewFromToken` + "`" + `: ` + "`" + `New(oauthClient, ...)` + "`" + `).
 
 The related information points at the client without a ` + "`" + `Timeout` + "`" + ` and at the call passing it:
 

@@ -6,33 +6,39 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/names"
-	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 // Sends through a client held in a struct field of the package's own type
 // (cloudflare-go's api.httpClient, go-retryablehttp's c.HTTPClient): the
-// field holds what the package stores in it by default (the value flow's
-// FieldStores), and the request carries its caller's context, whose
+// field holds what the package stores in it by default (the model's
+// FieldValues), and the request carries its caller's context, whose
 // deadline, if any, spans all the attempts: no attempt has a bound of its
 // own.
+
+// A frame is a function whose code a send is read in: the retry's own
+// function declaration (call nil), or a function of the package that its
+// repeated code calls.
+type frame struct {
+	fd   *ast.FuncDecl
+	f    *flow
+	call *ast.CallExpr // the call entering fd, read in up
+	up   *frame
+}
 
 // checkField returns the finding for call, in the repeated code of a retry
 // in function declaration fd: a send through a field client with no
 // timeout by default on the caller's context, made by call or by the
 // function of the package that call calls.
 func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, bool) {
-	// the sends are found on the syntax; the SSA form is built only when
-	// there is one to judge
-	if c.isSend(call) {
-		if c.values() == nil || c.vf.P.Func(fd) == nil {
-			return finding{}, false
-		}
-		return c.fieldSend(c.vf.P.Func(fd), call, nil, nil)
+	fr := &frame{fd: fd, f: c.flowAt(fd.Pos())}
+	if fr.f == nil {
+		return finding{}, false
+	}
+	if f, ok := c.fieldSend(fr, call, nil); ok {
+		return f, true
 	}
 	fn := astq.Callee(c.info, call)
 	if fn == nil || fn.Pkg() != c.pass.Pkg {
@@ -42,50 +48,39 @@ func (c *checker) checkField(fd *ast.FuncDecl, call *ast.CallExpr) (finding, boo
 	if decl == nil || decl.Body == nil || c.retries(decl) {
 		return finding{}, false
 	}
-	var sends []*ast.CallExpr
+	in := &frame{fd: decl, f: c.flowAt(decl.Pos()), call: call, up: fr}
+	var out finding
+	found := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
+		if _, ok := n.(*ast.FuncLit); ok || found {
 			return false
 		}
-		if send, ok := n.(*ast.CallExpr); ok && c.isSend(send) {
-			sends = append(sends, send)
+		if send, ok := n.(*ast.CallExpr); ok {
+			out, found = c.fieldSend(in, send, fn)
 		}
-		return true
+		return !found
 	})
-	if len(sends) == 0 || c.values() == nil || c.vf.P.Func(fd) == nil {
-		return finding{}, false
-	}
-	site, _ := c.vf.P.CallOf(call).(*ssa.Call)
-	if site == nil {
-		return finding{}, false
-	}
-	for _, send := range sends {
-		if out, ok := c.fieldSend(c.vf.P.Func(fd), send, fn, site); ok {
-			return out, true
-		}
-	}
-	return finding{}, false
+	return out, found
 }
 
-// isSend reports whether call is a (*http.Client).Do, Get, Head, Post or
-// PostForm.
-func (c *checker) isSend(call *ast.CallExpr) bool {
-	fn := astq.Callee(c.info, call)
-	return fn != nil && clientSends[fn.FullName()]
-}
-
-// fieldSend returns the finding for call, made in the retry's function or
-// in a function of the package it calls, when call is a
+// fieldSend returns the finding for call, read in fr, when it is a
 // (*http.Client).Do, Get, Head, Post or PostForm through a field client
 // with no timeout by default, and a Do's request has no deadline of its
-// own; via is the function of the package the retry calls to make it, at
-// site, or nil.
-func (c *checker) fieldSend(retry *ssa.Function, call *ast.CallExpr, via *types.Func, site *ssa.Call) (finding, bool) {
-	if !c.isSend(call) {
+// own; via is the function of the package the retry calls to make it, or
+// nil.
+func (c *checker) fieldSend(fr *frame, call *ast.CallExpr, via *types.Func) (finding, bool) {
+	fn := astq.Callee(c.info, call)
+	if fn == nil {
 		return finding{}, false
 	}
-	fn := astq.Callee(c.info, call)
-	field, cl, ok := c.fieldClient(c.vf.Recv(call))
+	if !clientSends[fn.FullName()] {
+		return finding{}, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return finding{}, false
+	}
+	field, cl, ok := c.fieldClient(fr.f, sel.X, 0)
 	if !ok {
 		return finding{}, false
 	}
@@ -93,8 +88,7 @@ func (c *checker) fieldSend(retry *ssa.Function, call *ast.CallExpr, via *types.
 		if len(call.Args) != 1 {
 			return finding{}, false
 		}
-		req := c.argValue(call, 0)
-		if _, ok := c.requestRoot(req); !ok && !c.fromCaller(retry, site, req) {
+		if _, ok := fr.f.requestWithoutDeadline(call.Args[0], 0); !ok && !c.fromCaller(fr, call.Args[0], 0) {
 			return finding{}, false
 		}
 	}
@@ -108,244 +102,204 @@ func (c *checker) fieldSend(retry *ssa.Function, call *ast.CallExpr, via *types.
 	return finding{msg: msg, related: append(clientRelated(cl.pos, cl.end, cl.desc+", the default of field "+field.Name()), related...)}, true
 }
 
-// fieldClient reports whether the *http.Client v reads a field of a
-// struct type of the package (fieldHolds), or falls back from one to a
-// client proven to have no timeout (hc := c.hc; if hc == nil { hc =
-// http.DefaultClient }): every origin of v is a read of the one field or
-// such a client. It returns the field and one client it holds by default.
-func (c *checker) fieldClient(v ssa.Value) (*types.Var, client, bool) {
-	if v == nil {
-		return nil, client{}, false
-	}
-	q := &value.Query{Stop: func(v ssa.Value) bool { return c.clientFieldRead(v) != nil || isDefaultClientLoad(v) }}
-	origins := c.vf.Origins(v, q)
-	if q.Exhausted {
-		return nil, client{}, false
-	}
-	var field *types.Var
-	var first client
-	for _, o := range origins {
-		if plainCell(o) {
-			continue
-		}
-		if fv := c.clientFieldRead(o); fv != nil {
-			cl, n, ok := c.fieldHolds(fv)
-			if !ok || (field != nil && field != fv) {
-				return nil, client{}, false
-			}
-			field = fv
-			if n > 0 && first.desc == "" {
-				first = cl
-			}
-			continue
-		}
-		cl, ok := c.clientOrigin(o, keep{})
-		if !ok {
+// fieldClient reports whether the *http.Client e is a field of a struct
+// type of the package (fieldHolds), or a local copy of one that falls
+// back to a client proven to have no timeout (hc := c.hc; if hc == nil {
+// hc = http.DefaultClient }); it returns the field and one client it
+// holds by default.
+func (c *checker) fieldClient(f *flow, e ast.Expr, depth int) (*types.Var, client, bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		v, cl, n := c.fieldHolds(e)
+		return v, cl, v != nil && n > 0
+	case *ast.Ident:
+		o := c.info.Uses[e]
+		if o == nil || !f.local(o) || f.di.Escapes(o) || f.sets(o, "Timeout") || f.sets(o, "Transport") {
 			return nil, client{}, false
 		}
-		if first.desc == "" {
+		var field *types.Var
+		var first client
+		for _, d := range f.di.Of(o) {
+			if !d.Plain() || d.Tuple() != -1 || d.RHS() == nil {
+				return nil, client{}, false
+			}
+			if sel, ok := ast.Unparen(d.RHS()).(*ast.SelectorExpr); ok && c.info.Selections[sel] != nil {
+				v, cl, n := c.fieldHolds(sel)
+				if v == nil || (field != nil && field != v) {
+					return nil, client{}, false
+				}
+				field = v
+				if n > 0 && first.desc == "" {
+					first = cl
+				}
+				continue
+			}
+			cl, ok := f.clientWithoutTimeout(d.RHS(), depth+1)
+			if !ok {
+				return nil, client{}, false
+			}
+			if first.desc == "" {
+				first = cl
+			}
+		}
+		return field, first, field != nil && first.desc != ""
+	}
+	return nil, client{}, false
+}
+
+// fieldHolds returns the field e reads when it is an *http.Client field
+// of a struct type of the package whose every value the package's code
+// stores (the model's FieldValues: but nil and parameters passed on) is
+// a client proven to have no timeout, and which the package never gives
+// a Timeout or a Transport nor passes to a function; the first such
+// value and how many there are. A nil field when it is not.
+func (c *checker) fieldHolds(e *ast.SelectorExpr) (*types.Var, client, int) {
+	s, ok := c.info.Selections[e]
+	if !ok || s.Kind() != types.FieldVal {
+		return nil, client{}, 0
+	}
+	v, _ := s.Obj().(*types.Var)
+	if v == nil || v.Pkg() != c.pass.Pkg || !isClient(v.Type()) {
+		return nil, client{}, 0
+	}
+	vals, ok := c.res.FieldValues(v)
+	if !ok || c.res.FieldReach(v, "Timeout", "Transport") || c.res.FieldPassed(v) {
+		return nil, client{}, 0
+	}
+	var first client
+	for i, val := range vals {
+		vf := c.flowAt(val.Value.Pos())
+		if vf == nil {
+			return nil, client{}, 0
+		}
+		cl, ok := vf.clientWithoutTimeout(val.Value, 0)
+		if !ok {
+			return nil, client{}, 0
+		}
+		if i == 0 {
 			first = cl
 		}
 	}
-	return field, first, field != nil && first.desc != ""
+	return v, first, len(vals)
 }
 
-// clientFieldRead returns the field v reads, when v reads an *http.Client
-// field of a struct type of the package (x.hc through a pointer or of a
-// struct value); nil otherwise.
-func (c *checker) clientFieldRead(v ssa.Value) *types.Var {
-	var fv *types.Var
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
-			fv = value.FieldVar(fa.X.Type(), fa.Field)
-		}
-	case *ssa.Field:
-		fv = value.FieldVar(v.X.Type(), v.Field)
-	}
-	if fv == nil || fv.Pkg() != c.pass.Pkg || !isClient(fv.Type()) {
-		return nil
-	}
-	return fv
-}
-
-// fieldHolds reports whether every value the package's non-test code
-// stores in field v (but nil and the parameters a function passes on: a
-// client option's WithHTTPClient(hc), a constructor's argument) is a
-// client proven to have no timeout, which the package never gives a
-// Timeout or a Transport nor passes to a function, wherever it is read
-// from the field (keepsNoTimeout through the field's loads); it returns the first
-// such value and how many there are.
-func (c *checker) fieldHolds(v *types.Var) (client, int, bool) {
-	if h, ok := c.holds[v]; ok {
-		return h.first, h.n, h.ok
-	}
-	if c.holds == nil {
-		c.holds = make(map[*types.Var]held)
-	}
-	c.holds[v] = held{} // in progress: not held
-	if c.vf.FieldAddressed(v) {
-		return client{}, 0, false // stored through its address, unseen
-	}
-	h := held{ok: true}
-	for _, st := range c.vf.FieldStores(v) {
-		if astq.InTestFile(c.pass.Fset, st.Pos()) {
-			continue
-		}
-		if st.Parent().Synthetic != "" {
-			h = held{} // a store at package level
-			break
-		}
-		if k, ok := st.Val.(*ssa.Const); ok && k.IsNil() {
-			continue
-		}
-		if c.fromParams(st.Val) {
-			continue
-		}
-		cl, ok := c.clientOrigins(st.Val, keep{field: v, across: true})
-		if !ok {
-			h = held{}
-			break
-		}
-		if h.n == 0 {
-			h.first = cl
-		}
-		h.n++
-	}
-	c.holds[v] = h
-	return h.first, h.n, h.ok
-}
-
-// A held is what fieldHolds found of a field.
-type held struct {
-	first client
-	n     int
-	ok    bool
-}
-
-// fromParams reports whether every origin of v, in its function, is a
-// parameter of it or of a closure it is in: a value its callers choose.
-func (c *checker) fromParams(v ssa.Value) bool {
-	q := &value.Query{}
-	origins := c.vf.Origins(v, q)
-	n := 0
-	for _, o := range origins {
-		if plainCell(o) {
-			continue
-		}
-		if _, ok := o.(*ssa.Parameter); !ok {
-			return false
-		}
-		n++
-	}
-	return n > 0 && !q.Exhausted
-}
-
-// fromCaller reports whether the request or context v is the one the
-// caller of the retry's function passes: every origin a parameter of that
-// function (not a function literal's, such as the per-attempt context a
-// retry library passes), reached through variables, copies of the request
-// (*req), its Request field (go-retryablehttp's req.Request, every value
-// the package stores there the caller's too), http.NewRequestWithContext,
+// fromCaller reports whether e, a request or a context read in fr, is the
+// one the caller of the retry's function passes: a parameter of that
+// function declaration, never assigned (a function literal's, such as the
+// per-attempt context a retry library passes, is not), reached through
+// local variables, copies of the request (*req), its Request field
+// (go-retryablehttp's req.Request), http.NewRequestWithContext,
 // WithContext or Clone with such a context, and the functions of the
-// package, their results read as what they return and their parameters
-// as what the call read passes (site, the retry's call of the function
-// read, when not nil), or else every call of the package.
-func (c *checker) fromCaller(retry *ssa.Function, site *ssa.Call, v ssa.Value) bool {
-	if v == nil {
+// package it calls, their parameters read as the arguments passed.
+func (c *checker) fromCaller(fr *frame, e ast.Expr, depth int) bool {
+	if depth > maxDepth || fr.f == nil {
 		return false
 	}
-	q := &value.Query{
-		Interproc: true,
-		Through: func(call *ssa.Call) []ssa.Value {
-			if fn := value.Callee(call); fn != nil && carriesContext(fn) {
-				if a := args(call); len(a) > 0 {
-					return a[:1]
-				}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		o, _ := c.info.Uses[e].(*types.Var)
+		if o == nil {
+			return false
+		}
+		if i := paramIndex(c.info, fr.fd, o); i >= 0 {
+			if len(fr.f.di.Of(o)) > 0 {
+				return false // reassigned
 			}
-			return nil
-		},
-		Stop: func(v ssa.Value) bool {
-			p, ok := v.(*ssa.Parameter)
-			return ok && p.Parent() == retry
-		},
-	}
-	if site != nil {
-		q.Calls = []*ssa.Call{site}
-	}
-	callers := 0
-	var judge func(v ssa.Value) bool
-	judge = func(v ssa.Value) bool {
-		for _, o := range c.vf.Origins(v, q) {
-			if plainCell(o) {
-				continue
+			if fr.up == nil {
+				return true
 			}
-			switch o := o.(type) {
-			case *ssa.Parameter:
-				if o.Parent() == retry {
-					callers++
-					continue
-				}
-				if len(c.vf.Sites(o.Parent())) == 0 && (site == nil || site.Call.StaticCallee() != o.Parent()) {
-					return false // its arguments are not seen
-				}
-			case *ssa.Call:
-				fn := value.Callee(o)
-				if fn == nil {
-					return false
-				}
-				if carriesContext(fn) {
-					if len(args(o)) == 0 {
-						return false
-					}
-					continue
-				}
-				if callee := o.Call.StaticCallee(); callee == nil || callee.Pkg != c.vf.P.SSA {
-					return false
-				}
-			case *ssa.FieldAddr:
-				fv := value.FieldVar(o.X.Type(), o.Field)
-				if fv == nil || !isRequest(fv.Type()) || !judge(o.X) {
-					return false
-				}
-			case *ssa.Field:
-				fv := value.FieldVar(o.X.Type(), o.Field)
-				if fv == nil || !isRequest(fv.Type()) || !judge(o.X) {
-					return false
-				}
-			case *ssa.UnOp:
-				if o.Op != token.MUL || !judge(o) {
-					return false
-				}
-			case *ssa.Alloc:
-				if !requestType(o.Type()) || !wholeStores(o) {
-					return false
-				}
-			default:
+			sig, ok := c.info.TypeOf(fr.call.Fun).Underlying().(*types.Signature)
+			if !ok || i >= len(fr.call.Args) || (sig.Variadic() && i >= sig.Params().Len()-1) {
+				return false
+			}
+			return c.fromCaller(fr.up, fr.call.Args[i], depth+1)
+		}
+		if !fr.f.local(o) {
+			return false
+		}
+		for _, d := range fr.f.di.Of(o) {
+			if !d.Plain() || d.RHS() == nil || d.Tuple() > 0 || !c.fromCaller(fr, d.RHS(), depth+1) {
 				return false
 			}
 		}
-		return !q.Exhausted
-	}
-	return judge(v) && callers > 0
-}
-
-// carriesContext reports whether fn makes a request carrying the context
-// it is given: http.NewRequestWithContext, (*http.Request).WithContext and
-// Clone, and go-retryablehttp's.
-func carriesContext(fn *types.Func) bool {
-	switch httpName(fn) {
-	case "net/http.NewRequestWithContext", "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
 		return true
+	case *ast.StarExpr:
+		return c.fromCaller(fr, e.X, depth+1) // a copy of the request: its context
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && c.fromCaller(fr, e.X, depth+1)
+	case *ast.SelectorExpr:
+		if !isRequest(c.info.TypeOf(e)) {
+			return false
+		}
+		if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+			// the function may store into the field: each value stored
+			// must be the caller's too, the field taken to hold the
+			// caller's request meanwhile (httpreq := *req.Request;
+			// req.Request = &httpreq: a copy, its context the same)
+			if o := c.info.Uses[id]; o != nil && !c.assumed[o] {
+				if c.assumed == nil {
+					c.assumed = make(map[types.Object]bool)
+				}
+				c.assumed[o] = true
+				defer delete(c.assumed, o)
+				for _, fs := range fr.f.di.FieldSets(o) {
+					if fs.Field() == e.Sel.Name && (fs.RHS() == nil || !c.fromCaller(fr, fs.RHS(), depth+1)) {
+						return false
+					}
+				}
+			} else if o != nil {
+				return true // the value assumed: the caller's
+			}
+		}
+		return c.fromCaller(fr, e.X, depth+1)
+	case *ast.CallExpr:
+		fn := astq.Callee(c.info, e)
+		if fn == nil {
+			return false
+		}
+		switch httpName(fn) {
+		case "net/http.NewRequestWithContext", "(*net/http.Request).WithContext", "(*net/http.Request).Clone":
+			return len(e.Args) > 0 && c.fromCaller(fr, e.Args[0], depth+1)
+		}
+		if fn.Pkg() != c.pass.Pkg {
+			return false
+		}
+		decl := c.decl(fn.Origin())
+		if decl == nil || decl.Body == nil {
+			return false
+		}
+		in := &frame{fd: decl, f: c.flowAt(decl.Pos()), call: e, up: fr}
+		rets := 0
+		ok := true
+		ast.Inspect(decl.Body, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit || !ok {
+				return false
+			}
+			if ret, isRet := n.(*ast.ReturnStmt); isRet {
+				rets++
+				ok = len(ret.Results) > 0 && c.fromCaller(in, ret.Results[0], depth+1)
+			}
+			return ok
+		})
+		return ok && rets > 0
 	}
 	return false
 }
 
-// requestType reports whether t is net/http's or go-retryablehttp's
-// Request.
-func requestType(t types.Type) bool {
-	tn := astq.NamedOf(t)
-	return tn != nil && tn.Name() == "Request" && (tn.Pkg().Path() == "net/http" || retryscope.HTTPMirrorPath(tn.Pkg().Path()))
+// paramIndex returns the index of o among the parameters of fd (not its
+// receiver), or -1.
+func paramIndex(info *types.Info, fd *ast.FuncDecl, o *types.Var) int {
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return -1
+	}
+	ps := fn.Signature().Params()
+	for i := range ps.Len() {
+		if ps.At(i) == o {
+			return i
+		}
+	}
+	return -1
 }
 
 func isRequest(t types.Type) bool {

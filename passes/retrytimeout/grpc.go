@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/ssa"
-
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
@@ -40,13 +38,11 @@ func (c *checker) checkGRPC(call *ast.CallExpr, ctx ast.Expr) (finding, bool) {
 	if o := c.res.GRPCCallOptions(call); o != nil && (o.Unknown || o.PerRetryTimeout.IsValid()) {
 		return finding{}, false // retry.WithPerRetryTimeout on the call
 	}
-	var v ssa.Value
-	for i, a := range call.Args {
-		if a == ctx {
-			v = c.argValue(call, i)
-		}
+	f := c.flowAt(call.Pos())
+	if f == nil {
+		return finding{}, false
 	}
-	desc, ok := c.contextRoot(v, deadlineless)
+	desc, ok := f.contextWithoutDeadline(ctx, 0)
 	if !ok {
 		return finding{}, false
 	}

@@ -5,15 +5,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/internal/suppress"
 	"github.com/idemlint/idemlint/passes/internal/astq"
 	"github.com/idemlint/idemlint/passes/internal/check"
-	engine "github.com/idemlint/idemlint/passes/internal/flow"
-	"github.com/idemlint/idemlint/passes/internal/flow/value"
 	"github.com/idemlint/idemlint/passes/internal/names"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
@@ -24,16 +22,9 @@ const Name = "retrytimeout"
 // Config configures the check: the retry model to read.
 type Config = check.Config
 
-// Analyzer is the check with the default configuration.
-var Analyzer = New(&Config{})
-
-// New returns the check for cfg.
-func New(cfg *Config) *analysis.Analyzer {
-	a := check.New(check.Spec{Doc: Documentation, Scope: cfg.Scope, Run: run})
-	// the value flow: where a client, a request or a context comes from
-	a.Requires = append(a.Requires, engine.Analyzer)
-	return a
-}
+// Analyzer is the check with the default configuration; New returns the
+// check for a Config.
+var Analyzer, New = check.Define(Documentation, run)
 
 // The messages' fixes; the docs give the longer why and the runtime's
 // Policy.AttemptTimeout.
@@ -66,7 +57,7 @@ func run(pass *analysis.Pass, res *retryscope.Result) {
 	if !imports(pass.Pkg, "net/http") && !importsMirror(pass.Pkg) && !grpc {
 		return
 	}
-	c := &checker{pass: pass, info: pass.TypesInfo, res: res, engine: pass.ResultOf[engine.Analyzer].(*engine.Handle)}
+	c := &checker{pass: pass, info: pass.TypesInfo, res: res, flows: make(map[*ast.FuncDecl]*flow)}
 	c.grpcTimeout = grpc && grpcTimeoutSomewhere(res)
 	c.defaultSet = c.setsDefaultClient()
 	seen := make(map[*ast.CallExpr]bool)
@@ -168,11 +159,12 @@ func (c *checker) checkRetryable(call *ast.CallExpr) (finding, bool) {
 	if fn.Signature().Recv() == nil {
 		return finding{msg: name + what}, true
 	}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); !ok || identOf(sel.X) == nil || c.values() == nil {
-		return finding{}, false // a client used where it is made is not judged (as before the value flow)
+	x, f, ok := c.methodFlow(call)
+	if !ok {
+		return finding{}, false
 	}
-	made, ok := c.retryableWithoutTimeout(c.vf.Recv(call))
-	if !ok || !c.sendsWithoutDeadline(fn, call) {
+	made, ok := f.retryableWithoutTimeout(x)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
 	out := finding{msg: name + what}
@@ -202,67 +194,46 @@ func (c *checker) checkStored(res *retryscope.Result, s *retryscope.Scope, lit *
 			return nil, "", client{}
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "HTTPClient" {
-			if c.values() == nil {
+			f := c.flowAt(kv.Pos())
+			if f == nil {
 				return nil, "", client{}
 			}
-			v, st := c.storeAt(kv.Colon)
-			if cl, ok = c.clientOrigins(v, keep{at: st}); !ok {
+			if cl, ok = f.clientWithoutTimeout(kv.Value, 0); !ok {
 				return nil, "", client{}
 			}
 			at = kv.Value
 		}
 	}
-	if c.values() == nil || c.configured(lit) {
+	if c.bounded(fields) {
 		return nil, "", client{}
 	}
 	return at, fmt.Sprintf("go-retryablehttp client in field %s has no timeout; set its HTTPClient.Timeout", fields[0].Name()), cl
 }
 
-// configured reports whether the package gives the HTTPClient of the
-// go-retryablehttp client literal lit a Timeout or a Transport, or replaces
-// that HTTPClient with anything but a parameter (a client option passing
-// the caller's client on is the caller's choice), wherever the client goes
-// (Uses across the fields it is stored in and the package's calls); true
-// when the flow cannot tell.
-func (c *checker) configured(lit *ast.CompositeLit) bool {
-	var alloc *ssa.Alloc
-	for _, in := range c.vf.At(lit.Lbrace) {
-		if a, ok := in.(*ssa.Alloc); ok && isRetryable(a.Type()) {
-			alloc = a
-		}
-	}
-	if alloc == nil {
-		return true
-	}
-	q := &value.Query{Interproc: true}
-	uses := c.vf.Uses(alloc, q)
-	if q.Exhausted {
-		return true
-	}
-	for _, u := range uses {
-		fa, ok := u.Value.(*ssa.FieldAddr)
+// bounded reports whether the package assigns the Timeout or Transport of
+// the HTTPClient of a client held in one of fields, or replaces that
+// HTTPClient with anything but a parameter (a client option passing the
+// caller's client on is the caller's choice).
+func (c *checker) bounded(fields []*types.Var) bool {
+	held := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		if !ok {
-			continue
+			return false
 		}
-		st, ok := u.Instr.(*ssa.Store)
-		if !ok || st.Addr != fa {
-			continue
-		}
-		fv := value.FieldVar(fa.X.Type(), fa.Field)
-		switch {
-		case fv == nil:
-		case isRetryable(fa.X.Type()) && fv.Name() == "HTTPClient":
-			if lit.Pos() <= st.Pos() && st.Pos() < lit.End() {
-				continue // the literal's own element
-			}
-			if !c.fromParams(st.Val) {
-				return true
-			}
-		case isClient(fa.X.Type()) && (fv.Name() == "Timeout" || fv.Name() == "Transport"):
+		v, _ := c.info.Uses[sel.Sel].(*types.Var)
+		return v != nil && slices.Contains(fields, v)
+	}
+	httpClientOf := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		return ok && sel.Sel.Name == "HTTPClient" && held(sel.X)
+	}
+	return c.assigns(func(as *ast.AssignStmt, i int) bool {
+		lhs := as.Lhs[i]
+		if x, ok := timeoutOrTransport(lhs); ok && httpClientOf(x) {
 			return true
 		}
-	}
-	return false
+		return httpClientOf(lhs) && (len(as.Rhs) != len(as.Lhs) || !c.isParam(as.Rhs[i]))
+	})
 }
 
 // assigns reports whether an assignment of the package has an i'th
@@ -291,20 +262,28 @@ func timeoutOrTransport(e ast.Expr) (ast.Expr, bool) {
 	return nil, false
 }
 
+// isParam reports whether e names a parameter of the function it is in.
+func (c *checker) isParam(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	f := c.flowAt(id.Pos())
+	o := c.info.Uses[id]
+	return f != nil && o != nil && retryscope.IsParam(o)
+}
+
 type checker struct {
 	pass *analysis.Pass
 	info *types.Info
 	res  *retryscope.Result
-	// engine is the package's SSA form, built when a question is first
-	// met (most packages send nothing in a retry): vf is its value flow.
-	engine *engine.Handle
-	vf     *value.Flow
 	// grpcTimeout: a dial of the package may time its calls out
 	grpcTimeout bool
+	flows       map[*ast.FuncDecl]*flow
 	decls       map[*types.Func]*ast.FuncDecl // the package's functions, for decl
-	holds       map[*types.Var]held           // fieldHolds' answers, by field
+	assumed     map[types.Object]bool         // fromCaller's requests whose field it reads
 	defaultSet  bool                          // the package sets http.DefaultClient, its Timeout or its Transport
-	defaultConf uint8                         // defaultConfigured's answer (0 unknown, 1 no, 2 yes)
+	zeroSteps   int                           // the values zeroTimeout read for the copy at hand
 }
 
 // check returns the finding for call, when call is an HTTP call proven to
@@ -329,11 +308,12 @@ func (c *checker) check(call *ast.CallExpr) (finding, bool) {
 			return finding{}, false
 		}
 	}
-	if c.values() == nil {
+	x, f, ok := c.methodFlow(call)
+	if !ok {
 		return finding{}, false
 	}
-	cl, ok := c.clientOrigins(c.vf.Recv(call), keep{})
-	if !ok || !c.sendsWithoutDeadline(fn, call) {
+	cl, ok := f.clientWithoutTimeout(x, 0)
+	if !ok || !f.sendsWithoutDeadline(fn, call) {
 		return finding{}, false
 	}
 	return finding{msg: names.Of(fn) + what, related: clientRelated(cl.pos, cl.end, cl.desc)}, true
@@ -360,18 +340,43 @@ func (c *checker) isDefaultClient(e ast.Expr) bool {
 	return ok && v.Pkg() != nil && v.Pkg().Path() == "net/http" && v.Name() == "DefaultClient"
 }
 
+// methodFlow returns the receiver of call, a method call, and the flow of
+// the function declaration holding call.
+func (c *checker) methodFlow(call *ast.CallExpr) (ast.Expr, *flow, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	f := c.flowAt(call.Pos())
+	return sel.X, f, f != nil
+}
+
 // sendsWithoutDeadline reports whether call, a send by client method fn,
 // sends a request without a deadline: a Do's one request argument must have
 // none; the other methods make their request themselves.
-func (c *checker) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
+func (f *flow) sendsWithoutDeadline(fn *types.Func, call *ast.CallExpr) bool {
 	if fn.Name() != "Do" {
 		return true
 	}
 	if len(call.Args) != 1 {
 		return false
 	}
-	_, ok := c.requestRoot(c.argValue(call, 0))
+	_, ok := f.requestWithoutDeadline(call.Args[0], 0)
 	return ok
+}
+
+// flowAt returns the def index of the function declaration holding pos.
+func (c *checker) flowAt(pos token.Pos) *flow {
+	fd := c.declAt(pos)
+	if fd == nil {
+		return nil
+	}
+	f := c.flows[fd]
+	if f == nil {
+		f = newFlow(c, fd)
+		c.flows[fd] = f
+	}
+	return f
 }
 
 // declAt returns the function declaration holding pos, or nil.
@@ -393,9 +398,4 @@ func (c *checker) declAt(pos token.Pos) *ast.FuncDecl {
 var clientSends = map[string]bool{
 	"(*net/http.Client).Do": true, "(*net/http.Client).Get": true, "(*net/http.Client).Head": true,
 	"(*net/http.Client).Post": true, "(*net/http.Client).PostForm": true,
-}
-
-func identOf(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
 }

@@ -10,9 +10,7 @@
 // through the closures' free variables, a global), and the package's
 // static call sites of each function, a closure called directly among
 // them. One Query has one budget: a visited set and one step limit for the
-// whole query, no per-hop depth. Across calls the walk keeps its calling
-// context: a parameter of a function it entered through a call's result is
-// that call's argument, not every call site's.
+// whole query, no per-hop depth.
 package value
 
 import (
@@ -31,7 +29,6 @@ type Flow struct {
 
 	fieldStores map[*types.Var][]*ssa.Store   // every store of a field, by field
 	fieldLoads  map[*types.Var][]ssa.Value    // every load of a field (UnOp of a FieldAddr, Field)
-	fieldAddrs  map[*types.Var]bool           // fields whose address is used otherwise than to load or store
 	localField  map[fieldKey][]*ssa.Store     // stores of a field of a local cell, by cell
 	cellStores  map[ssa.Value][]*ssa.Store    // stores into a cell (Alloc, Global) or its elements
 	cellLoads   map[ssa.Value][]ssa.Value     // loads of a cell, through any free variable bound to it
@@ -57,7 +54,6 @@ func build(p *flow.Package) *Flow {
 		P:           p,
 		fieldStores: make(map[*types.Var][]*ssa.Store),
 		fieldLoads:  make(map[*types.Var][]ssa.Value),
-		fieldAddrs:  make(map[*types.Var]bool),
 		localField:  make(map[fieldKey][]*ssa.Store),
 		cellStores:  make(map[ssa.Value][]*ssa.Store),
 		cellLoads:   make(map[ssa.Value][]ssa.Value),
@@ -97,10 +93,6 @@ func build(p *flow.Package) *Flow {
 				case *ssa.Field:
 					if v := FieldVar(in.X.Type(), in.Field); v != nil {
 						f.fieldLoads[v] = append(f.fieldLoads[v], in)
-					}
-				case *ssa.FieldAddr:
-					if v := FieldVar(in.X.Type(), in.Field); v != nil && !loadedOrStored(in) {
-						f.fieldAddrs[v] = true
 					}
 				case *ssa.Call:
 					if callee := in.Call.StaticCallee(); callee != nil {
@@ -199,37 +191,6 @@ func (f *Flow) CellStores(cell ssa.Value) []*ssa.Store { return f.cellStores[cel
 // starts when it is walked forward (Uses).
 func (f *Flow) FieldLoads(v *types.Var) []ssa.Value { return f.fieldLoads[v] }
 
-// FieldAddressed reports whether the package uses the address of field v
-// otherwise than to load or store it (&x.f passed, stored or returned, a
-// method of a pointer receiver called on x.f): code FieldStores does not
-// see may write it.
-func (f *Flow) FieldAddressed(v *types.Var) bool { return f.fieldAddrs[v] }
-
-// loadedOrStored reports whether the address a is only loaded from and
-// stored into, or addresses a field of what it points to.
-func loadedOrStored(a ssa.Value) bool {
-	refs := a.Referrers()
-	if refs == nil {
-		return true
-	}
-	for _, r := range *refs {
-		switch r := r.(type) {
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return false
-			}
-		case *ssa.Store:
-			if r.Addr != a {
-				return false
-			}
-		case *ssa.FieldAddr, *ssa.IndexAddr:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // DefaultLimit is a query's step limit when Query.Limit is 0.
 const DefaultLimit = 4096
 
@@ -241,22 +202,8 @@ type Query struct {
 	// Interproc lets the walk go from a parameter to the arguments of the
 	// package's static call sites of its function, and from a call of a
 	// package function to the values it returns (and, forward, the
-	// reverse). Origins keeps the calling context: while it walks the
-	// returns of a call, a parameter of the callee is that call's argument
-	// only; a load through a pointer parameter goes on to the argument.
+	// reverse).
 	Interproc bool
-	// Calls, for Origins with Interproc, are the calls the value asked
-	// about is read under, outermost first (a retry's call of the helper
-	// whose code is read): a parameter of the function the innermost one
-	// calls is the argument it passes, then the next one's outward; with
-	// none, every call site's. A value met again under another context is
-	// not walked again: the first context wins.
-	Calls []*ssa.Call
-	// Via, when not nil, is filled by Origins with Interproc: for each
-	// origin met after the walk went from a parameter to an argument, the
-	// call passing that argument (the last such step): which call of the
-	// package gives a helper the value, for a message's related location.
-	Via map[ssa.Value]*ssa.Call
 	// Through, when not nil, returns the values a call's result derives
 	// from (fmt.Sprint's arguments, a method's receiver): the walk goes on
 	// to them as well as stopping at the call. It is the check's
@@ -266,8 +213,6 @@ type Query struct {
 	Stop func(v ssa.Value) bool
 
 	steps     int
-	stack     []*ssa.Call // the calling context (Calls, then the calls whose returns are walked)
-	via       *ssa.Call   // the call whose argument the walk last went to
 	seen      map[ssa.Value]bool
 	fields    map[fieldKey]bool
 	Exhausted bool // the step limit ended the walk: the answer is partial
@@ -308,15 +253,7 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 		q = &Query{}
 	}
 	var out []ssa.Value
-	add := func(o ssa.Value) {
-		out = append(out, o)
-		if q.Via != nil && q.via != nil && q.Via[o] == nil {
-			q.Via[o] = q.via
-		}
-	}
-	if q.stack == nil {
-		q.stack = append([]*ssa.Call{}, q.Calls...)
-	}
+	add := func(o ssa.Value) { out = append(out, o) }
 	var walk func(v ssa.Value)
 	walk = func(v ssa.Value) {
 		if !q.visit(v) {
@@ -398,7 +335,7 @@ func (f *Flow) Origins(v ssa.Value, q *Query) []ssa.Value {
 		case *ssa.Parameter:
 			add(v)
 			if q.Interproc {
-				f.param(v, q, walk)
+				f.args(v, walk)
 			}
 		case *ssa.FreeVar:
 			if root, ok := f.freeRoot[v]; ok {
@@ -433,34 +370,10 @@ func (f *Flow) call(call *ssa.Call, i int, q *Query, add func(ssa.Value), walk f
 		return
 	}
 	if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg == f.P.SSA {
-		q.stack = append(q.stack, call)
 		for _, r := range Returns(callee) {
 			if i < len(r.Results) {
 				walk(r.Results[i])
 			}
-		}
-		q.stack = q.stack[:len(q.stack)-1]
-	}
-}
-
-// param walks to what parameter p is given: the argument of the innermost
-// call of the context when it calls p's function (the walk going on in the
-// context outside it), or else every static call site's.
-func (f *Flow) param(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
-	n := len(q.stack)
-	if n == 0 || q.stack[n-1].Call.StaticCallee() != p.Parent() {
-		f.args(p, q, walk)
-		return
-	}
-	top := q.stack[n-1]
-	for j, x := range p.Parent().Params {
-		if x == p && j < len(top.Call.Args) {
-			q.stack = q.stack[:n-1]
-			outer := q.via
-			q.via = top
-			walk(top.Call.Args[j])
-			q.via = outer
-			q.stack = append(q.stack, top)
 		}
 	}
 }
@@ -491,8 +404,6 @@ func (f *Flow) load(addr ssa.Value, q *Query, add func(ssa.Value), walk func(ssa
 	default:
 		if cell := f.Cell(addr); cell != nil {
 			walk(cell)
-		} else if p, ok := addr.(*ssa.Parameter); ok && q.Interproc {
-			walk(p) // a pointer parameter: what its argument points to
 		} else {
 			add(addr)
 		}
@@ -530,7 +441,7 @@ func (f *Flow) localFieldOf(cell ssa.Value, fv *types.Var, q *Query, walk func(s
 }
 
 // args walks to the arguments the package's static call sites give p.
-func (f *Flow) args(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
+func (f *Flow) args(p *ssa.Parameter, walk func(ssa.Value)) {
 	fn := p.Parent()
 	i := -1
 	for j, q := range fn.Params {
@@ -541,14 +452,11 @@ func (f *Flow) args(p *ssa.Parameter, q *Query, walk func(ssa.Value)) {
 	if i < 0 {
 		return
 	}
-	outer := q.via
 	for _, site := range f.sites[fn] {
 		if args := site.Call.Args; i < len(args) {
-			q.via = site
 			walk(args[i])
 		}
 	}
-	q.via = outer
 }
 
 // Returns returns fn's return instructions.
@@ -572,8 +480,7 @@ type Use struct {
 
 // Uses returns where v goes: forward through conversions, phis, operators,
 // extracts, the cells and fields it is stored into (to their loads), the
-// loads of a global (which has no referrers of its own), the closures it
-// is bound in, and, with Interproc, the parameters of the
+// closures it is bound in, and, with Interproc, the parameters of the
 // package's callees it is passed to and the results of the package's
 // functions it is returned from. Stores, calls and returns are uses even
 // when the walk goes on past them.
@@ -589,11 +496,6 @@ func (f *Flow) Uses(v ssa.Value, q *Query) []Use {
 		}
 		if q.Stop != nil && q.Stop(v) {
 			return
-		}
-		if g, ok := v.(*ssa.Global); ok {
-			for _, ld := range f.cellLoads[g] {
-				walk(ld)
-			}
 		}
 		refs := v.Referrers()
 		if refs == nil {

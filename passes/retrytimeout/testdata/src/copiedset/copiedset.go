@@ -71,34 +71,3 @@ func withTransport(url string, rt http.RoundTripper) error {
 	}
 	return resp.Body.Close()
 }
-
-// http.DefaultClient, copied from, is given a Timeout through a local
-// variable elsewhere in the package.
-func aliased(hc *http.Client) *http.Client {
-	rc := retryablehttp.NewClient()
-	rc.HTTPClient.Timeout = hc.Timeout
-	return rc.StandardClient()
-}
-
-func Aliased() *http.Client { return aliased(http.DefaultClient) }
-
-func init() {
-	dc := http.DefaultClient
-	dc.Timeout = time.Minute
-}
-
-// The client copied from is put in a map, and given a Timeout there.
-var registry = map[string]*http.Client{}
-
-func registered(hc *http.Client) *http.Client {
-	rc := retryablehttp.NewClient()
-	rc.HTTPClient.Timeout = hc.Timeout
-	return rc.StandardClient()
-}
-
-func Registered() *http.Client {
-	hc := cleanhttp.DefaultClient()
-	registry["default"] = hc
-	registry["default"].Timeout = time.Minute
-	return registered(hc)
-}

@@ -100,35 +100,3 @@ func (api *API) makeRequestRetry(ctx context.Context, uri string) error {
 		return err
 	})
 }
-
-// A field client a helper of the package sends with: the helper only
-// sends, so the field keeps its default; the retry sending through the
-// helper's parameter is not judged (a parameter's client is its callers').
-type Svc struct{ hc *http.Client }
-
-func NewSvc() *Svc { return &Svc{hc: http.DefaultClient} }
-
-func send(hc *http.Client, req *http.Request) (*http.Response, error) { return hc.Do(req) }
-
-func (s *Svc) Call(ctx context.Context, url string) error {
-	hc := s.hc
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	for i := 0; i < 3; i++ {
-		if _, err := send(hc, req); err == nil {
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return context.Canceled
-}
-
-func (s *Svc) Call2(ctx context.Context, url string) error {
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	for i := 0; i < 3; i++ {
-		if _, err := s.hc.Do(req); err == nil { // want `\(\*http.Client\).Do in a retry can hang: field hc has no Timeout by default; set one`
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return context.Canceled
-}

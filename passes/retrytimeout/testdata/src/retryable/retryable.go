@@ -99,13 +99,3 @@ func fromElsewhere(c *retryablehttp.Client, url string) error {
 	}
 	return resp.Body.Close()
 }
-
-// A client used where it is made is not judged (as before the value flow;
-// its default HTTPClient has no Timeout either).
-func madeInPlace(url string) error {
-	resp, err := retryablehttp.NewClient().Get(url)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
-}

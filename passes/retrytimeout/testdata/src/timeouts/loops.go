@@ -135,20 +135,6 @@ func timeoutSetLater(url string) error {
 	return err
 }
 
-// http.DefaultClient through a local variable, given a Timeout there (the
-// package's every user of http.DefaultClient gets it).
-func defaultClientTimed(url string) error {
-	client := http.DefaultClient
-	client.Timeout = 5 * time.Second
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = check(client.Get(url)); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
 func perAttemptDeadline(url string) error {
 	client := &http.Client{}
 	var err error
@@ -247,52 +233,4 @@ func notARetry(urls []string) {
 
 func onceOnly(url string) error {
 	return check(http.Get(url)) // no retry at all
-}
-
-// An http.Client value given a literal (stored whole, then its elements):
-// reported, as its literal; with a Timeout, not.
-func valueLiteral(url string) error {
-	client := http.Client{}
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = check(client.Get(url)); err == nil { // want `\(\*http\.Client\)\.Get in a retry can hang`
-			return nil
-		}
-	}
-	return err
-}
-
-func valueLiteralZero(url string) error {
-	client := http.Client{Timeout: 0}
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = check(client.Get(url)); err == nil { // want `\(\*http\.Client\)\.Get in a retry can hang`
-			return nil
-		}
-	}
-	return err
-}
-
-func valueLiteralTimed(url string) error {
-	client := http.Client{Timeout: time.Second}
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = check(client.Get(url)); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
-// A deferred method of the client is one of its own uses.
-func closeIdle(url string) error {
-	client := &http.Client{}
-	defer client.CloseIdleConnections()
-	var err error
-	for i := 0; i < 3; i++ {
-		if err = check(client.Get(url)); err == nil { // want `\(\*http\.Client\)\.Get in a retry can hang`
-			return nil
-		}
-	}
-	return err
 }

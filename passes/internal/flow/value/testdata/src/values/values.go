@@ -68,19 +68,6 @@ func callers() {
 	helper(strings.ToUpper(mint()))
 }
 
-// A helper's result, its parameter the argument of the call read (the
-// calling context), also through a pointer.
-func echo(p string) string { return p }
-
-func deref(p *string) string { return *p }
-
-func contexts() {
-	sink(echo("one")) // want `origins: call echo, const "one", param p`
-	sink(echo("two")) // want `origins: call echo, const "two", param p`
-	s := "x"
-	sink(deref(&s)) // want `origins: alloc s, call deref, const "x", param p`
-}
-
 // A helper's result.
 func wrap() string { return "w-" + mint() }
 
@@ -145,22 +132,4 @@ func ranges(src map[string][]string, list []string) {
 	for _, s := range list {
 		ranged(s) // want `ranged: none`
 	}
-}
-
-// A global's uses: its loads, and what is done with them.
-var current = &req{}
-
-func setCurrent() {
-	r := current
-	r.ID = mint() // want `stored: call fmt.Sprint, call mint`
-}
-
-// A field whose address is passed on, and one only loaded and stored.
-type holder struct{ a, b string }
-
-func fill(p *string) { *p = mint() } // want `stored: call fmt.Sprint, call mint`
-
-func addressed(h *holder) {
-	fill(&h.a)
-	h.b = h.b + "x" // want `stored: const "x", field b`
 }
