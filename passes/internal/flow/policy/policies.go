@@ -388,7 +388,8 @@ func PredicateInScope(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 }
 
 // ReadsInput rejects an attempt that is a method of a reader (a type with
-// io.Reader's Read: each call reads what comes next) or the Accept of a
+// io.Reader's Read: each call reads what comes next), a function given a
+// reader and a buffer to fill (io.ReadFull, readsFrom), or the Accept of a
 // listener (its result a net.Conn: each call takes the next connection):
 // a failure there is waited out, not retried. A reader's method is given
 // at most what shapes a read (a buffer to fill, a size, a limit, a
@@ -402,8 +403,11 @@ func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	} else if callee := a.Call.Call.StaticCallee(); callee != nil {
 		fn, _ = callee.Object().(*types.Func)
 	}
-	if fn == nil || fn.Signature().Recv() == nil {
+	if fn == nil {
 		return false
+	}
+	if fn.Signature().Recv() == nil {
+		return readsFrom(fn.Signature())
 	}
 	recv := fn.Signature().Recv().Type()
 	if types.Implements(recv, reader) || types.Implements(types.NewPointer(recv), reader) {
@@ -411,6 +415,37 @@ func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 	}
 	res := fn.Signature().Results()
 	return fn.Name() == "Accept" && res.Len() == 2 && isNamed(res.At(0).Type(), "net", "Conn")
+}
+
+// readsFrom reports whether a function of signature sig reads from a
+// reader it is given into a buffer it is given (io.ReadFull(r, buf),
+// io.ReadAtLeast, a package's readFull(reader, buf)): its other
+// parameters shape the read (readArgs).
+func readsFrom(sig *types.Signature) bool {
+	var rd, buf bool
+	var rest []*types.Var
+	for p := range sig.Params().Variables() {
+		t := p.Type()
+		switch {
+		case !rd && !isByteSlice(t) && (types.Implements(t, reader) || types.Implements(types.NewPointer(t), reader)):
+			rd = true
+		case isByteSlice(t):
+			buf = true
+			rest = append(rest, p)
+		default:
+			rest = append(rest, p)
+		}
+	}
+	return rd && buf && readArgs(types.NewSignatureType(nil, nil, nil, types.NewTuple(rest...), nil, false))
+}
+
+func isByteSlice(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
 }
 
 // readsError reports whether a's decision reads an error its result

@@ -243,3 +243,21 @@ func TestJudge(t *testing.T) {
 		t.Errorf("%d policies; each needs a test here", len(policy.All()))
 	}
 }
+
+// TestPartLoop checks that a loop reading the next part of its input with
+// a function given a reader and a buffer keeps no attempt, the read
+// rejected by reads-input.
+func TestPartLoop(t *testing.T) {
+	c := context(t)
+	l, _ := loopOf(t, c, "partLoop", false)
+	v := c.Judge(l)
+	read := false
+	for _, a := range v.All {
+		if a.Call.Call.StaticCallee() != nil && a.Call.Call.StaticCallee().Name() == "readFull" {
+			read = v.Rejected[a] == "reads-input"
+		}
+	}
+	if len(v.Kept) > 0 || !read {
+		t.Errorf("partLoop: kept %d attempts, readFull rejected by reads-input: %t", len(v.Kept), read)
+	}
+}
