@@ -322,6 +322,9 @@ func resets(l *flow.Loop, e flow.Edge) bool {
 		if !ok {
 			break
 		}
+		if flagOnly(phi) {
+			continue // failed before or not: no count
+		}
 		for i, v := range phi.Edges {
 			pred := l.Header.Preds[i]
 			if l.IsBack(flow.Edge{From: pred, To: l.Header}) {
@@ -332,6 +335,57 @@ func resets(l *flow.Loop, e flow.Edge) bool {
 		}
 	}
 	return false
+}
+
+// flagOnly reports whether phi, a variable of a loop's header, is only
+// stepped and compared with zero (errCount > 0, go-redis's subscription
+// readers): it says whether a failure came before, it counts nothing (no
+// bound, no wait sized by it).
+func flagOnly(phi *ssa.Phi) bool {
+	seen := map[ssa.Value]bool{}
+	var only func(v ssa.Value) bool
+	only = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			return true
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Phi:
+				if !only(r) {
+					return false
+				}
+			case *ssa.BinOp:
+				switch r.Op {
+				case token.ADD, token.SUB:
+					if _, isConst := r.Y.(*ssa.Const); !isConst || !only(r) {
+						return false
+					}
+				case token.GTR, token.LSS, token.EQL, token.NEQ, token.GEQ, token.LEQ:
+					c, isConst := r.Y.(*ssa.Const)
+					if r.X != v {
+						c, isConst = r.X.(*ssa.Const)
+					}
+					if !isConst || c.Value == nil || c.Value.String() != "0" {
+						return false
+					}
+				default:
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if _, ok := phi.Type().Underlying().(*types.Basic); !ok {
+		return false
+	}
+	return only(phi)
 }
 
 // leaves reports whether a pass that takes e can leave l before its next

@@ -222,7 +222,7 @@ func TestJudge(t *testing.T) {
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
 		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 		"pollDone": "poll-for-state", "againWhileAsked": "",
-		"autoSync": "failure-rejoins", "watchBackoff": "", "dispatchLoop": "", "logThenStatus": "",
+		"autoSync": "failure-rejoins", "watchBackoff": "", "dispatchLoop": "", "logThenStatus": "", "subscriber": "takes-next-item",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)

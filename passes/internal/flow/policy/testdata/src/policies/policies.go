@@ -853,3 +853,24 @@ func partLoop(r io.Reader) error {
 	}
 	return nil
 }
+
+func receive() (string, error) { return "", nil }
+func handle(string)            {}
+
+// a subscription reader whose failure count only says whether one came
+// before (go-redis's PubSub channel): it takes the next message
+func subscriber() {
+	var errCount int
+	for {
+		msg, err := receive()
+		if err != nil {
+			if errCount > 0 {
+				time.Sleep(100 * time.Millisecond)
+			}
+			errCount++
+			continue
+		}
+		errCount = 0
+		handle(msg)
+	}
+}
