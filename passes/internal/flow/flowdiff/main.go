@@ -12,6 +12,11 @@
 //
 //	go run ./passes/internal/flow/flowdiff ./...
 //
+// With -verdicts NAME it prints, for each loop and cycle of the functions
+// named NAME (an SSA name: F, (*T).M, F$1), its attempts, how each is
+// decided and the policy that rejected it (what a new policy is written
+// against).
+//
 // It runs through the streaming driver (internal/driver), with its
 // dependency cache, and exits 1 on errors, 0 otherwise.
 package main
@@ -20,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,12 +33,15 @@ import (
 	"github.com/idemlint/idemlint/internal/driver"
 	"github.com/idemlint/idemlint/passes/internal/flow"
 	"github.com/idemlint/idemlint/passes/internal/flow/modeldiff"
+	"github.com/idemlint/idemlint/passes/internal/flow/policy"
 	"github.com/idemlint/idemlint/passes/retryscope"
 )
 
 var (
-	mu    sync.Mutex
-	total = &modeldiff.Report{}
+	mu       sync.Mutex
+	total    = &modeldiff.Report{}
+	verdicts string
+	lines    []string
 )
 
 var analyzer = &analysis.Analyzer{
@@ -53,15 +62,43 @@ var analyzer = &analysis.Analyzer{
 		mu.Lock()
 		defer mu.Unlock()
 		total.Add(r)
+		if verdicts != "" {
+			pc := policy.NewContext(p, res.Knowledge())
+			for _, fn := range p.Funcs {
+				if fn.Name() != verdicts && fn.RelString(nil) != verdicts {
+					continue
+				}
+				for _, l := range append(slices.Clone(p.Loops(fn).Loops), p.Cycles(fn)...) {
+					v := pc.Judge(l)
+					at := "?"
+					if l.Syntax != nil {
+						at = pass.Fset.Position(l.Syntax.Pos()).String()
+					}
+					for _, a := range v.All {
+						why := v.Rejected[a]
+						if why == "" {
+							why = "kept"
+						}
+						lines = append(lines, fmt.Sprintf("%s: %s %s: %s %s: %s", at, fn.Name(), l.Kind, modeldiff.CallName(a.Call), a.Test, why))
+					}
+				}
+			}
+		}
 		return nil, nil
 	},
 }
 
 func main() {
-	code, ok := driver.Run(os.Args[1:], []*analysis.Analyzer{analyzer}, func(*flag.FlagSet) {}, nil)
+	code, ok := driver.Run(os.Args[1:], []*analysis.Analyzer{analyzer}, func(fs *flag.FlagSet) {
+		fs.StringVar(&verdicts, "verdicts", "", "print the attempts and verdicts of the loops of the functions of this name")
+	}, nil)
 	if !ok {
 		fmt.Fprintln(os.Stderr, "usage: flowdiff [driver flags] packages...")
 		os.Exit(2)
+	}
+	slices.Sort(lines)
+	for _, l := range lines {
+		fmt.Println(l)
 	}
 	for _, d := range total.Unmapped {
 		fmt.Println(d.String())

@@ -458,7 +458,9 @@ func ReadsInput(_ *Context, _ *flow.Loop, a *flow.Attempt) bool {
 		fn, _ = callee.Object().(*types.Func)
 	}
 	if fn == nil {
-		return false
+		// a function value (minio-go's var readFull = func(r io.Reader,
+		// buf []byte) ...): by its signature
+		return !a.Call.Call.IsInvoke() && readsFrom(a.Call.Call.Signature())
 	}
 	if fn.Signature().Recv() == nil {
 		return readsFrom(fn.Signature())
@@ -780,11 +782,12 @@ func signals(instr ssa.Instruction, fields map[*types.Var]bool, depth int) bool 
 }
 
 // leavesOnlyOn reports whether every exit of l is taken on a's own
-// results: at its decision's branch or at its error's nil test.
+// results (at its decision's branch or at its error's nil test) or on a
+// stop (stopTest: a context, a clock, a stop channel).
 func leavesOnlyOn(l *flow.Loop, a *flow.Attempt) bool {
 	fail, _, found := flow.Outcome(a.Call)
 	for _, x := range l.Exits {
-		if x.From != a.If.Block() && (!found || x.From != fail.From) {
+		if x.From != a.If.Block() && (!found || x.From != fail.From) && !stopTest(x.From) {
 			return false
 		}
 	}
