@@ -202,10 +202,7 @@ func op() error { return nil }
 func next() (int, error) { return 0, nil }
 type Delay int
 
-func f(items []int, rows interface{ Next() bool; Scan() error }) error {
-	for _, it := range items { // a range with a value variable
-		if op() == nil { time.Sleep(time.Duration(it)) }
-	}
+func f(rows interface{ Next() bool; Scan() error }) error {
 	for rows.Next() { // an exit on every error
 		err := rows.Scan()
 		if err != nil {
@@ -256,8 +253,8 @@ func f(items []int, rows interface{ Next() bool; Scan() error }) error {
 		}
 		return true
 	})
-	if n != 6 {
-		t.Fatalf("%d loops, want 6", n)
+	if n != 5 {
+		t.Fatalf("%d loops, want 5", n)
 	}
 }
 

@@ -277,11 +277,10 @@ func (child *partitionConsumer) dispatcher() {
 
 // Look-alike: a loop that serves a trigger channel and reports a failure
 // without signalling itself: the next dispatch waits for someone else's
-// trigger, which is no retry. The engine reads it as one (the select on
-// the trigger is a wait on the failure's way, as on the success's): a
-// known imprecision (docs/architecture.md, Loops).
+// trigger, which is no retry (policy failure-rejoins: the failure goes on
+// to where the success goes, with no wait and no signal of its own).
 func (child *partitionConsumer) serve() {
-	for { // want "loop cap=none deadline=none waits=constant body"
+	for {
 		select {
 		case <-child.stopped:
 			return
