@@ -650,7 +650,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		if cond == nil {
 			switch ifi.Cond.(type) {
 			case *ssa.Phi, *ssa.UnOp, *ssa.Extract, *ssa.Parameter:
-				if region[x.From] {
+				if region[x.From] && !e.underFailureKind(x.From, nil) {
 					other = true // a variable the model cannot read
 				}
 			}
@@ -670,6 +670,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			continue // if max > 0 && n >= max, max 0 by default: no cap
 		}
 		k, c, d := r.condKind(cond, e.inCond(cond))
+
 		switch k {
 		case condTime:
 			better(d)
@@ -689,7 +690,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			caps = append(caps, e.counted(c, cond, first))
 			gated = append(gated, r.capGate(gs))
 		case condOther:
-			if region[x.From] {
+			if region[x.From] && !e.underFailureKind(x.From, cond) {
 				other = true
 			}
 		case condNever:
@@ -730,6 +731,23 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 	}
 	settleGate(s, gated, len(caps), rangeCap != nil)
 	e.m.settleBounds(s, caps, other, dl)
+}
+
+// underFailureKind reports whether exit block b, whose condition is
+// cond, is reached only under a test of the attempt's error for a kind of
+// failure (if errors.Is(err, OffsetOutOfRange) { if r.flag { return } }:
+// kafka-go's reader.run): the exit gives up on that failure, it bounds
+// nothing the loop retries.
+func (e *engineLoop) underFailureKind(b *ssa.BasicBlock, cond ast.Expr) bool {
+	for _, g := range e.guards(b) {
+		if g.cond == cond || g.neg {
+			continue
+		}
+		if call, ok := ast.Unparen(g.cond).(*ast.CallExpr); ok && e.r.onResults(g.cond) && (e.m.calleeName(call) == "errors.Is" || e.m.calleeName(call) == "errors.As") {
+			return true
+		}
+	}
+	return false
 }
 
 // othersOnResults reports whether every guard of exit block b from
