@@ -587,6 +587,12 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 				continue // the recursive call waits only as the pass does
 			}
 			wt, ok, blocks := m.callWait(di, body, call)
+			if ok && wt.Kind != WaitConstant && failureConstant(c, e.failureWay()) {
+				// the duration is a variable the failure's way sets to
+				// a constant before the wait (consul's RenewPeriodic:
+				// waitDur = time.Second; continue)
+				wt.Kind = WaitConstant
+			}
 			if ok {
 				if !slices.ContainsFunc(waits, func(o Wait) bool { return o.Node == wt.Node }) {
 					waits = append(waits, wt)
@@ -605,6 +611,65 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 		waits = append(waits, Wait{Kind: k, Pos: body.Lbrace, Node: body})
 	}
 	return waits
+}
+
+// failureWay returns the blocks a kept attempt's failure reaches before
+// the loop's next pass (no back edge taken): the failure branch.
+func (e *engineLoop) failureWay() map[*ssa.BasicBlock]bool {
+	way := make(map[*ssa.BasicBlock]bool)
+	var stack []*ssa.BasicBlock
+	for _, a := range e.kept {
+		if a.Again.To != nil && !e.l.IsBack(a.Again) {
+			stack = append(stack, a.Again.To)
+		} else if a.Again.From != nil {
+			way[a.Again.From] = true // the failure goes straight to the next pass
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if way[b] || !e.l.Contains(b) {
+			continue
+		}
+		way[b] = true
+		for _, s := range b.Succs {
+			if !e.l.IsBack(flow.Edge{From: b, To: s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return way
+}
+
+// failureConstant reports whether a time.Duration argument of call c is a
+// phi whose every value from a block of way (a failure's way to the next
+// pass, failureWay) is a non-zero constant: what the failure branch sets
+// the wait to before it continues.
+func failureConstant(c ssa.CallInstruction, region map[*ssa.BasicBlock]bool) bool {
+	for _, a := range c.Common().Args {
+		phi, ok := a.(*ssa.Phi)
+		if !ok || !isDuration(phi.Type()) {
+			continue
+		}
+		found := false
+		for i, v := range phi.Edges {
+			if !region[phi.Block().Preds[i]] {
+				continue
+			}
+			k, isConst := v.(*ssa.Const)
+			if !isConst || k.Value == nil || k.Value.String() == "0" {
+				return false
+			}
+			found = true
+		}
+		return found
+	}
+	return false
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
 }
 
 // bounds reads the scope's cap and deadline from the loop's exits: an

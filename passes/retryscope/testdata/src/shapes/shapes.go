@@ -497,3 +497,28 @@ func (r *partReader) run() {
 		return
 	}
 }
+
+func renewTTL() (string, error) { return "", nil }
+
+// The same with the success's wait parsed from the server's answer (an
+// unknown duration, consul's time.ParseDuration(entry.TTL)): the retry
+// still waits the constant the failure branch sets.
+func renewParsed(done <-chan struct{}) {
+	wait := time.Minute
+	for { // want "loop cap=none deadline=caller's-context waits=constant body"
+		select {
+		case <-done:
+			return
+		case <-time.After(wait):
+		}
+		ttl, err := renewTTL()
+		if err != nil {
+			wait = time.Second
+			continue
+		}
+		if ttl == "" {
+			return // expired
+		}
+		wait, _ = time.ParseDuration(ttl)
+	}
+}
