@@ -112,13 +112,14 @@ func (m *model) engineScope(p *flow.Package, l *flow.Loop, kept []*flow.Attempt)
 		if rangeCap = m.rangeCount(n); rangeCap == nil {
 			// a range over func: an attempt iterator counts and paces
 			// its attempts (iterators.go)
-			if iter = m.attemptIterOf(di, n); iter != nil {
-				rangeCap = &iter.cap
-			} else if finiteRange(m.info, n) {
-				// a range over a slice, an array, a map or a string
-				// ends with its elements: bounded by their number
-				rangeCap = &Cap{Kind: CapBounded, Pos: n.X.Pos()}
+			if iter = m.attemptIterOf(di, n); iter == nil {
+				// a range over items, a channel or another iterator
+				// processes them, one each pass: no retry (as the walk
+				// read it; the engine keeps some whose failure moves on
+				// to the next item through a closure or a helper)
+				return nil
 			}
+			rangeCap = &iter.cap
 		}
 	case *ast.LabeledStmt:
 		// a goto back to the label: the repeated code is the block that
@@ -192,26 +193,6 @@ func (e *engineLoop) step() *ast.FuncLit {
 	}
 	lit, _ := callee.Syntax().(*ast.FuncLit)
 	return lit
-}
-
-// finiteRange reports whether l ranges over a slice, an array (or a
-// pointer to one), a map or a string: a range that ends.
-func finiteRange(info *types.Info, l *ast.RangeStmt) bool {
-	t, ok := info.Types[l.X]
-	if !ok {
-		return false
-	}
-	u := t.Type.Underlying()
-	if p, ok := u.(*types.Pointer); ok {
-		u = p.Elem().Underlying()
-	}
-	switch u := u.(type) {
-	case *types.Slice, *types.Array, *types.Map:
-		return true
-	case *types.Basic:
-		return u.Info()&types.IsString != 0
-	}
-	return false
 }
 
 // rangeCount is the cap of a range over an integer: the count when it is

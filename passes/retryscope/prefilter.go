@@ -297,15 +297,22 @@ func (lf *LoopFilter) MayOwnWait(loop ast.Stmt) bool {
 }
 
 // attemptLoop returns the body of loop (a *ast.ForStmt or *ast.RangeStmt)
-// when it may be a retry loop: the shape of an attempt (retryShape); nil
-// otherwise. A range over items may retry too (a list of waits: for _, d
-// := range []time.Duration{...}). iterator reports a range over an attempt iterator, which
+// when it may be a retry loop: no range with a value variable (only a
+// range over an integer counts attempts, and an integer has no value
+// variable) or over a literal, and the shape of an attempt (retryShape);
+// nil otherwise. iterator reports a range over an attempt iterator, which
 // waits between its attempts.
 func (lf *LoopFilter) attemptLoop(loop ast.Stmt) (body *ast.BlockStmt, iterator bool) {
 	switch l := loop.(type) {
 	case *ast.ForStmt:
 		body = l.Body
 	case *ast.RangeStmt:
+		if l.Value != nil {
+			return nil, false
+		}
+		if _, ok := ast.Unparen(l.X).(*ast.CompositeLit); ok {
+			return nil, false
+		}
 		body = l.Body
 	default:
 		return nil, false

@@ -202,7 +202,10 @@ func op() error { return nil }
 func next() (int, error) { return 0, nil }
 type Delay int
 
-func f(rows interface{ Next() bool; Scan() error }) error {
+func f(items []int, rows interface{ Next() bool; Scan() error }) error {
+	for _, it := range items { // a range with a value variable
+		if op() == nil { time.Sleep(time.Duration(it)) }
+	}
 	for rows.Next() { // an exit on every error
 		err := rows.Scan()
 		if err != nil {
@@ -253,8 +256,8 @@ func f(rows interface{ Next() bool; Scan() error }) error {
 		}
 		return true
 	})
-	if n != 5 {
-		t.Fatalf("%d loops, want 5", n)
+	if n != 6 {
+		t.Fatalf("%d loops, want 6", n)
 	}
 }
 

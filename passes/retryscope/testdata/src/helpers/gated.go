@@ -17,14 +17,13 @@ type backoffOpts struct {
 	custom   []time.Duration
 }
 
-// With custom intervals, it waits each in turn (a loop bounded by the
-// caller's list); else the count below: the helper is its least bounded
-// loop.
+// With custom intervals, it waits each in turn (a range over items: no
+// scope); else the count below, the helper's loop.
 func retryWithBackoff(f func(int) (bool, error), opts backoffOpts) error {
 	var err error
 	var again bool
 	if len(opts.custom) > 0 {
-		for i, interval := range opts.custom { // want "loop cap=bounded deadline=caller's-context waits=deterministic-growth body"
+		for i, interval := range opts.custom {
 			select {
 			case <-opts.cancel:
 				return nil
