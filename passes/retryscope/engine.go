@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -598,25 +599,11 @@ func (e *engineLoop) waits(di *defIndex, body *ast.BlockStmt, region map[*ssa.Ba
 // the loop's next pass (no back edge taken): the failure branch.
 func (e *engineLoop) failureWay() map[*ssa.BasicBlock]bool {
 	way := make(map[*ssa.BasicBlock]bool)
-	var stack []*ssa.BasicBlock
 	for _, a := range e.kept {
 		if a.Again.To != nil && !e.l.IsBack(a.Again) {
-			stack = append(stack, a.Again.To)
+			maps.Copy(way, e.l.PassFrom(a.Again.To))
 		} else if a.Again.From != nil {
 			way[a.Again.From] = true // the failure goes straight to the next pass
-		}
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if way[b] || !e.l.Contains(b) {
-			continue
-		}
-		way[b] = true
-		for _, s := range b.Succs {
-			if !e.l.IsBack(flow.Edge{From: b, To: s}) {
-				stack = append(stack, s)
-			}
 		}
 	}
 	return way

@@ -248,3 +248,24 @@ func (l *Loop) RepeatingCalls() []*ssa.Call {
 	}
 	return out
 }
+
+// PassFrom returns the blocks of l a pass goes through from b on, before
+// its next pass: those reached from b within l without taking a back edge.
+func (l *Loop) PassFrom(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	in := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if in[b] || !l.Contains(b) {
+			continue
+		}
+		in[b] = true
+		for _, s := range b.Succs {
+			if !l.IsBack(Edge{From: b, To: s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return in
+}

@@ -288,7 +288,7 @@ func resets(l *flow.Loop, e flow.Edge) bool {
 	if l.Header == nil {
 		return false
 	}
-	from := passFrom(l, e.To)
+	from := l.PassFrom(e.To)
 	// resetBy reports whether v, a value a back edge gives the header's
 	// phi (stepped, merged by phis in the loop), is a constant set on the
 	// way from e
@@ -394,7 +394,7 @@ func leaves(l *flow.Loop, e flow.Edge) bool {
 	if l.IsExit(e) {
 		return true
 	}
-	for b := range passFrom(l, e.To) {
+	for b := range l.PassFrom(e.To) {
 		for _, s := range b.Succs {
 			if l.IsExit(flow.Edge{From: b, To: s}) {
 				return true
@@ -402,27 +402,6 @@ func leaves(l *flow.Loop, e flow.Edge) bool {
 		}
 	}
 	return false
-}
-
-// passFrom returns the blocks of l a pass goes through from b on, before
-// its next pass: those reached from b within l without taking a back edge.
-func passFrom(l *flow.Loop, b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
-	in := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{b}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if in[b] || !l.Contains(b) {
-			continue
-		}
-		in[b] = true
-		for _, s := range b.Succs {
-			if !l.IsBack(flow.Edge{From: b, To: s}) {
-				stack = append(stack, s)
-			}
-		}
-	}
-	return in
 }
 
 // PredicateInScope rejects an attempt decided by anything but a nil test
@@ -1228,7 +1207,7 @@ func TakesNextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 	if l.IsExit(a.Leave) {
 		return false
 	}
-	for b := range passFrom(l, a.Leave.To) {
+	for b := range l.PassFrom(a.Leave.To) {
 		for _, s := range b.Succs {
 			if l.IsExit(flow.Edge{From: b, To: s}) && !stopTest(b) {
 				return false
