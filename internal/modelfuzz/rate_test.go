@@ -11,7 +11,6 @@ func TestGeneratedMostlyCompile(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	const n = 300
 	bad := 0
-	//idemlint:ignore nojitter each pass type-checks a new random input: no retry (a false finding of the engine's loops, issue 46: a failure only counted)
 	for range n {
 		b := make([]byte, 1+r.IntN(40))
 		for i := range b {

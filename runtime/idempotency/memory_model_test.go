@@ -234,7 +234,6 @@ func TestMemoryMatchesModel(t *testing.T) {
 			name := func() (string, string) {
 				return []string{"", "a"}[rng.IntN(2)], fmt.Sprintf("k%d", rng.IntN(40))
 			}
-			//idemlint:ignore nojitter each step is a new random operation checked against the model: no retry (a false finding of the engine's loops, issue 46)
 			for step := range 20000 {
 				now := clock.Now()
 				switch op := rng.IntN(100); {

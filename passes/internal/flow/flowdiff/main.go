@@ -79,7 +79,13 @@ var analyzer = &analysis.Analyzer{
 						if why == "" {
 							why = "kept"
 						}
-						lines = append(lines, fmt.Sprintf("%s: %s %s: %s %s: %s", at, fn.Name(), l.Kind, modeldiff.CallName(a.Call), a.Test, why))
+						line := fmt.Sprintf("%s: %s %s: %s %s: %s", at, fn.Name(), l.Kind, modeldiff.CallName(a.Call), a.Test, why)
+						if a.If != nil {
+							// where it is decided: the branch's line, its blocks
+							line += fmt.Sprintf(" (branch at line %d: again %d→%d, leave %d→%d)", pass.Fset.Position(a.If.Cond.Pos()).Line,
+								a.Again.From.Index, a.Again.To.Index, a.Leave.From.Index, a.Leave.To.Index)
+						}
+						lines = append(lines, line)
 					}
 				}
 			}

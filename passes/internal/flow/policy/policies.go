@@ -171,6 +171,8 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			return item(v.X, depth+1)
 		case *ssa.MakeInterface:
 			return item(v.X, depth+1)
+		case *ssa.ChangeInterface:
+			return item(v.X, depth+1)
 		case *ssa.TypeAssert:
 			return item(v.X, depth+1)
 		case *ssa.BinOp:
@@ -199,9 +201,17 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 		case *ssa.Call:
 			// a value the pass builds from the item: a request made for
 			// the ranged URL (http.NewRequest(ctx, "GET", u, nil)), a
-			// decoder of its content (json.NewDecoder(bytes.NewReader(e.Content)))
+			// decoder of its content (json.NewDecoder(bytes.NewReader(e.Content))),
+			// what a view of it answers (meta.Accessor(event.Object)'s
+			// GetResourceVersion())
 			if v == a.Call {
 				return false
+			}
+			if takesFromQueue(v) {
+				return true
+			}
+			if v.Call.IsInvoke() && item(v.Call.Value, depth+1) {
+				return true // a method of a value made from the item: meta.GetResourceVersion()
 			}
 			for _, arg := range v.Call.Args {
 				if item(arg, depth+1) {
@@ -211,6 +221,13 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 			return false
 		case *ssa.Phi:
 			if v.Block() != l.Header {
+				// a value merged within the pass (a batch grown in
+				// an inner loop): an item when one of its values is
+				for _, e := range v.Edges {
+					if item(e, depth+1) {
+						return true
+					}
+				}
 				return false
 			}
 			for i, e := range v.Edges {
@@ -238,6 +255,39 @@ func NextItem(_ *Context, l *flow.Loop, a *flow.Attempt) bool {
 }
 
 // stores reports whether a store to addr stores a value of which is true.
+// takesFromQueue reports whether call takes items from a queue the
+// receiver holds in a field (batch := w.q.takeInto(buf, n)): a method on a
+// field's value that cannot fail and returns a slice of items (not of
+// bytes: content, not items). A queue worker's next pass takes the next
+// batch.
+func takesFromQueue(call *ssa.Call) bool {
+	cc := call.Common()
+	var recv ssa.Value
+	switch {
+	case cc.IsInvoke():
+		recv = cc.Value
+	case cc.StaticCallee() != nil && cc.StaticCallee().Signature.Recv() != nil && len(cc.Args) > 0:
+		recv = cc.Args[0]
+	default:
+		return false
+	}
+	load, ok := recv.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	if _, ok := load.X.(*ssa.FieldAddr); !ok {
+		return false
+	}
+	sl, ok := call.Type().Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	if b, ok := sl.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+		return false
+	}
+	return true
+}
+
 func stores(addr ssa.Value, of func(ssa.Value) bool) bool {
 	for _, r := range *addr.Referrers() {
 		if st, ok := r.(*ssa.Store); ok && st.Addr == addr && of(st.Val) {
@@ -646,8 +696,8 @@ func FailureRejoins(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 }
 
 // successLeaves reports whether an exit of l is reached from a's success
-// before the next pass and not through the loop's header: the success
-// is judged further (a status) and may leave.
+// before the next pass and not through the loop's header or its count's
+// bound: the success is judged further (a status) and may leave.
 func successLeaves(l *flow.Loop, a *flow.Attempt) bool {
 	if l.IsBack(a.Leave) {
 		return false
@@ -664,15 +714,38 @@ func successLeaves(l *flow.Loop, a *flow.Attempt) bool {
 		for _, s := range b.Succs {
 			e := flow.Edge{From: b, To: s}
 			switch {
-			case l.IsBack(e):
+			case l.IsBack(e), boundExit(l, e):
 			case !l.Contains(s):
+				if aborts(s) {
+					continue // a panic or a call that never returns (t.Fatal) is no success
+				}
 				return true
 			default:
 				stack = append(stack, s)
 			}
 		}
-		if len(b.Succs) == 0 {
+		if len(b.Succs) == 0 && !aborts(b) {
 			return true // a return
+		}
+	}
+	return false
+}
+
+// aborts reports whether b ends in a panic: the builder's after a call
+// that never returns (t.Fatal, log.Fatal, os.Exit), or the code's own.
+func aborts(b *ssa.BasicBlock) bool {
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok
+}
+
+// boundExit reports whether e is an exit of l on its induction variable's
+// bound (a range over an integer tests its bound after the pass): the
+// loop's own count, taken after a failure as after a success, judges
+// nothing.
+func boundExit(l *flow.Loop, e flow.Edge) bool {
+	for _, b := range l.Bounds {
+		if b.Exit == e {
+			return true
 		}
 	}
 	return false
@@ -761,16 +834,70 @@ func signals(instr ssa.Instruction, fields map[*types.Var]bool, depth int) bool 
 }
 
 // leavesOnlyOn reports whether every exit of l is taken on a's own
-// results (at its decision's branch or at its error's nil test) or on a
-// stop (stopTest: a context, a clock, a stop channel).
+// results (at its decision's branch or at its error's nil test), on a
+// stop (stopTest: a context, a clock, a stop channel) or on what another
+// call of the pass answered (onOtherResult: consul's lock poll returns
+// when its read of the lock fails or finds it held), not on a count.
 func leavesOnlyOn(l *flow.Loop, a *flow.Attempt) bool {
 	fail, _, found := flow.Outcome(a.Call)
 	for _, x := range l.Exits {
-		if x.From != a.If.Block() && (!found || x.From != fail.From) && !stopTest(x.From) {
+		if x.From != a.If.Block() && (!found || x.From != fail.From) && !stopTest(x.From) && !onOtherResult(l, x.From, a.Call) {
 			return false
 		}
 	}
 	return true
+}
+
+// onOtherResult reports whether the branch that ends b reads the results
+// of a call of l other than call, and no induction variable of l: an exit
+// on what the pass read (a failed read, a lock found held), not on how
+// often it came round.
+func onOtherResult(l *flow.Loop, b *ssa.BasicBlock, call *ssa.Call) bool {
+	ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	seen := make(map[ssa.Value]bool)
+	result, counted := false, false
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if v == nil || seen[v] || counted {
+			return
+		}
+		seen[v] = true
+		if inducted(l, v) {
+			counted = true
+			return
+		}
+		switch v := v.(type) {
+		case *ssa.Call:
+			if v != call && v.Block() != nil && l.Contains(v.Block()) && !returnsBoolOnly(v) {
+				result = true
+			}
+		case *ssa.Extract:
+			walk(v.Tuple)
+		case *ssa.UnOp:
+			walk(v.X)
+		case *ssa.BinOp:
+			walk(v.X)
+			walk(v.Y)
+		case *ssa.FieldAddr:
+			walk(v.X)
+		case *ssa.Field:
+			walk(v.X)
+		case *ssa.Phi:
+			counted = true // a value carried across passes: a count or a flag
+		}
+	}
+	walk(ifi.Cond)
+	return result && !counted
+}
+
+// returnsBoolOnly reports whether call's one result is a bool: a
+// predicate over what it is given, not a result of the pass.
+func returnsBoolOnly(call *ssa.Call) bool {
+	b, ok := call.Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }
 
 // StatusInPlace rejects an attempt whose every failure leaves the loop
@@ -1256,6 +1383,9 @@ func stopTest(b *ssa.BasicBlock) bool {
 			if isNilConstant(v.Y) || isIntConstant(v.Y) {
 				return stop(v.X)
 			}
+			if isOrdering(v.Op) && (clock(v.X) || clock(v.Y)) {
+				return true // time.Since(start) > o.WaitTime: a deadline, whatever its length
+			}
 			return stop(v.X) && stop(v.Y)
 		case *ssa.Call:
 			return staticIs(v.Common(), "time.Now", "time.Since", "time.Until", "(time.Time).Before", "(time.Time).After") ||
@@ -1274,6 +1404,17 @@ func stopTest(b *ssa.BasicBlock) bool {
 		return false
 	}
 	return stop(ifi.Cond)
+}
+
+// clock reports whether v is a time the clock reads: time.Since or
+// time.Until, or the difference of a time.Time with another.
+func clock(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	return ok && staticIs(call.Common(), "time.Since", "time.Until", "(time.Time).Sub")
+}
+
+func isOrdering(op token.Token) bool {
+	return op == token.LSS || op == token.LEQ || op == token.GTR || op == token.GEQ
 }
 
 // stopChan reports whether ch is a context's Done or a chan struct{}.

@@ -154,7 +154,7 @@ func TestEINTR(t *testing.T) {
 
 func TestNextItem(t *testing.T) {
 	check(t, policy.NextItem, map[string]bool{"nextItem": true, "selectItem": true, "attemptNumber": false, "retry": false,
-		"nextFunc": true, "itemInSlice": true, "sameSlice": false, "requestPerItem": true, "requestAgain": false,
+		"nextFunc": true, "itemInSlice": true, "sameSlice": false, "requestPerItem": true, "requestAgain": false, "serve": true, "resend": false, "watchEvents": true,
 	})
 }
 
@@ -222,7 +222,7 @@ func TestJudge(t *testing.T) {
 		"statusInPlace": "status-in-place", "statusHelper": "status-in-place", "statusAndFailure": "",
 		"nestedRetry": "", "resultWaits": "", "resultHot": "waits-or-counts",
 		"pollDone": "poll-for-state", "againWhileAsked": "",
-		"autoSync": "failure-rejoins", "watchBackoff": "", "dispatchLoop": "", "logThenStatus": "", "subscriber": "takes-next-item",
+		"autoSync": "failure-rejoins", "countedFailures": "failure-rejoins", "countedStatus": "", "modelSteps": "failure-rejoins", "lockPoll": "poll-for-state", "lockTries": "", "watchBackoff": "", "dispatchLoop": "", "logThenStatus": "", "subscriber": "takes-next-item",
 	} {
 		l, _ := loopOf(t, c, name, false)
 		v := c.Judge(l)

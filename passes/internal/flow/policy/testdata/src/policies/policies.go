@@ -7,6 +7,7 @@ package policies
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"syscall"
@@ -873,5 +874,201 @@ func subscriber() {
 		}
 		errCount = 0
 		handle(msg)
+	}
+}
+
+// a counted pass over new inputs whose failure is only counted and
+// logged: no retry (idemlint's own test of its fuzzer's grammar)
+func countedFailures(n int) int {
+	bad := 0
+	for range n {
+		if err := sync(); err != nil {
+			bad++
+			if bad <= 3 {
+				logf(err)
+			}
+		}
+	}
+	return bad
+}
+
+// a counted loop whose failure is logged on its way to a status test that
+// may leave: a retry (logThenStatus over a range of an integer)
+func countedStatus() {
+	for range 3 {
+		res, err := get()
+		if err != nil {
+			logf(err)
+		}
+		if err == nil && res.StatusCode < 500 {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func fatalf(string, ...any) { panic("fatal") }
+
+// a counted pass of random operations checked against a model: an
+// operation's failure the model also expects goes on to the next step,
+// an unexpected result aborts; no retry (idemlint's own model test)
+func modelSteps(ops []int) {
+	for step := range 1000 {
+		err := sync()
+		if (ops[step%len(ops)] > 0) != (err == nil) || (err != nil && !errors.Is(err, errClosed)) {
+			fatalf("step %d: %v", step, err)
+		}
+	}
+}
+
+var errClosed = errors.New("closed")
+
+func readHolder(string) (string, error) { return "", nil }
+func tryAcquire(string) (bool, error)   { return false, nil }
+
+// a poll for a free lock: it returns when a read fails or finds the lock
+// its own, waits for the holder to go, and comes round on a refused
+// acquire; every failure leaves (consul's Lock)
+func lockPoll(stop <-chan struct{}, key, self string, wait time.Duration) (bool, error) {
+	start := time.Now()
+WAIT:
+	select {
+	case <-stop:
+		return false, nil
+	default:
+	}
+	if time.Since(start) > wait {
+		return false, nil
+	}
+	holder, err := readHolder(key)
+	if err != nil {
+		return false, err
+	}
+	if holder == self {
+		return true, nil
+	}
+	if holder != "" {
+		goto WAIT
+	}
+	locked, err := tryAcquire(key)
+	if err != nil {
+		return false, err
+	}
+	if !locked {
+		select {
+		case <-time.After(time.Second):
+			goto WAIT
+		case <-stop:
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// the same acquire counted: a retry helper's tries
+func lockTries(key string) (bool, error) {
+	for i := 0; i < 3; i++ {
+		locked, err := tryAcquire(key)
+		if err != nil {
+			return false, err
+		}
+		if locked {
+			return true, nil
+		}
+		time.Sleep(time.Second)
+	}
+	return false, nil
+}
+
+type cmdQueue struct{ cmds []string }
+
+func (q *cmdQueue) takeInto(buf []string, n int) []string { return append(buf, q.cmds[:n]...) }
+func (q *cmdQueue) more() bool                            { return len(q.cmds) > 0 }
+func sizeBatch(batch []string) (int, error)               { return len(batch), nil }
+
+type writer struct {
+	q    *cmdQueue
+	body *cmdQueue
+}
+
+// a queue worker: each pass takes the next batch from the queue the
+// receiver holds, grows it while more arrive, and drops a batch it
+// cannot size (go-redis's full-duplex writer): no retry
+func (w *writer) serve(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+		}
+		batch := w.q.takeInto(nil, 8)
+		for len(batch) < 8 && w.q.more() {
+			batch = w.q.takeInto(batch, 1)
+		}
+		if _, err := sizeBatch(batch); err != nil {
+			logf(err)
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		_ = sync()
+	}
+}
+
+func (q *cmdQueue) encode() []byte { return nil }
+func sendBody([]byte) error        { return nil }
+
+// a request whose body a field's value encodes again each pass: a retry
+func (w *writer) resend() error {
+	for i := 0; i < 3; i++ {
+		if err := sendBody(w.body.encode()); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+type watchEvent struct {
+	Kind   int
+	Object fmt.Stringer
+}
+
+type eventStore interface {
+	Add(obj any) error
+	Bookmark(version string) error
+}
+
+type objectMeta interface{ Version() string }
+
+func metaOf(any) (objectMeta, error) { return nil, nil }
+func logEvent(*watchEvent)           {}
+
+// a watch's event reader: each pass receives the next event; a bad one is
+// skipped, a store error only logged (client-go's handleAnyWatch): no
+// retry
+func watchEvents(ctx context.Context, events <-chan watchEvent, s eventStore) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ev, ok := <-events:
+			if !ok {
+				return nil
+			}
+			m, err := metaOf(ev.Object)
+			if err != nil {
+				logEvent(&ev)
+				continue
+			}
+			if ev.Kind == 0 {
+				if err := s.Bookmark(m.Version()); err != nil {
+					logf(err)
+				}
+				continue
+			}
+			if err := s.Add(ev.Object); err != nil {
+				logf(err)
+			}
+		}
 	}
 }
