@@ -722,6 +722,24 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			}
 			caps = append(caps, e.counted(c, cond, first))
 			gated = append(gated, r.capGate(gs))
+		case condInvariant:
+			// i < n || n < 0: an exit on what the loop never changes, past
+			// a count's test, leaves the count as the cap (a negative n,
+			// "forever", is the caller's choice: nats.go's publishMsg)
+			if !region[x.From] {
+				break
+			}
+			var counters []ast.Expr
+			for _, g := range e.guards(x.From) {
+				if gk, _, _ := r.condKind(g.cond, false); gk == condCounter && g.neg {
+					counters = append(counters, g.cond)
+				}
+			}
+			if len(counters) == 1 {
+				_, gc, _ := r.condKind(counters[0], false)
+				caps = append(caps, e.counted(gc, counters[0], first))
+				gated = append(gated, r.capGate(gs))
+			}
 		case condOther:
 			if region[x.From] && !e.underFailureKind(x.From, cond) {
 				other = true

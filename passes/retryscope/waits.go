@@ -343,6 +343,13 @@ func (c *classifier) kind(e ast.Expr, depth int) WaitKind {
 		}
 		return c.variable(o, depth)
 	case *ast.SelectorExpr:
+		if tv, ok := info.Types[e.X]; ok && tv.IsValue() && !astq.IsError(tv.Type) && astq.ImplementsError(tv.Type) {
+			if _, isField := info.Uses[e.Sel].(*types.Var); isField {
+				// a field of an error the failure carries
+				// (rateLimitedError.RetryAfter): the server's answer
+				return WaitServer
+			}
+		}
 		if v := c.m.fieldOf(e); v != nil {
 			// a field: what the package's code stores in it by default
 			// (fields.go)
@@ -408,6 +415,7 @@ func (c *classifier) variable(o types.Object, depth int) WaitKind {
 		return WaitConstant // a parameter: fixed for the call
 	}
 	k := WaitConstant
+	floor := false
 	for _, d := range defs {
 		if c.untakenAt(d.pos) {
 			continue
@@ -441,9 +449,30 @@ func (c *classifier) variable(o types.Object, depth int) WaitKind {
 		if b, ok := ast.Unparen(d.rhs).(*ast.BinaryExpr); ok && (b.Op == token.MUL || b.Op == token.SHL || b.Op == token.ADD) && (mentionsIn(c.m.info, b.X, o) || mentionsIn(c.m.info, b.Y, o)) {
 			k = combine(k, WaitGrowth)
 		}
-		k = combine(k, c.kind(d.rhs, depth+1))
+		dk := c.kind(d.rhs, depth+1)
+		if dk == WaitGrowth && isMinMax(c.m.info, d.rhs) && mentionsIn(c.m.info, d.rhs, o) {
+			floor = true // v = max(v, backoff): what v ends as
+		}
+		k = combine(k, dk)
+	}
+	if floor && k == WaitServer {
+		return WaitGrowth // the server's wait when it sends one, the growth otherwise
 	}
 	return k
+}
+
+// isMinMax reports whether e is a call of the builtin min or max.
+func isMinMax(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, builtin := info.Uses[id].(*types.Builtin)
+	return builtin && (id.Name == "min" || id.Name == "max")
 }
 
 // randomPkgs are the packages whose every function is a source of randomness.
@@ -459,9 +488,20 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 	}
 	if id, ok := call.Fun.(*ast.Ident); ok {
 		if _, ok := m.info.Uses[id].(*types.Builtin); ok && (id.Name == "min" || id.Name == "max") {
-			k := WaitConstant
+			// max(rl.RetryAfter, backoff): the server's wait when it
+			// sends one, a growing one otherwise: the growth decides
+			k, rest, server := WaitConstant, WaitConstant, false
 			for _, a := range call.Args {
-				k = combine(k, c.kind(a, depth+1))
+				ak := c.kind(a, depth+1)
+				k = combine(k, ak)
+				if ak == WaitServer {
+					server = true
+				} else {
+					rest = combine(rest, ak)
+				}
+			}
+			if server && rest == WaitGrowth {
+				return WaitGrowth
 			}
 			return k
 		}

@@ -151,6 +151,19 @@ func IsError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
+// ImplementsError reports whether a value of type t is an error: t, or a
+// pointer to t, has the method Error() string (*RateLimitedError).
+func ImplementsError(t types.Type) bool {
+	errT := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	if types.Implements(t, errT) {
+		return true
+	}
+	if _, isPtr := t.Underlying().(*types.Pointer); !isPtr && !types.IsInterface(t) {
+		return types.Implements(types.NewPointer(t), errT)
+	}
+	return false
+}
+
 // IsNil reports whether e is the nil value.
 func IsNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]

@@ -2,6 +2,7 @@ package jitter
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -118,6 +119,46 @@ func paced(items []int) error {
 			return err
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+type rateLimitedError struct{ RetryAfter time.Duration }
+
+func (e *rateLimitedError) Error() string { return "rate limited" }
+
+// pagination that waits the RetryAfter the server sent with a rate-limited
+// answer (slack-go's GetUsersContext): server-directed, no jitter needed
+func waitsServersRetryAfter(ctx context.Context) error {
+	var err error
+	for page := 0; err == nil && page < 100; {
+		err = op()
+		if err == nil {
+			page++
+			continue
+		}
+		var rl *rateLimitedError
+		if errors.As(err, &rl) {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(rl.RetryAfter):
+				err = nil
+			}
+		}
+	}
+	return err
+}
+
+type config struct{ Pause time.Duration }
+
+// a wait read from a configuration's field is no server's answer
+func waitsConfigured(c *config) error {
+	for i := 0; i < 5; i++ {
+		if err := op(); err == nil {
+			return nil
+		}
+		time.Sleep(c.Pause) // want `constant wait between retry attempts has no jitter`
 	}
 	return nil
 }

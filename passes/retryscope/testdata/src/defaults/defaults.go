@@ -277,10 +277,9 @@ func publish(opts ...PubOpt) error {
 	return err
 }
 
-// A field the package computes without randomness (slack's
-// RateLimitedError.RetryAfter, parsed from a header) is fixed for the
-// attempt that reads it: with the attempt's own growth beside it, the wait
-// grows.
+// A field of the failure's error (slack's RateLimitedError.RetryAfter,
+// parsed from a header) is the server's wait; taken as the max with the
+// attempt's own growth, the wait grows whenever the server sends none.
 type rateLimited struct{ RetryAfter time.Duration }
 
 func (e *rateLimited) Error() string { return "rate limited" }

@@ -74,6 +74,29 @@ func publish(d time.Duration) error {
 	return err
 }
 
+// nats' publishMsg: the count caps the loop unless the caller asks for
+// "forever" with a negative n, a disjunct the loop never changes
+func publishN(d time.Duration, n int) error {
+	err := send()
+	for r := 0; errors.Is(err, errBusy) && (r < n || n < 0); r++ { // want "loop cap=bounded deadline=none waits=constant body"
+		time.Sleep(d)
+		err = send()
+	}
+	return err
+}
+
+// the same with a flag the loop sets: no cap
+func publishUntil(d time.Duration, n int) error {
+	err := send()
+	more := true
+	for r := 0; errors.Is(err, errBusy) && (r < n || more); r++ { // want "loop cap=none deadline=none waits=constant body"
+		time.Sleep(d)
+		err = send()
+		more = err != nil
+	}
+	return err
+}
+
 type reader interface{ Read([]byte) (int, error) }
 
 // Look-alike: reading until io.EOF; !errors.Is holds for a nil error too.
