@@ -683,7 +683,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		if cond == nil {
 			switch ifi.Cond.(type) {
 			case *ssa.Phi, *ssa.UnOp, *ssa.Extract, *ssa.Parameter:
-				if region[x.From] && !e.underFailureKind(x.From, nil) {
+				if region[x.From] && !e.underFailureKind(x.From, nil) && !e.flagOfFailureKind(x) {
 					other = true // a variable the model cannot read
 				}
 			}
@@ -741,7 +741,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 				gated = append(gated, r.capGate(gs))
 			}
 		case condOther:
-			if region[x.From] && !e.underFailureKind(x.From, cond) {
+			if region[x.From] && !e.underFailureKind(x.From, cond) && !e.flagOfFailureKind(x) {
 				other = true
 			}
 		case condNever:
@@ -796,6 +796,87 @@ func (e *engineLoop) underFailureKind(b *ssa.BasicBlock, cond ast.Expr) bool {
 		}
 		if call, ok := ast.Unparen(g.cond).(*ast.CallExpr); ok && e.r.onResults(g.cond) && (e.m.calleeName(call) == "errors.Is" || e.m.calleeName(call) == "errors.As") {
 			return true
+		}
+	}
+	return false
+}
+
+// flagOfFailureKind reports whether exit x is taken on a flag that only a
+// kind of the attempt's failure sets to leave (ok = false under
+// err.(NotDefinedError), metadata's Subscribe): like an exit under
+// errors.Is, it gives up on that failure and bounds nothing the loop
+// retries. The flag is a phi (through phis) whose every constant that
+// leaves comes from a block under such a test, and whose other values are
+// constants that stay.
+func (e *engineLoop) flagOfFailureKind(x flow.Edge) bool {
+	ifi, ok := last(x.From).(*ssa.If)
+	if !ok {
+		return false
+	}
+	leaveOn := x.To == x.From.Succs[0] // the flag's value that leaves
+	found := false
+	seen := make(map[*ssa.Phi]bool)
+	var walk func(phi *ssa.Phi) bool
+	walk = func(phi *ssa.Phi) bool {
+		if seen[phi] {
+			return true
+		}
+		seen[phi] = true
+		for i, v := range phi.Edges {
+			switch v := v.(type) {
+			case *ssa.Phi:
+				if !walk(v) {
+					return false
+				}
+			case *ssa.Const:
+				if v.Value == nil || v.Value.Kind() != constant.Bool {
+					return false
+				}
+				if constant.BoolVal(v.Value) != leaveOn {
+					continue
+				}
+				if !e.failureKindAt(phi.Block().Preds[i]) {
+					return false
+				}
+				found = true
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	phi, ok := ifi.Cond.(*ssa.Phi)
+	return ok && walk(phi) && found
+}
+
+// failureKindAt reports whether block b of the loop is reached only when
+// a kept attempt's error is of a kind: past the holding edge of a type
+// assertion of the error (err.(NotDefinedError)) or an errors.Is or
+// errors.As of it.
+func (e *engineLoop) failureKindAt(b *ssa.BasicBlock) bool {
+	errs := make(map[ssa.Value]bool)
+	for _, a := range e.kept {
+		if v := flow.ErrorResult(a.Call); v != nil {
+			errs[v] = true
+		}
+	}
+	for d := b; d != nil && e.l.Contains(d); d = d.Idom() {
+		ifi, ok := last(d).(*ssa.If)
+		if !ok {
+			continue
+		}
+		if !d.Succs[0].Dominates(b) {
+			continue
+		}
+		switch c := ifi.Cond.(type) {
+		case *ssa.Extract:
+			if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && errs[ta.X] {
+				return true
+			}
+		case *ssa.Call:
+			if flow.IsErrorsIsAs(c) && len(c.Call.Args) > 0 && errs[c.Call.Args[0]] {
+				return true
+			}
 		}
 	}
 	return false

@@ -16,14 +16,13 @@ func get(ctx context.Context) (string, error) { return "", nil }
 // The metadata watch (cloud.google.com/go/compute/metadata's
 // SubscribeWithContext): it leaves on its callback's result only past the
 // failure branch that retries, and on a failure that says its context
-// ended: that context is its deadline. Its cap reads unknown: the exit
-// past the failure branch tests a flag (ok) that only the unretried
-// errGone failure clears, and the engine, without path conditions, reads
-// the flag as a bound it cannot read (no finding, where the walk read no
-// cap).
+// ended: that context is its deadline. It has no cap: the exit past the
+// failure branch tests a flag (ok) that only the unretried errGone
+// failure clears, which gives up on that failure and bounds nothing the
+// loop retries (flagOfFailureKind).
 func watch(ctx context.Context, fn func(string, bool) error) error {
 	ok := true
-	for { // want "loop cap=unknown deadline=caller's-context waits=constant body"
+	for { // want "loop cap=none deadline=caller's-context waits=constant body"
 		v, err := get(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -36,6 +35,52 @@ func watch(ctx context.Context, fn func(string, bool) error) error {
 			ok = false
 		}
 		if err := fn(v, ok); err != nil || !ok {
+			return err
+		}
+	}
+}
+
+type notDefined struct{}
+
+func (notDefined) Error() string { return "not defined" }
+
+// The same watch as metadata writes it: the failure that clears the flag
+// is told by a type assertion of the error.
+func watchTyped(ctx context.Context, fn func(string, bool) error) error {
+	ok := true
+	for { // want "loop cap=none deadline=caller's-context waits=constant body"
+		v, err := get(ctx)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			if _, deleted := err.(notDefined); !deleted {
+				time.Sleep(5 * time.Second)
+				continue
+			}
+			ok = false
+		}
+		if err := fn(v, ok); err != nil || !ok {
+			return err
+		}
+	}
+}
+
+// Look-alike: the flag is what a pass read, not a kind of failure: a
+// bound the model cannot read.
+func watchUntilEmpty(ctx context.Context, fn func(string) error) error {
+	more := true
+	for { // want "loop cap=unknown deadline=caller's-context waits=constant body"
+		v, err := get(ctx)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+			time.Sleep(5 * time.Second)
+			continue
+		}
+		more = v != ""
+		if err := fn(v); err != nil || !more {
 			return err
 		}
 	}
