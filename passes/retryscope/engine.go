@@ -67,8 +67,10 @@ type engineLoop struct {
 	exprs map[token.Pos]ast.Expr
 	calls map[token.Pos]*ast.CallExpr
 	// never is set when the loop's cap is a policy that never retries by
-	// default (condNever)
-	never bool
+	// default (condNever); neverAt are the exit blocks that test such a
+	// policy's decision
+	never   bool
+	neverAt map[*ssa.BasicBlock]bool
 	// leaves are the leaf conditions of the function's if, for and
 	// tagless switch statements (split at && and ||), in source order;
 	// assigned is the variable each value is assigned to, by the position
@@ -666,6 +668,16 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 		}
 	}
 	var gated []*paramField // for each exit that caps, the parameter field it requires positive
+	e.neverAt = make(map[*ssa.BasicBlock]bool)
+	for _, x := range e.l.Exits {
+		if ifi, ok := last(x.From).(*ssa.If); ok {
+			if cond := e.condition(ifi.Cond); cond != nil {
+				if k, _, _ := r.condKind(cond, e.inCond(cond)); k == condNever {
+					e.neverAt[x.From] = true
+				}
+			}
+		}
+	}
 	for _, x := range e.l.Exits {
 		ifi, ok := last(x.From).(*ssa.If)
 		if !ok {
@@ -748,7 +760,7 @@ func (e *engineLoop) bounds(s *Scope, region map[*ssa.BasicBlock]bool, rangeCap 
 			// a policy's decision that never retries by default
 			// (neverretry.go): the loop's bound when the policy is all it
 			// retries by, else the policy's bound is not the loop's
-			if e.policyOnly(x.From) {
+			if e.policyOnly() {
 				caps = append(caps, c)
 				gated = append(gated, r.capGate(gs))
 				e.never = true
@@ -906,19 +918,63 @@ func (e *engineLoop) othersOnResults(b *ssa.BasicBlock, cond ast.Expr) (signal, 
 	return signal, ok
 }
 
-// policyOnly reports whether the loop repeats only through exit block b,
-// the test of a policy's decision: every kept attempt but the decision's
-// own goes through b from its failure to the next pass.
-func (e *engineLoop) policyOnly(b *ssa.BasicBlock) bool {
+// policyOnly reports whether the loop repeats only through the tests of
+// a policy's decision (the exit blocks of e.never: one per failure way,
+// olivere's PerformRequest asks its retrier on each): every kept attempt
+// but a decision's own goes through one of them from its failure to the
+// next pass, or through a pass taken once (firstPassOnly).
+func (e *engineLoop) policyOnly() bool {
 	for _, a := range e.kept {
-		if a.If != nil && a.If.Block() == b {
-			continue // the decision itself
+		if a.If != nil && e.neverAt[a.If.Block()] {
+			continue // a decision itself
 		}
-		if e.l.RepeatsAvoiding(a.Again, func(x *ssa.BasicBlock) bool { return x == b }) {
+		if e.l.RepeatsAvoiding(a.Again, func(x *ssa.BasicBlock) bool { return e.neverAt[x] || e.firstPassOnly(x) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// firstPassOnly reports whether block x of the loop is entered only on a
+// flag's first-pass value: its one predecessor branches on a bool phi of
+// the loop's header that starts as a constant and is set to the other
+// constant on every way to the next pass (if !retried { healthcheck();
+// retried = true; continue }, olivere's PerformRequest): a pass taken
+// once, not a retry of its own.
+func (e *engineLoop) firstPassOnly(x *ssa.BasicBlock) bool {
+	if len(x.Preds) != 1 {
+		return false
+	}
+	ifi, ok := last(x.Preds[0]).(*ssa.If)
+	if !ok {
+		return false
+	}
+	phi, ok := ifi.Cond.(*ssa.Phi)
+	if !ok || phi.Block() != e.l.Header {
+		return false
+	}
+	onTrue := x.Preds[0].Succs[0] == x // x is taken when the flag is true
+	var start *bool
+	for i, v := range phi.Edges {
+		inside := e.l.Contains(phi.Block().Preds[i])
+		if v == ssa.Value(phi) && inside {
+			continue
+		}
+		k, ok := v.(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {
+			return false
+		}
+		b := constant.BoolVal(k.Value)
+		if !inside {
+			if start != nil && *start != b {
+				return false
+			}
+			start = &b
+		} else if b == onTrue {
+			return false // a next pass may take x again
+		}
+	}
+	return start != nil && *start == onTrue
 }
 
 // gatesAttempt reports whether guard g is in force at a kept attempt

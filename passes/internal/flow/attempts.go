@@ -99,7 +99,8 @@ func (l *Loop) Attempts() []*Attempt {
 // innerAttempt reports whether call is the attempt of a loop inside l:
 // its failure starts that loop's next pass (not on success), and reaches
 // l's only through that loop's entry, once the inner loop ends (a scan
-// that skips what it cannot decode, inside a loop that reconnects). A
+// that skips what it cannot decode, inside a loop that reconnects); a
+// range over items is no such loop (Loop.Items). A
 // failure that also goes straight to l's next pass (a labelled continue,
 // a goto to a label inside l) is l's attempt too. It returns that loop,
 // nil when call is no inner loop's attempt.
@@ -108,6 +109,9 @@ func (l *Loop) innerAttempt(call *ssa.Call) *Loop {
 		return nil
 	}
 	for in := l.forest.Of(call.Block()); in != nil && in != l; in = in.Parent {
+		if in.Items {
+			continue // a round over items: the loop around it retries the round (olivere's startupHealthcheck)
+		}
 		a := in.attempt(call)
 		if a == nil || a.OnSuccess {
 			continue

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"go/ast"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -84,6 +85,11 @@ type Loop struct {
 	// compare one with a bound.
 	Inductions []*Induction
 	Bounds     []*Bound
+	// Items is true for the loop of a range over a slice, an array, a map,
+	// a string or a channel: each pass takes the next element, so a call
+	// failing in it moves on to the next item; it is no retry of that
+	// call (an enclosing loop may retry the whole round: innerAttempt).
+	Items bool
 
 	Parent   *Loop
 	Children []*Loop
@@ -217,7 +223,33 @@ func (p *Package) loops(fn *ssa.Function) *Forest {
 	if ix != nil {
 		ix.mapSyntax(p, f.Loops)
 	}
+	for _, l := range f.Loops {
+		l.Items = l.Kind == Natural && p.itemRange(l.Syntax)
+	}
 	return f
+}
+
+// itemRange reports whether n is a range statement over a slice, an
+// array (or a pointer to one), a map, a string or a channel.
+func (p *Package) itemRange(n ast.Node) bool {
+	rs, ok := n.(*ast.RangeStmt)
+	if !ok || p.info == nil {
+		return false
+	}
+	t := p.info.TypeOf(rs.X)
+	if t == nil {
+		return false
+	}
+	if ptr, ok := t.Underlying().(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map, *types.Chan:
+		return true
+	case *types.Basic:
+		return u.Info()&types.IsString != 0
+	}
+	return false
 }
 
 // newLoop returns a loop of fn over blocks (a set by index).

@@ -318,3 +318,35 @@ RETRY: // want `loop natural label RETRY attempts=\[attempts.get:err-nil\]`
 	}
 	goto WAIT
 }
+
+func probe(url string) error { return nil }
+
+// a round over items inside a loop that waits and comes round again
+// (olivere's startupHealthcheck): the range takes the next URL on a
+// failure, the outer loop retries the round; the range is no retry of
+// the probe
+func probeRound(urls []string, deadline time.Time) error {
+	for time.Now().Before(deadline) { // want `loop natural for attempts=\[attempts.probe:err-nil\]`
+		for _, u := range urls { // want `loop natural range attempts=\[attempts.probe:err-nil\]`
+			if err := probe(u); err == nil {
+				return nil
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	return errBusy
+}
+
+// the same round with a count inside: the counted loop retries the probe
+// of one URL, the outer loop does not
+func probeEach(urls []string) error {
+	for _, u := range urls { // want `loop natural range attempts=\[\]`
+		for i := 0; i < 3; i++ { // want `loop natural for attempts=\[attempts.probe:err-nil\]`
+			if err := probe(u); err == nil {
+				return nil
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	return errBusy
+}
