@@ -955,10 +955,12 @@ func (e *engineLoop) firstPassOnly(x *ssa.BasicBlock) bool {
 	}
 	onTrue := x.Preds[0].Succs[0] == x // x is taken when the flag is true
 	var start *bool
+	from := e.l.PassFrom(x)
 	for i, v := range phi.Edges {
-		inside := e.l.Contains(phi.Block().Preds[i])
-		if v == ssa.Value(phi) && inside {
-			continue
+		pred := phi.Block().Preds[i]
+		inside := e.l.Contains(pred)
+		if v == ssa.Value(phi) && inside && !from[pred] {
+			continue // unchanged by a pass that did not take x
 		}
 		k, ok := v.(*ssa.Const)
 		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool {

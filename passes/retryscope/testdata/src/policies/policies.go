@@ -130,6 +130,53 @@ func (c *Client) PerformRequest(ctx context.Context, opt Options) error {
 	}
 }
 
+func next() error { return nil }
+
+// PerformRequestEach is olivere's PerformRequest as written: the policy is
+// asked on each failure's way (no connection, a failed send), and the one
+// pass after a forced health check is taken once (retried is set on every
+// way to the next pass and never cleared): one attempt by default, no
+// retry scope.
+func (c *Client) PerformRequestEach(ctx context.Context) error {
+	retrier := c.retrier
+	var retried bool
+	n := 0
+	for {
+		if err := next(); errors.Is(err, errNoClient) {
+			n++
+			if !retried {
+				healthcheck()
+				retried = true
+				continue
+			}
+			wait, ok, rerr := retrier.Retry(ctx, n, err)
+			if rerr != nil {
+				return rerr
+			}
+			if !ok {
+				return err
+			}
+			retried = true
+			time.Sleep(wait)
+			continue
+		}
+		err := send()
+		if err == nil {
+			return nil
+		}
+		n++
+		wait, ok, rerr := retrier.Retry(ctx, n, err)
+		if rerr != nil {
+			return rerr
+		}
+		if !ok {
+			return err
+		}
+		retried = true
+		time.Sleep(wait)
+	}
+}
+
 // BackoffClient's default policy retries: the loop is a retry, bounded by
 // the policy.
 type BackoffClient struct{ retrier Retrier }
