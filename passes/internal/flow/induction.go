@@ -62,7 +62,7 @@ func (l *Loop) inductions() {
 			continue
 		}
 		cmp, ok := ifi.Cond.(*ssa.BinOp)
-		if !ok || !isComparison(cmp.Op) {
+		if !ok || !IsComparison(cmp.Op) {
 			continue
 		}
 		for _, ind := range l.Inductions {
@@ -213,7 +213,8 @@ func isLoadOf(v, addr ssa.Value) bool {
 	return ok && load.Op == token.MUL && load.X == addr
 }
 
-func isComparison(op token.Token) bool {
+// IsComparison reports whether op compares: ==, !=, <, <=, >, >=.
+func IsComparison(op token.Token) bool {
 	switch op {
 	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ:
 		return true

@@ -98,6 +98,7 @@ var pendingModelOnly = map[string]string{}
 // has no scope of, each reviewed, by file and function: why the engine is
 // right, or what stage 2b must settle.
 var reviewedEngineOnly = map[string]string{
-	"helpers/gated.go retryWithBackoff":   "a range over the caller's custom intervals: the model makes no scope of a range over items, a channel or an iterator that is no attempt iterator (engine.go), as the walk did",
-	"policies/policies.go PerformRequest": "a loop whose policy never retries by default: the model reads the policy's default types (neverretry.go, stage 2b)",
+	"helpers/gated.go retryWithBackoff":       "a range over the caller's custom intervals: the model makes no scope of a range over items, a channel or an iterator that is no attempt iterator (engine.go), as the walk did",
+	"policies/policies.go PerformRequest":     "a loop whose policy never retries by default: the model reads the policy's default types (neverretry.go, stage 2b)",
+	"policies/policies.go PerformRequestEach": "the same policy asked on each failure's way, past a pass taken once on a flag: one attempt (engine.go policyOnly, firstPassOnly)",
 }

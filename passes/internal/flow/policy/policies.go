@@ -1016,8 +1016,46 @@ func WaitsOrCounts(c *Context, l *flow.Loop, a *flow.Attempt) bool {
 	if c.WaitsAgain(l, a) || c.waitsOnResult(l, a) {
 		return false
 	}
-	return l.Site() != nil || len(l.Bounds) == 0
+	if l.Site() != nil {
+		return !countsByParam(l)
+	}
+	return len(l.Bounds) == 0
 }
+
+// countsByParam reports whether cycle l's call of itself passes one of
+// the function's parameters stepped by a constant (retriesLeft-1) that
+// the function compares (retriesLeft <= 0): a recursion that counts its
+// attempts (rollbar-go's doSend), not a walk.
+func countsByParam(l *flow.Loop) bool {
+	site := l.Site()
+	if site == nil || site.Call.StaticCallee() != l.Fn {
+		return false
+	}
+	for i, arg := range site.Call.Args {
+		step, ok := arg.(*ssa.BinOp)
+		if !ok || (step.Op != token.SUB && step.Op != token.ADD) || i >= len(l.Fn.Params) {
+			continue
+		}
+		p := l.Fn.Params[i]
+		if step.X != ssa.Value(p) {
+			continue
+		}
+		if _, ok := step.Y.(*ssa.Const); !ok {
+			continue
+		}
+		for _, r := range *p.Referrers() {
+			if cmp, ok := r.(*ssa.BinOp); ok && flow.IsComparison(cmp.Op) {
+				for _, u := range *cmp.Referrers() {
+					if _, ok := u.(*ssa.If); ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 
 // waitsOnResult reports whether a pass waits before a's call again on
 // the way from an edge, leading to the next pass, of a branch of l that

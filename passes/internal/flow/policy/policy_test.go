@@ -193,7 +193,7 @@ func TestPredicateInScope(t *testing.T) {
 func TestWaitsOrCounts(t *testing.T) {
 	check(t, policy.WaitsOrCounts, map[string]bool{
 		"neitherWaitsNorCounts": true, "resetOnly": true, "counts": false, "retry": false, "timerHelper": false,
-		"resultWaits": false, "resultHot": true,
+		"resultWaits": false, "resultHot": true, "countedRecursion": false, "uncountedRecursion": true,
 	})
 }
 

@@ -1072,3 +1072,30 @@ func watchEvents(ctx context.Context, events <-chan watchEvent, s eventStore) er
 		}
 	}
 }
+
+func post(body string) (bool, error) { return true, nil }
+
+// a recursion that counts its attempts in a parameter and makes the next
+// one at once (rollbar-go's doSend): a retry, counted
+func countedRecursion(body string, left int) error {
+	canRetry, err := post(body)
+	if err != nil {
+		if !canRetry || left <= 0 {
+			return err
+		}
+		return countedRecursion(body, left-1)
+	}
+	return nil
+}
+
+// the same call of itself given the same count: no count, a walk
+func uncountedRecursion(body string, left int) error {
+	canRetry, err := post(body)
+	if err != nil {
+		if !canRetry || left <= 0 {
+			return err
+		}
+		return uncountedRecursion(body+"/", left)
+	}
+	return nil
+}
