@@ -1195,6 +1195,30 @@ func (m *model) loops(h *flow.Handle) {
 	}
 }
 
+// loopMayAttempt reports whether loop (a for or range statement) calls,
+// outside function literals, something with an error result: a flow
+// engine's attempt is such a call (flow.Fallible) in the loop's blocks,
+// so a loop with none has no attempt and needs no SSA build.
+func loopMayAttempt(info *types.Info, loop ast.Node) bool {
+	found := false
+	astq.InspectOwn(loop, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		t := info.TypeOf(call)
+		if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+			t = tup.At(tup.Len() - 1).Type()
+		}
+		found = t != nil && isError(t)
+		return !found
+	})
+	return found
+}
+
 // mayRepeat reports whether fn (a *ast.FuncDecl or *ast.FuncLit whose
 // body is body) may start a pass again other than by a for or range
 // statement: a goto, a call of the function itself (through one of its

@@ -96,7 +96,8 @@ type model struct {
 	// waitSums are the wait summaries of the package's functions
 	// (waitsum.go), once computed.
 	waitSums map[*types.Func]*waitFact
-	// mayLoop is set when the package has a for or range statement, a
+	// mayLoop is set when the package has a for or range statement that
+	// calls something with an error result (loopMayAttempt), a
 	// goto or a call that may start its function again: then the flow
 	// engine is built for its loop scopes (loops).
 	mayLoop bool
@@ -170,7 +171,9 @@ func run(pass *analysis.Pass, cfg *Config) *Result {
 		di := m.defIndex(outer)
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			m.mayLoop = true
+			if !m.mayLoop {
+				m.mayLoop = loopMayAttempt(m.info, n)
+			}
 		case *ast.CallExpr:
 			m.grpcCallOptions(di, n)
 			if s := m.call(di, fn, n); s != nil {
