@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/types"
+	"slices"
 
 	"github.com/idemlint/idemlint/passes/internal/astq"
 )
@@ -18,10 +19,29 @@ type pipeline struct {
 	path, request string
 	send, copy    string // (*Request).Next, (*Request).Clone
 	raw           string // (*Request).Raw: its *http.Request
+	// statusIn are the SDK's functions reporting whether a response's
+	// status is one of the codes given after it: F(resp, codes...)
+	statusIn []string
 }
 
 var pipelines = []pipeline{
-	{path: "github.com/Azure/azure-sdk-for-go/sdk/azcore/internal/exported", request: "Request", send: "Next", copy: "Clone", raw: "Raw"},
+	{path: "github.com/Azure/azure-sdk-for-go/sdk/azcore/internal/exported", request: "Request", send: "Next", copy: "Clone", raw: "Raw",
+		statusIn: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime.HasStatusCode", "github.com/Azure/azure-sdk-for-go/sdk/azcore/internal/exported.HasStatusCode"}},
+}
+
+// PipelineStatusIn reports whether fn is an SDK's test that a response's
+// status is one of the codes given after it (azcore's
+// runtime.HasStatusCode(resp, codes...)).
+func PipelineStatusIn(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	for _, p := range pipelines {
+		if slices.Contains(p.statusIn, fn.FullName()) {
+			return true
+		}
+	}
+	return false
 }
 
 // pipelineOf returns the pipeline whose request type t is (a pointer to).

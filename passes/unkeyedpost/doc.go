@@ -87,7 +87,9 @@ such as ` + "`req.Method`" + ` do not count); ` + "`GET`, `HEAD`, `OPTIONS`,\n`P
 a loop in which every path after the send leaves the loop, an operation whose returns after the send are ` + "`nil`" + ` or
 permanent errors (` + "`retry.Unrecoverable`, `backoff.Permanent`" + `, idemlint's ` + "`retry.Permanent`" + `), a sethvargo/go-retry
 operation that never wraps an error in ` + "`RetryableError`" + `, a k8s condition that returns ` + "`true`" + ` or a certain error after
-the send, and client-go's ` + "`RetryOnConflict`" + `, which retries only on a 409 Conflict. Generated files are skipped.`,
+the send, client-go's ` + "`RetryOnConflict`" + `, which retries only on a 409 Conflict, and a loop that goes on past the send
+only when an SDK's status test says 409 (azcore's ` + "`if err != nil || !runtime.HasStatusCode(resp, codes...) { return }`" + `, the
+codes constants or a field the package defaults to ` + "`{http.StatusConflict}`" + `). Generated files are skipped.`,
 	Rule: `Every non-idempotent operation exposed to retries (POST that creates or charges, message handlers with side effects) needs an idempotency key or natural idempotence.
 
 Gotcha: retrying on 500 for a POST without a key creates duplicates.`,

@@ -2,8 +2,10 @@ package unkeyedpost
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"net/http"
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -343,6 +345,111 @@ func (c *checker) mayKey(fd *ast.FuncDecl, call *ast.CallExpr, i int, strict boo
 	return fn.Pkg() == nil || !harmless[fn.Pkg().Path()] && !retryscope.HTTPMirrorPath(fn.Pkg().Path())
 }
 
+// goesOnOnlyRefused reports whether the statement after the send call
+// leaves unless the response's status is one the server refuses without
+// applying anything (409 Conflict): if err != nil ||
+// !runtime.HasStatusCode(resp, codes...) { return resp, err }, with every
+// code a constant 409 or the package's own default for a field spread as
+// the codes (azure's registration policy: StatusCodes, {409} by
+// setDefaults). Past it, the request is sent again only after a refusal.
+func (c *checker) goesOnOnlyRefused(call *ast.CallExpr) bool {
+	p := c.parentsOfNode(call)
+	var st ast.Node = call
+	for st != nil {
+		if _, ok := st.(ast.Stmt); ok {
+			break
+		}
+		st = p[st]
+	}
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) == 0 || ast.Unparen(as.Rhs[0]) != ast.Expr(call) {
+		return false
+	}
+	resp, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || c.info.ObjectOf(resp) == nil {
+		return false
+	}
+	list, _ := astq.StmtList(p[as])
+	i := slices.Index(list, ast.Stmt(as))
+	if i < 0 || i+1 >= len(list) {
+		return false
+	}
+	ifs, ok := list[i+1].(*ast.IfStmt)
+	if !ok || ifs.Init != nil || ifs.Else != nil || len(ifs.Body.List) == 0 {
+		return false
+	}
+	if _, ret := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt); !ret {
+		return false
+	}
+	// a disjunct !statusIn(resp, codes...): past the if, the status is
+	// one of codes
+	var disjuncts func(e ast.Expr) []ast.Expr
+	disjuncts = func(e ast.Expr) []ast.Expr {
+		if b, ok := ast.Unparen(e).(*ast.BinaryExpr); ok && b.Op == token.LOR {
+			return append(disjuncts(b.X), disjuncts(b.Y)...)
+		}
+		return []ast.Expr{e}
+	}
+	for _, d := range disjuncts(ifs.Cond) {
+		not, ok := ast.Unparen(d).(*ast.UnaryExpr)
+		if !ok || not.Op != token.NOT {
+			continue
+		}
+		test, ok := ast.Unparen(not.X).(*ast.CallExpr)
+		if !ok || len(test.Args) < 2 {
+			continue
+		}
+		fn, _ := typeutil.Callee(c.info, test).(*types.Func)
+		if !retryscope.PipelineStatusIn(fn) {
+			continue
+		}
+		if id, ok := ast.Unparen(test.Args[0]).(*ast.Ident); !ok || c.info.ObjectOf(id) != c.info.ObjectOf(resp) {
+			continue
+		}
+		if c.codesRefused(test) {
+			return true
+		}
+	}
+	return false
+}
+
+// codesRefused reports whether the codes of status test call (after its
+// response) are all 409 Conflict: constants, or a field spread as them
+// whose every value the package stores is a literal of such constants.
+func (c *checker) codesRefused(call *ast.CallExpr) bool {
+	refused := func(e ast.Expr) bool {
+		tv, ok := c.info.Types[e]
+		if !ok || tv.Value == nil {
+			return false
+		}
+		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		return exact && n == http.StatusConflict
+	}
+	codes := call.Args[1:]
+	if !call.Ellipsis.IsValid() {
+		return len(codes) > 0 && !slices.ContainsFunc(codes, func(e ast.Expr) bool { return !refused(e) })
+	}
+	sel, ok := ast.Unparen(codes[0]).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	v, ok := c.info.Uses[sel.Sel].(*types.Var)
+	if !ok || !v.IsField() {
+		return false
+	}
+	vals, ok := c.res.FieldValues(v)
+	if !ok || len(vals) == 0 {
+		return false
+	}
+	for _, fv := range vals {
+		lit, ok := ast.Unparen(fv.Value).(*ast.CompositeLit)
+		if !ok || len(lit.Elts) == 0 || slices.ContainsFunc(lit.Elts, func(e ast.Expr) bool { return !refused(e) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // paramIndex returns the index of the parameter fn's i-th argument binds.
 func (c *checker) paramIndex(fn *types.Func, i int) int {
 	sig := fn.Signature()
@@ -358,6 +465,9 @@ func (c *checker) paramIndex(fn *types.Func, i int) int {
 func (c *checker) retriedAfter(scope *retryscope.Scope, call *ast.CallExpr) bool {
 	switch scope.Kind {
 	case retryscope.Loop:
+		if c.goesOnOnlyRefused(call) {
+			return false // sent again only after a 409 Conflict: nothing was applied
+		}
 		return c.loopRepeatsAfter(scope, call)
 	case retryscope.LibraryCall:
 		switch {

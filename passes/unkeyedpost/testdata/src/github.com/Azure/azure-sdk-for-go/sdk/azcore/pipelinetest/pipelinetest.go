@@ -90,3 +90,65 @@ func (p *handedOn) Do(req *exported.Request) (resp *http.Response, err error) {
 		time.Sleep(time.Duration(try) * time.Second)
 	}
 }
+
+// RegistrationOptions configures the registration policy: StatusCodes are
+// the statuses that send the request again after registering, 409
+// Conflict unless a user sets others.
+type RegistrationOptions struct {
+	MaxAttempts int
+	StatusCodes []int
+}
+
+func setDefaults(o *RegistrationOptions) {
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = 3
+	}
+	if len(o.StatusCodes) == 0 {
+		o.StatusCodes = []int{http.StatusConflict}
+	}
+}
+
+func newRegistrationPolicy(o RegistrationOptions) *registrationPolicy {
+	setDefaults(&o)
+	return &registrationPolicy{options: o}
+}
+
+func register() error { return nil }
+
+// registrationPolicy sends the request again only after a 409 the server
+// refused (azure's rpRegistrationPolicy): nothing was applied, no key is
+// needed.
+type registrationPolicy struct{ options RegistrationOptions }
+
+func (r *registrationPolicy) Do(req *exported.Request) (*http.Response, error) {
+	var resp *http.Response
+	for attempts := 0; attempts < r.options.MaxAttempts; attempts++ {
+		var err error
+		resp, err = req.Next()
+		if err != nil || !exported.HasStatusCode(resp, r.options.StatusCodes...) {
+			return resp, err
+		}
+		if err = register(); err != nil {
+			return resp, err
+		}
+		time.Sleep(time.Second) // the registration's poll
+	}
+	return resp, nil
+}
+
+// unavailablePolicy sends the request again after a 503, which the server
+// may have answered after applying it: POST too, with no key.
+type unavailablePolicy struct{ max int }
+
+func (p *unavailablePolicy) Do(req *exported.Request) (*http.Response, error) {
+	var resp *http.Response
+	for try := 0; try < p.max; try++ {
+		var err error
+		resp, err = req.Next() // want `a retry of the caller's requests, POST too, has no idempotency key; key POSTs or retry only idempotent methods`
+		if err != nil || !exported.HasStatusCode(resp, http.StatusConflict, http.StatusServiceUnavailable) {
+			return resp, err
+		}
+		time.Sleep(time.Second)
+	}
+	return resp, nil
+}

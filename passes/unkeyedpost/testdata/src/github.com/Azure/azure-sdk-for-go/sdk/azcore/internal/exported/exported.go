@@ -33,3 +33,6 @@ func (req *Request) RewindBody() error { panic("stub") }
 
 // Clone returns a deep copy of the request with its context changed to ctx.
 func (req *Request) Clone(ctx context.Context) *Request { panic("stub") }
+
+// HasStatusCode returns true if the Response's status code is one of the specified values.
+func HasStatusCode(resp *http.Response, statusCodes ...int) bool { panic("stub") }
