@@ -1056,7 +1056,6 @@ func countsByParam(l *flow.Loop) bool {
 	return false
 }
 
-
 // waitsOnResult reports whether a pass waits before a's call again on
 // the way from an edge, leading to the next pass, of a branch of l that
 // reads a result of the call beside its error (through fields, loads and
