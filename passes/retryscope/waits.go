@@ -486,25 +486,23 @@ func (c *classifier) call(call *ast.CallExpr, depth int) WaitKind {
 		}
 		return WaitUnknown
 	}
-	if id, ok := call.Fun.(*ast.Ident); ok {
-		if _, ok := m.info.Uses[id].(*types.Builtin); ok && (id.Name == "min" || id.Name == "max") {
-			// max(rl.RetryAfter, backoff): the server's wait when it
-			// sends one, a growing one otherwise: the growth decides
-			k, rest, server := WaitConstant, WaitConstant, false
-			for _, a := range call.Args {
-				ak := c.kind(a, depth+1)
-				k = combine(k, ak)
-				if ak == WaitServer {
-					server = true
-				} else {
-					rest = combine(rest, ak)
-				}
+	if isMinMax(m.info, call) {
+		// max(rl.RetryAfter, backoff): the server's wait when it sends
+		// one, a growing one otherwise: the growth decides
+		k, rest, server := WaitConstant, WaitConstant, false
+		for _, a := range call.Args {
+			ak := c.kind(a, depth+1)
+			k = combine(k, ak)
+			if ak == WaitServer {
+				server = true
+			} else {
+				rest = combine(rest, ak)
 			}
-			if server && rest == WaitGrowth {
-				return WaitGrowth
-			}
-			return k
 		}
+		if server && rest == WaitGrowth {
+			return WaitGrowth
+		}
+		return k
 	}
 	fn := m.callee(call)
 	if fn == nil {
